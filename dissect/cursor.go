@@ -1,0 +1,256 @@
+package dissect
+
+import (
+	"bytes"
+	"encoding/binary"
+	"strconv"
+)
+
+// Cursor walks a PDU's bytes, adding a node for each field it reads.
+//
+// Its error is sticky: the first read that cannot be satisfied adds the field
+// with the bytes that are there, flags it Truncated (the capture cut the PDU)
+// or Malformed (the PDU itself is too short), adds one expert item naming the
+// field and its offset, and consumes the rest. Every later read returns zero
+// values and adds nothing, so a decoder can be written as a straight walk and
+// checked once at the end.
+type Cursor struct {
+	P      *PDU
+	off    int
+	parent int32
+	stack  [16]int32 // open subtrees; a fixed array so opening one allocates nothing
+	depth  int
+	failed bool
+}
+
+// Begin resets p for data and returns a cursor with the protocol root open.
+// It is returned by value so that a decoder's cursor can live on its stack.
+func Begin(p *PDU, root *Field, data []byte, wireLen int) Cursor {
+	p.Reset(data, wireLen)
+	c := Cursor{P: p, parent: -1}
+	c.Open(root, len(data))
+	return c
+}
+
+func (c *Cursor) Off() int       { return c.off }
+func (c *Cursor) Len() int       { return len(c.P.Data) }
+func (c *Cursor) Remaining() int { return len(c.P.Data) - c.off }
+func (c *Cursor) Failed() bool   { return c.failed }
+
+// Parent is the index of the open subtree new nodes go under.
+func (c *Cursor) Parent() int32 { return c.parent }
+
+// Last is the index of the node added last.
+func (c *Cursor) Last() int32 { return int32(len(c.P.Nodes) - 1) }
+
+// Peek returns up to n bytes at the cursor without consuming them.
+func (c *Cursor) Peek(n int) []byte {
+	if c.failed {
+		return nil
+	}
+	if n > c.Remaining() {
+		n = c.Remaining()
+	}
+	return c.P.Data[c.off : c.off+n]
+}
+
+// Open starts a subtree of f at the cursor, n bytes long; n < 0 means "as
+// long as what is read until Close".
+func (c *Cursor) Open(f *Field, n int) int32 {
+	i := c.P.AddNode(c.parent, f, c.off, max(n, 0), Value{})
+	if n < 0 {
+		c.P.Nodes[i].Length = -1
+	}
+	if c.depth < len(c.stack) {
+		c.stack[c.depth] = c.parent
+		c.depth++
+		c.parent = i
+	}
+	return i
+}
+
+// Close ends the innermost open subtree. A subtree opened with n < 0 gets
+// the length read since it was opened.
+func (c *Cursor) Close() {
+	if c.depth == 0 {
+		return
+	}
+	n := &c.P.Nodes[c.parent]
+	if n.Length < 0 {
+		n.Length = int32(c.off) - n.Offset
+	}
+	c.depth--
+	c.parent = c.stack[c.depth]
+}
+
+// Field adds f over the next n bytes with value v and consumes them. It is
+// the primitive every typed read uses; decoders use it for values they
+// compute themselves (VarInts, fixed-point numbers).
+func (c *Cursor) Field(f *Field, n int, v Value) int32 {
+	if c.failed {
+		return -1
+	}
+	if n > c.Remaining() || n < 0 {
+		c.fail(f, "needs "+strconv.Itoa(n)+" bytes, "+strconv.Itoa(c.Remaining())+" left")
+		return -1
+	}
+	i := c.P.AddNode(c.parent, f, c.off, n, v)
+	c.off += n
+	return i
+}
+
+// Take consumes n bytes for f and returns them, or nil after a failure.
+func (c *Cursor) Take(f *Field, n int) ([]byte, int32) {
+	if c.failed || n < 0 || n > c.Remaining() {
+		c.Field(f, n, Value{})
+		return nil, -1
+	}
+	b := c.P.Data[c.off : c.off+n]
+	return b, c.Field(f, n, B(b))
+}
+
+// Fail marks f, over the rest of the PDU, as cut short; msg says what was
+// missing. Decoders call it when a length or terminator they need is not
+// there; it is the same sticky failure as a short read.
+func (c *Cursor) Fail(f *Field, msg string) int32 {
+	if c.failed {
+		return -1
+	}
+	return c.fail(f, msg)
+}
+
+func (c *Cursor) fail(f *Field, msg string) int32 {
+	i := c.P.AddNode(c.parent, f, c.off, c.Remaining(), B(c.P.Data[c.off:]))
+	e, flag := ExpertMalformed, FlagMalformed
+	if c.P.Cut() {
+		e, flag = ExpertTruncated, FlagTruncated
+	}
+	c.P.Nodes[i].Flags |= flag
+	c.P.AddExpert(i, e, f.Name+" at offset "+strconv.Itoa(c.off)+": "+msg)
+	c.off = len(c.P.Data)
+	c.failed = true
+	return i
+}
+
+// Malformed flags an already added node as wrong and hangs e on it. It does
+// not stop the walk: the bytes are there, only their meaning is off.
+func (c *Cursor) Malformed(node int32, e *ExpertInfo, msg string) {
+	if node < 0 {
+		return
+	}
+	c.P.Nodes[node].Flags |= FlagMalformed
+	c.P.AddExpert(node, e, msg)
+}
+
+// Expert hangs e on node, if the node exists.
+func (c *Cursor) Expert(node int32, e *ExpertInfo, msg string) {
+	if node >= 0 {
+		c.P.AddExpert(node, e, msg)
+	}
+}
+
+func (c *Cursor) Uint8(f *Field) (uint8, int32) {
+	if c.failed || c.Remaining() < 1 {
+		return 0, c.Field(f, 1, Value{})
+	}
+	v := c.P.Data[c.off]
+	return v, c.Field(f, 1, U(uint64(v)))
+}
+
+func (c *Cursor) Int8(f *Field) (int8, int32) {
+	if c.failed || c.Remaining() < 1 {
+		return 0, c.Field(f, 1, Value{})
+	}
+	v := int8(c.P.Data[c.off])
+	return v, c.Field(f, 1, I(int64(v)))
+}
+
+func (c *Cursor) Uint16(f *Field) (uint16, int32) {
+	if c.failed || c.Remaining() < 2 {
+		return 0, c.Field(f, 2, Value{})
+	}
+	v := binary.BigEndian.Uint16(c.P.Data[c.off:])
+	return v, c.Field(f, 2, U(uint64(v)))
+}
+
+// Uint16LE reads a little-endian short and flags the node so that renderers
+// can say so: the Query hostport is the one little-endian number on the wire.
+func (c *Cursor) Uint16LE(f *Field) (uint16, int32) {
+	if c.failed || c.Remaining() < 2 {
+		return 0, c.Field(f, 2, Value{})
+	}
+	v := binary.LittleEndian.Uint16(c.P.Data[c.off:])
+	i := c.Field(f, 2, U(uint64(v)))
+	c.P.Nodes[i].Flags |= FlagLittleEndian
+	return v, i
+}
+
+func (c *Cursor) Int16(f *Field) (int16, int32) {
+	if c.failed || c.Remaining() < 2 {
+		return 0, c.Field(f, 2, Value{})
+	}
+	v := int16(binary.BigEndian.Uint16(c.P.Data[c.off:]))
+	return v, c.Field(f, 2, I(int64(v)))
+}
+
+func (c *Cursor) Uint32(f *Field) (uint32, int32) {
+	if c.failed || c.Remaining() < 4 {
+		return 0, c.Field(f, 4, Value{})
+	}
+	v := binary.BigEndian.Uint32(c.P.Data[c.off:])
+	return v, c.Field(f, 4, U(uint64(v)))
+}
+
+func (c *Cursor) Int32(f *Field) (int32, int32) {
+	if c.failed || c.Remaining() < 4 {
+		return 0, c.Field(f, 4, Value{})
+	}
+	v := int32(binary.BigEndian.Uint32(c.P.Data[c.off:]))
+	return v, c.Field(f, 4, I(int64(v)))
+}
+
+func (c *Cursor) Uint64(f *Field) (uint64, int32) {
+	if c.failed || c.Remaining() < 8 {
+		return 0, c.Field(f, 8, Value{})
+	}
+	v := binary.BigEndian.Uint64(c.P.Data[c.off:])
+	return v, c.Field(f, 8, U(v))
+}
+
+func (c *Cursor) Int64(f *Field) (int64, int32) {
+	if c.failed || c.Remaining() < 8 {
+		return 0, c.Field(f, 8, Value{})
+	}
+	v := int64(binary.BigEndian.Uint64(c.P.Data[c.off:]))
+	return v, c.Field(f, 8, I(v))
+}
+
+// CString reads a NUL-terminated string. The node covers the terminator too;
+// its value is the text without it. A missing terminator is a failure of f.
+func (c *Cursor) CString(f *Field) ([]byte, int32) {
+	if c.failed {
+		return nil, -1
+	}
+	rest := c.P.Data[c.off:]
+	n := bytes.IndexByte(rest, 0)
+	if n < 0 {
+		return nil, c.fail(f, "no NUL terminator in the "+strconv.Itoa(len(rest))+" bytes left")
+	}
+	s := rest[:n:n]
+	return s, c.Field(f, n+1, B(s))
+}
+
+// Finish closes every open subtree and accounts for the bytes nobody read:
+// they become an mc.undissected node with an expert item, so no byte of a
+// PDU is ever silently dropped.
+func (c *Cursor) Finish() {
+	for c.depth > 1 {
+		c.Close()
+	}
+	if r := c.Remaining(); r > 0 && !c.failed {
+		i := c.P.AddNode(c.parent, FieldUndissected, c.off, r, B(c.P.Data[c.off:]))
+		c.P.AddExpert(i, ExpertUndissected, strconv.Itoa(r)+" bytes at offset "+strconv.Itoa(c.off)+" are not part of any field")
+		c.off = len(c.P.Data)
+	}
+	c.Close()
+}

@@ -1,0 +1,178 @@
+package dissect
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// FieldType says how a field's value is stored and shown.
+type FieldType uint8
+
+const (
+	FTNone     FieldType = iota // a label or subtree header with no value of its own
+	FTProtocol                  // the root of a protocol's tree
+	FTUint                      // unsigned integer (Value.N)
+	FTInt                       // signed integer (Value.Int)
+	FTBool                      // 0 or 1 in Value.N
+	FTFloat                     // Value.Float
+	FTString                    // text: Value.S if set, else the bytes in Value.B
+	FTBytes                     // raw bytes in Value.B
+	FTFrameNum                  // a frame number (a link to another packet), Value.N
+)
+
+var fieldTypeNames = [...]string{"none", "protocol", "uint", "int", "bool", "float", "string", "bytes", "framenum"}
+
+func (t FieldType) String() string {
+	if int(t) < len(fieldTypeNames) {
+		return fieldTypeNames[t]
+	}
+	return fmt.Sprintf("Unknown (%d)", uint8(t))
+}
+
+// Base is the display base of an integer field.
+type Base uint8
+
+const (
+	BaseDec    Base = iota // 11
+	BaseHex                // 0x0b, zero-padded to the field's width on the wire
+	BaseDecHex             // 11 (0x0b)
+)
+
+// Names maps integer values to their names. Lookups of values not in the
+// table show as "Unknown (N)".
+type Names map[uint64]string
+
+// Name returns the name of v, or "Unknown (v)".
+func (n Names) Name(v uint64) string {
+	if s, ok := n[v]; ok {
+		return s
+	}
+	return "Unknown (" + fmt.Sprint(v) + ")"
+}
+
+// Field describes one kind of item a decoder can add to a tree.
+type Field struct {
+	Name  string // dotted filter name, unique across all protocols
+	Label string // what the tree shows before the colon
+	Type  FieldType
+	Base  Base
+	Names Names  // optional value-name table for integer fields
+	Unit  string // optional unit appended to the value ("s", "bytes", "blocks")
+	Desc  string // a sentence for the field reference
+	// Keyed fields stand for a family of names: a node of the field "query.kv"
+	// with Key "hostname" filters as "query.kv.hostname".
+	Keyed bool
+}
+
+// Registry holds one protocol's fields and expert items.
+type Registry struct {
+	Proto   string // filter prefix, e.g. "query"
+	Long    string // e.g. "Minecraft Query"
+	root    *Field
+	fields  []*Field
+	experts []*ExpertInfo
+}
+
+var global = struct {
+	sync.Mutex
+	fields  map[string]*Field
+	experts map[string]*ExpertInfo
+	regs    []*Registry
+}{fields: map[string]*Field{}, experts: map[string]*ExpertInfo{}}
+
+// NewRegistry creates the registry of protocol proto and registers its root
+// field. A protocol name registered twice panics: registries are built in
+// package variables, so the clash shows at start-up, never mid-capture.
+func NewRegistry(proto, long string) *Registry {
+	r := &Registry{Proto: proto, Long: long}
+	global.Lock()
+	for _, o := range global.regs {
+		if o.Proto == proto {
+			global.Unlock()
+			panic("dissect: protocol registered twice: " + proto)
+		}
+	}
+	global.regs = append(global.regs, r)
+	global.Unlock()
+	r.root = r.Add(Field{Name: proto, Label: long, Type: FTProtocol})
+	return r
+}
+
+// Root is the protocol's own field, the root of each of its trees.
+func (r *Registry) Root() *Field { return r.root }
+
+// Add registers f. Its name must be the protocol name or start with it and a
+// dot; a name registered twice panics at start-up.
+func (r *Registry) Add(f Field) *Field {
+	if f.Name != r.Proto && !strings.HasPrefix(f.Name, r.Proto+".") {
+		panic("dissect: field " + f.Name + " outside protocol " + r.Proto)
+	}
+	p := &f
+	global.Lock()
+	defer global.Unlock()
+	if _, dup := global.fields[f.Name]; dup {
+		panic("dissect: field registered twice: " + f.Name)
+	}
+	global.fields[f.Name] = p
+	r.fields = append(r.fields, p)
+	return p
+}
+
+// Uint, Int, Str, Bytes, Bool, Float, FrameNum and Label are shorthands for Add.
+func (r *Registry) Uint(name, label string, base Base, names Names) *Field {
+	return r.Add(Field{Name: name, Label: label, Type: FTUint, Base: base, Names: names})
+}
+func (r *Registry) Int(name, label string) *Field {
+	return r.Add(Field{Name: name, Label: label, Type: FTInt})
+}
+func (r *Registry) Str(name, label string) *Field {
+	return r.Add(Field{Name: name, Label: label, Type: FTString})
+}
+func (r *Registry) Bytes(name, label string) *Field {
+	return r.Add(Field{Name: name, Label: label, Type: FTBytes})
+}
+func (r *Registry) Bool(name, label string) *Field {
+	return r.Add(Field{Name: name, Label: label, Type: FTBool})
+}
+func (r *Registry) Float(name, label, unit string) *Field {
+	return r.Add(Field{Name: name, Label: label, Type: FTFloat, Unit: unit})
+}
+func (r *Registry) FrameNum(name, label string) *Field {
+	return r.Add(Field{Name: name, Label: label, Type: FTFrameNum})
+}
+func (r *Registry) Label(name, label string) *Field {
+	return r.Add(Field{Name: name, Label: label, Type: FTNone})
+}
+
+// Fields returns the registry's fields in registration order.
+func (r *Registry) Fields() []*Field { return r.fields }
+
+// Experts returns the registry's expert items in registration order.
+func (r *Registry) Experts() []*ExpertInfo { return r.experts }
+
+// Registries returns every registry, sorted by protocol name.
+func Registries() []*Registry {
+	global.Lock()
+	defer global.Unlock()
+	out := append([]*Registry(nil), global.regs...)
+	sort.Slice(out, func(i, j int) bool { return out[i].Proto < out[j].Proto })
+	return out
+}
+
+// LookupField finds a field by filter name. A name under a keyed field
+// ("query.kv.hostname") returns the keyed field and the key.
+func LookupField(name string) (f *Field, key string, ok bool) {
+	global.Lock()
+	defer global.Unlock()
+	if f, ok := global.fields[name]; ok {
+		return f, "", true
+	}
+	for i := strings.LastIndexByte(name, '.'); i > 0; i = strings.LastIndexByte(name[:i], '.') {
+		if f, ok := global.fields[name[:i]]; ok && f.Keyed {
+			return f, name[i+1:], true
+		}
+	}
+	return nil, "", false
+}

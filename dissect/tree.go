@@ -1,0 +1,182 @@
+package dissect
+
+import (
+	"math"
+	"time"
+)
+
+// Dir is the direction of a PDU within its conversation.
+type Dir uint8
+
+const (
+	DirUnknown Dir = iota
+	DirC2S         // client to server
+	DirS2C         // server to client
+)
+
+func (d Dir) String() string {
+	switch d {
+	case DirC2S:
+		return "c2s"
+	case DirS2C:
+		return "s2c"
+	}
+	return "unknown"
+}
+
+// Value is a node's typed value. Which member holds it depends on the
+// field's type: integers, booleans and frame numbers in N (signed ones as
+// their two's complement bits, floats as their IEEE bits), text in S or B,
+// bytes in B. B points into the PDU's data whenever the value is the wire
+// bytes themselves, so decoding copies nothing.
+type Value struct {
+	N uint64
+	S string
+	B []byte
+}
+
+func U(v uint64) Value         { return Value{N: v} }
+func I(v int64) Value          { return Value{N: uint64(v)} }
+func F(v float64) Value        { return Value{N: math.Float64bits(v)} }
+func S(v string) Value         { return Value{S: v} }
+func B(v []byte) Value         { return Value{B: v} }
+func Bool(v bool) Value        { return Value{N: b2u(v)} }
+func (v Value) Int() int64     { return int64(v.N) }
+func (v Value) Float() float64 { return math.Float64frombits(v.N) }
+func (v Value) Bool() bool     { return v.N != 0 }
+func (v Value) Text() string {
+	if v.S != "" || v.B == nil {
+		return v.S
+	}
+	return string(v.B)
+}
+
+func b2u(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// Node flags.
+const (
+	FlagGenerated    uint16 = 1 << iota // derived, not on the wire: shown [in brackets], Length 0
+	FlagTruncated                       // the capture cut this field short
+	FlagMalformed                       // the bytes are present but wrong
+	FlagLittleEndian                    // an integer read little-endian (shown so learners notice)
+	FlagSensitive                       // a secret (salt, verification key): masked by --redact
+)
+
+// Node is one item of a tree. Trees are flat slices in pre-order: a node's
+// parent comes before it, and a node's subtree is the run of nodes after it
+// whose ancestor chain reaches it. Flat slices keep a PDU to a handful of
+// allocations and let a PDU be reused for the next one.
+type Node struct {
+	Field  *Field
+	Key    string // for keyed fields: the last part of the filter name
+	Parent int32  // index of the parent node, -1 for the root
+	Offset int32  // within PDU.Data
+	Length int32
+	Flags  uint16
+	Value  Value
+	Text   string // optional: shown instead of the formatted value
+}
+
+// Name is the node's filter name.
+func (n *Node) Name() string {
+	if n.Key != "" {
+		return n.Field.Name + "." + n.Key
+	}
+	return n.Field.Name
+}
+
+// PDU is one protocol data unit, dissected: its bytes and its tree.
+type PDU struct {
+	Data    []byte // the PDU's bytes as captured; node offsets index into it
+	WireLen int    // its length on the wire (> len(Data) when the capture cut it)
+	Nodes   []Node // Nodes[0] is the protocol root
+	Experts []ExpertItem
+	Objects []Object // files carried by the PDU, for --export-objects
+	Message string   // the message's name, e.g. "Full Stat Response" (mc.message)
+	Info    string   // the one-line summary (tshark's Info column)
+	Dir     Dir
+
+	// Pending is set by a conversation tracker on a request whose response
+	// may still come: the pipeline holds the PDU (and those after it) until
+	// the tracker clears it, so that "Response in frame N" can be added.
+	Pending bool
+}
+
+// Reset empties p for reuse with new data, keeping its slices' capacity.
+func (p *PDU) Reset(data []byte, wireLen int) {
+	if wireLen < len(data) {
+		wireLen = len(data)
+	}
+	*p = PDU{Data: data, WireLen: wireLen, Nodes: p.Nodes[:0], Experts: p.Experts[:0], Objects: p.Objects[:0]}
+}
+
+// Cut reports whether the capture cut this PDU short.
+func (p *PDU) Cut() bool { return p.WireLen > len(p.Data) }
+
+// AddNode appends a node and returns its index. The parent must be the
+// last node or one of its ancestors, so the slice stays in pre-order.
+func (p *PDU) AddNode(parent int32, f *Field, off, length int, v Value) int32 {
+	p.Nodes = append(p.Nodes, Node{Field: f, Parent: parent, Offset: int32(off), Length: int32(length), Value: v})
+	return int32(len(p.Nodes) - 1)
+}
+
+// AddGenerated appends a generated node (no bytes of its own) under parent.
+func (p *PDU) AddGenerated(parent int32, f *Field, v Value, text string) int32 {
+	var off int32
+	if parent >= 0 && int(parent) < len(p.Nodes) {
+		off = p.Nodes[parent].Offset
+	}
+	p.Nodes = append(p.Nodes, Node{Field: f, Parent: parent, Offset: off, Flags: FlagGenerated, Value: v, Text: text})
+	return int32(len(p.Nodes) - 1)
+}
+
+// AddExpert hangs an expert item on node.
+func (p *PDU) AddExpert(node int32, e *ExpertInfo, msg string) {
+	p.Experts = append(p.Experts, ExpertItem{Node: node, Info: e, Msg: msg})
+}
+
+// Depth returns the depth of node i (the root is 0).
+func (p *PDU) Depth(i int32) int {
+	d := 0
+	for i = p.Nodes[i].Parent; i >= 0; i = p.Nodes[i].Parent {
+		d++
+	}
+	return d
+}
+
+// Find returns the index of the first node with the filter name, or -1.
+func (p *PDU) Find(name string) int32 {
+	for i := range p.Nodes {
+		n := &p.Nodes[i]
+		if n.Field.Name == name && n.Key == "" || n.Key != "" && n.Name() == name {
+			return int32(i)
+		}
+	}
+	return -1
+}
+
+// MaxSeverity is the highest severity among the PDU's expert items, 0 if none.
+func (p *PDU) MaxSeverity() Severity {
+	var s Severity
+	for _, e := range p.Experts {
+		if e.Info.Severity > s {
+			s = e.Info.Severity
+		}
+	}
+	return s
+}
+
+// Meta is what a conversation tracker knows of a PDU besides its bytes:
+// frame number and capture time come from the capture, never from a clock.
+type Meta struct {
+	Frame  uint64
+	Time   time.Time
+	Client string // "ip:port" of the client side
+	Server string // "ip:port" of the server side
+	Dir    Dir
+}
