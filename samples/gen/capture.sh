@@ -1,0 +1,207 @@
+#!/usr/bin/env bash
+# Regenerates mcdissect's own real-traffic samples (see samples/README.md).
+#
+#   bash samples/gen/capture.sh TARGET...     (run as root: tcpdump needs it)
+#   bash samples/gen/capture.sh all
+#   bash samples/gen/capture.sh list
+#
+# Every peer binds to 127.0.0.1 only; every server stops by itself after a lifetime.
+# Target names are the sample names. Captures go to samples/TARGET.pcap, the peers' own output to samples/TARGET.log.
+# tcpdump: tcpdump -i lo -s 0 -U -nn -w samples/TARGET.pcap 'FILTER'  (filter per target below)
+set -euo pipefail
+
+GEN="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+SAMPLES="$(dirname "$GEN")"
+NODE_DIR="$GEN/node"
+GO_DIR="$GEN/go"
+BIN="${MCD_BIN:-}"   # where the Go peers are built (a temp dir unless MCD_BIN is set)
+H=127.0.0.1
+
+log() { echo "[capture] $*" >&2; }
+
+setup() {
+  for t in tcpdump node npm go ss; do
+    command -v "$t" >/dev/null || { log "missing $t (apt-get install -y tcpdump iproute2; Node >= 20; Go >= 1.22)"; exit 1; }
+  done
+  if [ ! -d "$NODE_DIR/node_modules" ]; then
+    log "npm ci in $NODE_DIR"
+    (cd "$NODE_DIR" && npm ci --no-audit --no-fund >&2)
+  fi
+  [ -n "$BIN" ] || BIN="$(mktemp -d /tmp/mcdissect-gen.XXXXXX)"
+  if [ ! -x "$BIN/queryd" ]; then
+    log "building Go peers into $BIN"
+    (cd "$GO_DIR" && go build -o "$BIN/" ./cmd/...)
+  fi
+}
+
+port_free() { # PORT: refuse to capture on a port something else already uses
+  if ss -H -ltnu "( sport = :$1 )" | grep -q .; then
+    log "port $1 is in use by someone else; not capturing there"; exit 1
+  fi
+}
+
+CAP_PID=""
+cap_start() { # FILE FILTER
+  local err; err="$(mktemp)"
+  tcpdump -i lo -s 0 -U -nn -w "$1" "$2" 2>"$err" &
+  CAP_PID=$!
+  for _ in $(seq 50); do grep -q "listening on" "$err" && break; sleep 0.1; done
+  grep -q "listening on" "$err" || { cat "$err" >&2; exit 1; }
+  rm -f "$err"
+  sleep 0.3
+}
+cap_stop() {
+  sleep 1 # let FINs and late replies in
+  kill -INT "$CAP_PID"; wait "$CAP_PID" 2>/dev/null || true
+  chown --reference="$SAMPLES" "$PCAP" 2>/dev/null || true
+  CAP_PID=""
+}
+
+SRV_PID=""
+srv_wait_tcp() { for _ in $(seq 100); do ss -H -ltn "( sport = :$1 )" | grep -q . && return 0; sleep 0.1; done; log "server on $1 did not start"; exit 1; }
+srv_wait_udp() { for _ in $(seq 100); do ss -H -lun "( sport = :$1 )" | grep -q . && return 0; sleep 0.1; done; log "server on udp $1 did not start"; exit 1; }
+srv_stop() { for p in "$@"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done; }
+
+nodec() { # CLIENT PORT [N]  -- a Node client, its output into the log
+  echo "## node client.js $*" >>"$LOG"
+  (cd "$NODE_DIR" && timeout 30 node --no-deprecation client.js "$1" $H "${@:2}") >>"$LOG" 2>&1 || echo "(exit $?)" >>"$LOG"
+  sleep 0.3
+}
+mcutil() { # ARGS...  -- the Go mcutil client
+  echo "## mcutil-client $*" >>"$LOG"
+  timeout 30 "$BIN/mcutil-client" "$@" >>"$LOG" 2>&1 || echo "(exit $?)" >>"$LOG"
+  sleep 0.3
+}
+
+begin() { # NAME: start log
+  NAME="$1"; PCAP="$SAMPLES/$1.pcap"; LOG="$SAMPLES/$1.log"
+  : >"$LOG"
+  log "== $NAME"
+}
+
+queryd() { # PORT [flags...]  -- our stand-in Query server (background); log to $LOG.server
+  "$BIN/queryd" -listen "$H:$1" "${@:2}" 2>>"$LOG.server" &
+  QD_PID=$!; srv_wait_udp "$1"
+}
+nmpd() { # MODE PORT LIFETIME  -- minecraft-protocol server (background)
+  (cd "$NODE_DIR" && exec node server.js "$1" "$2" "$3") 2>>"$LOG.server" &
+  NMP_PID=$!; srv_wait_tcp "$2"
+}
+finish() { # append server logs after the client log
+  if [ -f "$LOG.server" ]; then { echo "## server log"; cat "$LOG.server"; } >>"$LOG"; rm -f "$LOG.server"; fi
+  log "wrote $PCAP ($(stat -c %s "$PCAP") bytes) and $LOG"
+}
+
+# ---------------------------------------------------------------- targets
+t_query_clients() { # Query clients against queryd on UDP 25585
+  local P=25585; begin query-clients; port_free $P
+  queryd $P -players 3 -max 20 -hostport 25565 -lifetime 60s
+  cap_start "$PCAP" "port $P"
+  nodec msu-query-basic $P; nodec msu-query-full $P
+  nodec mcquery-basic $P; nodec mcquery-full $P
+  nodec craftping-query-basic $P; nodec craftping-query-full $P
+  mcutil query-basic $H $P; mcutil query-full $H $P
+  nodec gamedig $P
+  cap_stop; srv_stop $QD_PID; finish
+}
+
+t_query_25565() { # like a vanilla server with query.port = server-port: UDP query + TCP SLP on 25565
+  local P=25565; begin query-25565; port_free $P
+  queryd $P -players 5 -max 100 -hostport $P -motd "mcdissect §atest§r server" -lifetime 60s
+  nmpd status $P 60
+  cap_start "$PCAP" "port $P"
+  nodec msu-query-basic $P; nodec msu-query-full $P
+  mcutil query-basic $H $P; mcutil query-full $H $P
+  nodec craftping-query-full $P
+  nodec gamedig $P
+  cap_stop; srv_stop $QD_PID $NMP_PID; finish
+}
+
+t_query_full_300players() { # full stat with 300 player names (one ~3.5 KB datagram; loopback MTU 65536, no fragments)
+  local P=25586; begin query-full-300players; port_free $P
+  queryd $P -players 300 -max 500 -hostport 25565 -lifetime 60s
+  cap_start "$PCAP" "port $P"
+  nodec msu-query-full $P
+  mcutil query-full $H $P
+  nodec craftping-query-full $P
+  nodec mcquery-full $P
+  cap_stop; srv_stop $QD_PID; finish
+}
+
+slp_one() { # NAME CLIENTCMD...: one status client against minecraft-protocol on TCP 25566
+  local P=25566; begin "$1"; port_free $P
+  nmpd status $P 40
+  cap_start "$PCAP" "port $P"
+  "${@:2}"
+  cap_stop; srv_stop $NMP_PID; finish
+}
+t_slp_status_msu()       { slp_one slp-status-msu       nodec msu-status 25566; }
+t_slp_status_mcutil()    { slp_one slp-status-mcutil    mcutil status $H 25566; }
+t_slp_status_gamedig()   { slp_one slp-status-gamedig   nodec gamedig 25566; }
+t_slp_status_nmp()       { slp_one slp-status-nmp       nodec nmp-ping 25566; }
+t_slp_status_craftping() { slp_one slp-status-craftping nodec craftping-status 25566; }
+
+t_slp_status_gomc() { # go-mc's server answering status; msu, mcutil, nmp ping, then a legacy FE 01 it does not understand
+  local P=25567; begin slp-status-gomc; port_free $P
+  "$BIN/gomc-status-server" -listen "$H:$P" -lifetime 40s 2>>"$LOG.server" & local G=$!; srv_wait_tcp $P
+  cap_start "$PCAP" "port $P"
+  nodec msu-status $P
+  mcutil status $H $P
+  nodec nmp-ping $P
+  nodec msu-status-legacy $P
+  cap_stop; srv_stop $G; finish
+}
+
+t_slp_legacy() { # every legacy ping variant the clients have, against minecraft-protocol
+  local P=25568; begin slp-legacy; port_free $P
+  nmpd status $P 60
+  cap_start "$PCAP" "port $P"
+  nodec msu-status-fe $P            # FE
+  nodec msu-status-fe01 $P          # FE 01
+  nodec msu-status-fe01fa $P        # FE 01 FA MC|PingHost
+  nodec msu-status-legacy $P        # FE 01 (the non-deprecated API)
+  mcutil legacy $H $P               # FE 01
+  nodec craftping-legacy-pre14 $P   # FE
+  nodec craftping-legacy-post14 $P  # FE 01, then FA MC|PingHost in a second write
+  nodec craftping-legacy-universal $P
+  cap_stop; srv_stop $NMP_PID; finish
+}
+
+t_login_offline() { # offline-mode login, compression threshold 256, join game, client leaves
+  local P=25569; begin login-offline; port_free $P
+  nmpd login-offline $P 30
+  cap_start "$PCAP" "port $P"
+  nodec nmp-login $P
+  cap_stop; srv_stop $NMP_PID; finish
+}
+
+t_login_online() { # online-mode server: Encryption Request/Response, then the session check fails locally
+  local P=25570; begin login-online; port_free $P
+  nmpd login-online $P 30
+  cap_start "$PCAP" "port $P"
+  nodec nmp-login $P
+  cap_stop; srv_stop $NMP_PID; finish
+}
+
+t_slp_status_concurrent() { # 50 concurrent status pings from msu, then 50 from mcutil
+  local P=25571; begin slp-status-concurrent; port_free $P
+  nmpd status $P 60
+  cap_start "$PCAP" "port $P"
+  nodec msu-status-many $P 50
+  mcutil -n 50 status $H $P
+  cap_stop; srv_stop $NMP_PID; finish
+}
+
+ALL="query_clients query_25565 query_full_300players slp_status_msu slp_status_mcutil slp_status_gamedig slp_status_nmp slp_status_craftping slp_status_gomc slp_legacy login_offline login_online slp_status_concurrent"
+
+[ $# -gt 0 ] || set -- list
+if [ "$1" = list ]; then echo $ALL | tr ' ' '\n' | tr _ -; exit 0; fi
+[ "$1" = all ] && set -- $ALL
+setup
+cleanup() {
+  [ -n "$CAP_PID" ] && kill -INT "$CAP_PID" 2>/dev/null
+  [ -z "${MCD_BIN:-}" ] && [ -n "$BIN" ] && rm -rf "$BIN"
+  true
+}
+trap cleanup EXIT
+for t in "$@"; do "t_${t//-/_}"; done
