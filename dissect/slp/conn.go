@@ -1,0 +1,174 @@
+package slp
+
+import (
+	"compress/zlib"
+	"io"
+	"time"
+
+	"github.com/mcdissect/mcdissect/dissect"
+)
+
+// Conn is the state of one TCP connection carrying Server List Ping: what
+// framing and decoding have learnt (state, protocol version, compression,
+// encryption) and the requests waiting for their responses. One Conn per
+// connection; it is not safe for concurrent use.
+type Conn struct {
+	fr  track // framing's view
+	dec track // decoding's view
+
+	// decoding's per-connection memory
+	playNoted bool
+	statusReq pending
+	legacyReq pending
+	pings     [4]pingReq // pings waiting for their pong, oldest first
+	nPings    int
+
+	zr   io.ReadCloser // reused zlib reader
+	zbuf []byte        // reused inflate buffer
+
+	// reused by the status JSON
+	jp      jparser
+	plain   []byte
+	styled  []byte
+	scratch []byte
+	dbuf    []byte
+}
+
+type pending struct {
+	p     *dissect.PDU
+	frame uint64
+	t     time.Time
+	ok    bool
+}
+
+type pingReq struct {
+	pending
+	payload uint64
+}
+
+// NewConn returns the state of a new connection.
+func NewConn() *Conn {
+	c := &Conn{}
+	c.fr.reset()
+	c.dec.reset()
+	return c
+}
+
+// Frame answers how long the PDU at the front of buf is, for the
+// reassembler: FrameOK with its length, FrameNeedMore (with the length
+// needed when known), or FrameLost with a reason when the rest of this
+// direction cannot be framed (encrypted, a gap, an impossible length).
+//
+// FrameOK means the reassembler consumes those bytes: Frame advances its
+// own copy of the connection state (handshake next state, Set Compression,
+// Encryption Response) then, so it must not be asked twice about the same
+// PDU. afterGap says bytes are missing before buf: SLP has no marker to
+// resync on, so that direction is lost, except on a direction's very first
+// bytes when they are recognisably the start of the conversation (the
+// capture missed only the SYN).
+func (c *Conn) Frame(dir dissect.Dir, buf []byte, afterGap bool) dissect.Frame {
+	i := di(dir)
+	d := &c.fr.d[i]
+	if d.lost {
+		return dissect.Frame{Status: dissect.FrameLost, Reason: d.reason}
+	}
+	if afterGap {
+		switch {
+		case d.started:
+			return c.lose(d, "bytes missing from the stream: Server List Ping has no boundary to resync on, the rest of this direction is not dissected")
+		case i == 0:
+			switch Detect(buf) {
+			case DetectNeedMore:
+				return dissect.Frame{Status: dissect.FrameNeedMore}
+			case DetectNo:
+				return c.lose(d, "capture starts mid-stream: no handshake at the front and no packet boundary to resync on")
+			}
+		case !c.fr.d[0].started || c.fr.d[0].lost:
+			return c.lose(d, "capture starts mid-stream: no packet boundary to resync on")
+		}
+	}
+	if d.enc {
+		return c.lose(d, "encrypted: the client sent Encryption Response, every later byte is AES/CFB8 ciphertext")
+	}
+	r := c.fr.frameAt(i, buf)
+	switch r.st {
+	case dissect.FrameOK:
+		c.fr.advance(i, r.k, buf[:r.n])
+		return dissect.Frame{Len: r.n, Status: dissect.FrameOK}
+	case dissect.FrameLost:
+		return c.lose(d, r.reason)
+	}
+	return dissect.Frame{Len: r.n, Status: r.st}
+}
+
+func (c *Conn) lose(d *dirState, reason string) dissect.Frame {
+	d.lost, d.reason = true, reason
+	return dissect.Frame{Status: dissect.FrameLost, Reason: reason}
+}
+
+// Close releases every request still waiting for its response (clearing
+// its Pending mark): the pipeline calls it when the connection ends, before
+// it reuses held PDUs. The Conn keeps no PDU after Close.
+func (c *Conn) Close() {
+	c.statusReq.release()
+	c.legacyReq.release()
+	for j := 0; j < c.nPings; j++ {
+		c.pings[j].release()
+	}
+	c.nPings = 0
+	if c.zr != nil {
+		c.zr.Close()
+		c.zr = nil
+	}
+	c.zbuf = nil
+}
+
+func (q *pending) release() {
+	if q.p != nil {
+		q.p.Pending = false
+	}
+	*q = pending{}
+}
+
+// hold remembers the request PDU p (frame, time) and marks it Pending, so
+// the pipeline keeps it until its response links it.
+func (q *pending) hold(p *dissect.PDU, m dissect.Meta) {
+	q.release()
+	p.Pending = true
+	*q = pending{p: p, frame: m.Frame, t: m.Time, ok: true}
+}
+
+// answer links a response: the request gets response_in, the response
+// request_in and the time between them. It reports whether there was a
+// request.
+func (q *pending) answer(p *dissect.PDU, m dissect.Meta, reqIn *dissect.Field, delta *dissect.Field) bool {
+	if !q.ok {
+		return false
+	}
+	if q.p != nil && q.p != p && q.p.Pending {
+		q.p.AddGenerated(0, FieldResponseIn, dissect.U(m.Frame), "")
+		q.p.Pending = false
+	}
+	p.AddGenerated(0, reqIn, dissect.U(q.frame), "")
+	if !m.Time.IsZero() && !q.t.IsZero() {
+		p.AddGenerated(0, delta, dissect.F(m.Time.Sub(q.t).Seconds()), "")
+	}
+	*q = pending{}
+	return true
+}
+
+// inflater returns the connection's zlib reader reset to r.
+func (c *Conn) inflater(r io.Reader) (io.ReadCloser, error) {
+	if c.zr == nil {
+		z, err := zlib.NewReader(r)
+		if err != nil {
+			return nil, err
+		}
+		c.zr = z
+		return z, nil
+	}
+	if err := c.zr.(zlib.Resetter).Reset(r, nil); err != nil {
+		return nil, err
+	}
+	return c.zr, nil
+}

@@ -1,0 +1,82 @@
+// Package slp dissects Minecraft's Server List Ping over TCP: the modern
+// VarInt-framed handshake, status, ping and login packets (up to
+// encryption, with compression), and the legacy pre-1.7 pings (FE, FE 01,
+// FE 01 FA + MC|PingHost) and their FF kick replies.
+//
+// It follows seed 002 (a write-up of real captures) and the wiki.vg
+// "Server List Ping", "Protocol" and "Protocol version numbers" pages. It
+// imports the standard library and the dissect core only.
+//
+// # How the analyzer calls it
+//
+//	c := slp.NewConn()                       // one per TCP connection
+//	f := c.Frame(dir, buf, afterGap)         // the reassembler's framer
+//	c.Decode(p, pdu, meta)                   // each PDU Frame delimited, in capture order
+//	c.DecodeCut(p, pdu, wireLen, meta)       // a PDU left incomplete at the end of a stream
+//	c.Close()                                // at the end of the connection
+//	slp.Detect(firstClientBytes)             // yes / no / need more, for recognition on any port
+//
+// Frame answers FrameOK(len), FrameNeedMore(len when known) or FrameLost
+// with a reason. FrameOK consumes the PDU: Frame keeps its own copy of the
+// connection state (handshake next state, Set Compression, Encryption
+// Response), advanced as it consumes, so framing can run ahead of decoding.
+// Decode keeps another copy advanced by the same rules. Both assume each
+// direction's PDUs come in stream order and the two directions in capture
+// order (what a server can only send after reading a client packet is
+// framed after it).
+//
+// FrameLost cases: a packet length over the protocol's 2097151 (a VarInt
+// of more than 3 bytes), a VarInt longer than 5 bytes (80 80 80 80 80 01),
+// bytes after the client's Encryption Response (both directions are
+// encrypted from there), and bytes after a gap: SLP has no marker to
+// resync on, so the rest of that direction is reported undissected by the
+// reassembler. A direction's very first bytes after a gap are accepted when
+// they are recognisably the start of the conversation (a capture that only
+// missed the SYN): a client handshake Detect says yes to, or the server's
+// first bytes once the client's were accepted.
+//
+// Legacy framing. A vanilla server (LegacyQueryHandler) tells the three
+// legacy pings apart by what its first read returns: FE alone, FE 01 alone,
+// or FE 01 FA and a plugin message. Framing does the same with the bytes
+// buffered: FE or FE 01 with nothing after them are complete pings (those
+// clients send nothing more and wait for the kick); FE 01 FA waits for the
+// whole MC|PingHost message and frames ping and message as one PDU. Should
+// the FA arrive in a later segment, it is framed on its own as a Legacy
+// Plugin Message. FE 01 00 is not legacy: it is a modern handshake of
+// length 254. On the server side FF is a legacy kick when the client was
+// legacy; when the client side was not seen, FF is a kick unless it reads
+// as a modern status response (length, 00, JSON length, '{').
+//
+// Requests and responses. A status request, a ping and a legacy ping are
+// marked Pending (dissect.PDU.Pending) until their response arrives; the
+// response then adds slp.response_in to the held request and gets
+// slp.request_in and slp.time (status, legacy) or slp.ping.request_in and
+// slp.rtt (pong), from the capture times in Meta. The pipeline must not
+// reuse a Pending PDU; Close releases every one still waiting.
+//
+// The little-endian port rule. Seed 002 saw clients write the handshake's
+// port little-endian (servers ignore it). With p the port read big-endian
+// and q the same bytes read little-endian (q != p), the expert note
+// slp.handshake.server_port.little_endian is added when q is the port the
+// connection really reached (Meta.Server) and p is not, or when q is the
+// default 25565 and p is neither 25565 nor the port reached.
+//
+// The status JSON is shown twice: slp.status.json is the text as received,
+// and slp.status beside it is the JSON as a tree whose nodes cover their
+// values' bytes in the text (a small bounded scanner: depth 64, 16384
+// values). JSON that does not parse is an error naming its offset and the
+// text stays. Raw control characters inside strings are read leniently and
+// flagged. Forge's packed "d" string (Forge 1.18.1+) is unpacked: 15 bits
+// per character after a two-character byte count, then truncated flag, mod
+// count, mods with their channels, and non-mod channels; the mods and
+// channels it holds are shown as generated nodes.
+//
+// Login is decoded up to encryption or Login Success: Login Start (name,
+// UUID as the handshake's protocol version has it), Encryption Request and
+// Response, Set Compression, Login Success, login plugin messages and
+// cookies. After Set Compression frames carry a data length; a compressed
+// body is inflated with a cap (the declared length, at most 2 MiB; a
+// declared length over the protocol's 8 MiB is flagged) to show the inner
+// packet ID and the inflated size. Configuration and play packets are
+// framed and their bodies left as slp.data, with one note per connection.
+package slp

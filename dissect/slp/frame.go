@@ -1,0 +1,451 @@
+package slp
+
+import (
+	"encoding/binary"
+	"strconv"
+
+	"github.com/mcdissect/mcdissect/dissect"
+)
+
+// kind is what a PDU is, as framing sees it.
+type kind uint8
+
+const (
+	kModern      kind = iota // VarInt length + packet ID + data
+	kLegacyPing              // FE, FE 01, or FE 01 FA + MC|PingHost (one PDU)
+	kLegacyPlug              // a plugin message FA that came apart from its FE 01
+	kLegacyKick              // FF + UTF-16BE string
+	kLegacyExtra             // bytes after a legacy exchange, which no peer reads
+)
+
+// Connection phases, per direction.
+const (
+	phHandshake = iota
+	phStatus
+	phLogin
+	phPlay // configuration and play: framed, bodies not dissected
+)
+
+// dirState is what framing or decoding knows of one direction.
+type dirState struct {
+	started  bool  // a PDU of this direction has been consumed
+	lost     bool  // framing gave up on this direction
+	enc      bool  // encrypted from here on
+	compress bool  // frames carry a data length (after Set Compression)
+	phase    uint8 // phHandshake...
+	reason   string
+}
+
+// track follows a connection's state from the PDUs it is shown. Frame and
+// Decode each keep one, advanced by the same rules, so that framing may run
+// ahead of decoding (several PDUs framed from one buffer before any is
+// decoded) without the two disagreeing.
+type track struct {
+	d         [2]dirState // [0] client to server, [1] server to client
+	legacy    int8        // 1 legacy pings, -1 modern, 0 not known yet
+	next      int32       // handshake next state (0: not seen)
+	proto     int32       // handshake protocol version (0: not seen)
+	hsSeen    bool
+	threshold int32
+	encReq    bool // the server sent Encryption Request
+	encResp   bool // the client sent Encryption Response
+	loginDone bool // the server sent Login Success
+}
+
+func (t *track) reset() {
+	*t = track{}
+	t.d[1].phase = phStatus // the server never sends in handshaking state
+}
+
+func di(d dissect.Dir) int {
+	if d == dissect.DirS2C {
+		return 1
+	}
+	return 0
+}
+
+// isLegacyStart: a client's first bytes are a pre-1.7 ping. FE is never the
+// first byte of a modern handshake unless its length is 254 (FE 01), and
+// then the packet ID 00 follows where a 1.6 ping has FA.
+func isLegacyStart(b []byte) bool {
+	return len(b) > 0 && b[0] == 0xFE && !(len(b) >= 3 && b[1] == 0x01 && b[2] == 0x00)
+}
+
+// looksLegacyKick guesses, for a server stream whose client side was not
+// seen, whether FF starts a legacy kick rather than a VarInt length: a
+// modern status response reads as length, 00, JSON length, '{'.
+func looksLegacyKick(b []byte) bool {
+	if len(b) == 0 || b[0] != 0xFF {
+		return false
+	}
+	_, n, st := readVarInt(b)
+	if st == viOK && n < len(b) && b[n] == 0x00 {
+		if _, m, st2 := readVarInt(b[n+1:]); st2 == viOK && n+1+m < len(b) && b[n+1+m] == '{' {
+			return false
+		}
+	}
+	return true
+}
+
+// isLegacy tells whether the bytes b at the front of direction i are
+// framed the pre-1.7 way.
+func (t *track) isLegacy(i int, b []byte) bool {
+	if t.d[i].started || t.legacy != 0 {
+		return t.legacy == 1
+	}
+	if i == 0 {
+		return isLegacyStart(b)
+	}
+	return looksLegacyKick(b)
+}
+
+// frameResult is the framing of the PDU at the front of a buffer.
+type frameResult struct {
+	k      kind
+	n      int // PDU length when st is FrameOK, the length needed (or 0) for FrameNeedMore
+	st     dissect.FrameStatus
+	reason string
+}
+
+func needMore(n int) frameResult { return frameResult{n: n, st: dissect.FrameNeedMore} }
+
+// legacyString16 frames a short length (UTF-16 characters) and its string
+// at b[off:]: the offset after it, or a need-more/invalid answer.
+func legacyString16(b []byte, off int) (end int, need int, bad bool) {
+	if len(b) < off+2 {
+		return 0, 0, false
+	}
+	n := int(int16(binary.BigEndian.Uint16(b[off:])))
+	if n < 0 {
+		return 0, 0, true
+	}
+	end = off + 2 + 2*n
+	if len(b) < end {
+		return 0, end, false
+	}
+	return end, 0, false
+}
+
+// frameAt frames the PDU at the front of b for direction i.
+func (t *track) frameAt(i int, b []byte) frameResult {
+	if len(b) == 0 {
+		return needMore(0)
+	}
+	if t.isLegacy(i, b) {
+		return t.frameLegacy(i, b)
+	}
+	v, n, st := readVarInt(b)
+	switch {
+	case st == viShort && n < 3:
+		return needMore(0)
+	case st == viTooLong:
+		return frameResult{st: dissect.FrameLost, reason: "malformed packet length: VarInt longer than 5 bytes (" + hexPrefix(b, 6) + ")"}
+	case st == viShort || n > 3 || v < 0 || v > MaxFrameLength:
+		return frameResult{st: dissect.FrameLost, reason: "packet length over the protocol maximum of " + strconv.Itoa(MaxFrameLength) + " (3-byte VarInt): " + lengthText(v, n, st) + "; not buffered"}
+	}
+	total := n + int(v)
+	if len(b) < total {
+		return needMore(total)
+	}
+	return frameResult{k: kModern, n: total}
+}
+
+func lengthText(v int32, n, st int) string {
+	if st != viOK {
+		return "a VarInt of more than " + strconv.Itoa(n) + " bytes"
+	}
+	return strconv.FormatInt(int64(v), 10) + " in a " + strconv.Itoa(n) + "-byte VarInt"
+}
+
+func hexPrefix(b []byte, n int) string {
+	out := make([]byte, 0, 3*n+3)
+	for j := 0; j < n && j < len(b); j++ {
+		if j > 0 {
+			out = append(out, ' ')
+		}
+		h := hexByte(b[j])
+		out = append(out, h[2:]...)
+	}
+	if len(b) > n {
+		out = append(out, " …"...)
+	}
+	return string(out)
+}
+
+func (t *track) frameLegacy(i int, b []byte) frameResult {
+	bad := func(what string) frameResult {
+		return frameResult{st: dissect.FrameLost, reason: "legacy " + what + " with a negative string length"}
+	}
+	switch {
+	case i == 0 && b[0] == 0xFE:
+		// FE alone is a beta 1.8-1.3 ping and FE 01 a 1.4-1.5 one: those
+		// clients send nothing more and wait. The 1.6 client sends FE 01 FA
+		// ... in one write. A vanilla server decides on the bytes its first
+		// read returns; framing does the same with the bytes it has.
+		if len(b) < 3 || b[1] != 0x01 || b[2] != 0xFA {
+			if len(b) >= 2 && b[1] == 0x01 {
+				return frameResult{k: kLegacyPing, n: 2}
+			}
+			return frameResult{k: kLegacyPing, n: 1}
+		}
+		end, need, isBad := pluginEnd(b, 2)
+		if isBad {
+			return bad("MC|PingHost")
+		}
+		if end == 0 {
+			return needMore(need)
+		}
+		return frameResult{k: kLegacyPing, n: end}
+	case i == 0 && b[0] == 0xFA:
+		end, need, isBad := pluginEnd(b, 0)
+		if isBad {
+			return bad("plugin message")
+		}
+		if end == 0 {
+			return needMore(need)
+		}
+		return frameResult{k: kLegacyPlug, n: end}
+	case i == 1 && b[0] == 0xFF:
+		end, need, isBad := legacyString16(b, 1)
+		if isBad {
+			return bad("kick")
+		}
+		if end == 0 {
+			return needMore(need)
+		}
+		return frameResult{k: kLegacyKick, n: end}
+	}
+	return frameResult{k: kLegacyExtra, n: len(b)}
+}
+
+// pluginEnd frames a legacy plugin message (FA, channel, data length, data)
+// starting at b[off].
+func pluginEnd(b []byte, off int) (end, need int, bad bool) {
+	e, need, bad := legacyString16(b, off+1)
+	if bad || e == 0 {
+		return 0, need, bad
+	}
+	if len(b) < e+2 {
+		return 0, e + 2, false
+	}
+	end = e + 2 + int(binary.BigEndian.Uint16(b[e:]))
+	if len(b) < end {
+		return 0, end, false
+	}
+	return end, 0, false
+}
+
+// header is a modern PDU's header: where the ID is and what it is.
+type header struct {
+	length   int32
+	lenBytes int
+	dataLen  int32 // after Set Compression; -1 when the frame has none
+	dlBytes  int
+	id       int32
+	idOff    int // offset of the packet ID, -1 when it is inside zlib data
+	idBytes  int
+}
+
+// parseHeader reads a complete modern PDU's header; ok is false when the
+// header itself is cut or malformed.
+func parseHeader(b []byte, compressed bool) (h header, ok bool) {
+	var st int
+	h.length, h.lenBytes, st = readVarInt(b)
+	if st != viOK {
+		return h, false
+	}
+	off := h.lenBytes
+	h.dataLen = -1
+	if compressed {
+		h.dataLen, h.dlBytes, st = readVarInt(b[off:])
+		if st != viOK {
+			return h, false
+		}
+		off += h.dlBytes
+		if h.dataLen != 0 {
+			h.idOff = -1
+			return h, true
+		}
+	}
+	h.idOff = off
+	h.id, h.idBytes, st = readVarInt(b[off:])
+	return h, st == viOK
+}
+
+// advance updates the state after the PDU b of kind k in direction i.
+func (t *track) advance(i int, k kind, b []byte) {
+	d := &t.d[i]
+	first := !d.started
+	d.started = true
+	if k != kModern {
+		if first && t.legacy == 0 {
+			t.legacy = 1
+		}
+		return
+	}
+	if first && t.legacy == 0 {
+		t.legacy = -1
+	}
+	h, ok := parseHeader(b, d.compress)
+	if !ok || h.idOff < 0 {
+		return
+	}
+	body := b[h.idOff+h.idBytes:]
+	switch {
+	case i == 0 && d.phase == phHandshake:
+		if h.id != 0 {
+			return
+		}
+		t.hsSeen = true
+		pv, n, st := readVarInt(body)
+		if st != viOK {
+			return
+		}
+		t.proto = pv
+		body = body[n:]
+		al, n, st := readVarInt(body)
+		if st != viOK || al < 0 || int(al) > len(body)-n-2 {
+			return
+		}
+		body = body[n+int(al)+2:]
+		ns, _, st := readVarInt(body)
+		if st != viOK {
+			return
+		}
+		t.next = ns
+		switch ns {
+		case 1:
+			d.phase, t.d[1].phase = phStatus, phStatus
+		case 2, 3:
+			d.phase, t.d[1].phase = phLogin, phLogin
+		}
+	case i == 0 && d.phase == phLogin:
+		switch {
+		case h.id == 1 && !t.loginDone:
+			// Encryption Response: every later byte, both ways, is
+			// AES/CFB8. The server only sends after reading it, so the
+			// server bytes framed from now on are encrypted too.
+			t.encResp = true
+			d.enc = true
+			t.d[1].enc = true
+		case t.loginDone:
+			if t.proto < 764 || h.id == 3 {
+				d.phase = phPlay
+			}
+		}
+	case i == 1 && d.phase == phLogin:
+		switch h.id {
+		case 1:
+			t.encReq = true
+		case 2:
+			t.loginDone = true
+			d.phase = phPlay
+			if t.proto != 0 && t.proto < 764 {
+				t.d[0].phase = phPlay
+			}
+		case 3:
+			th, _, st := readVarInt(body)
+			if st == viOK {
+				t.threshold = th
+				on := th >= 0
+				d.compress, t.d[0].compress = on, on
+			}
+		}
+	}
+}
+
+// Detection is Detect's answer.
+type Detection uint8
+
+const (
+	DetectNo       Detection = iota // not a Server List Ping client
+	DetectYes                       // a VarInt-framed handshake or a legacy FE ping
+	DetectNeedMore                  // too few bytes to tell
+)
+
+func (d Detection) String() string {
+	switch d {
+	case DetectNo:
+		return "no"
+	case DetectYes:
+		return "yes"
+	case DetectNeedMore:
+		return "need more"
+	}
+	return "Unknown (" + strconv.Itoa(int(d)) + ")"
+}
+
+// Detect tells whether a client's first bytes open a Server List Ping
+// connection: a VarInt-framed handshake (length 1..300, ID 0x00, a
+// protocol VarInt, an address string, a port, next state 1..3, ending where
+// its length says) or a legacy FE ping. Classic's `00 07` identification
+// fails the length test (a length of 0), HTTP and TLS fail the ID test.
+func Detect(firstC2S []byte) Detection {
+	b := firstC2S
+	if len(b) == 0 {
+		return DetectNeedMore
+	}
+	if isLegacyStart(b) {
+		if len(b) == 1 || b[1] == 0x01 {
+			return DetectYes
+		}
+		return DetectNo
+	}
+	l, n, st := readVarInt(b)
+	if st == viShort && n < 2 {
+		return DetectNeedMore
+	}
+	if st != viOK || l < 1 || l > 300 {
+		return DetectNo
+	}
+	end := n + int(l)
+	if len(b) < end {
+		// check what is there already, to say no early
+		if r := checkHandshake(b[n:]); r == DetectNo {
+			return DetectNo
+		}
+		return DetectNeedMore
+	}
+	body := b[n:end]
+	if checkHandshake(body) != DetectYes {
+		return DetectNo
+	}
+	return DetectYes
+}
+
+// checkHandshake validates a handshake's ID and fields. It answers
+// DetectNeedMore when b ends before the fields do, DetectYes only when the
+// fields end exactly at the end of b.
+func checkHandshake(b []byte) Detection {
+	if len(b) == 0 {
+		return DetectNeedMore
+	}
+	if b[0] != 0x00 {
+		return DetectNo
+	}
+	off := 1
+	_, n, st := readVarInt(b[off:])
+	if st == viShort {
+		return DetectNeedMore
+	}
+	if st != viOK {
+		return DetectNo
+	}
+	off += n
+	al, n, st := readVarInt(b[off:])
+	if st == viShort {
+		return DetectNeedMore
+	}
+	if st != viOK || al < 0 || al > 300*3 {
+		return DetectNo
+	}
+	off += n + int(al) + 2
+	if len(b) < off+1 {
+		return DetectNeedMore
+	}
+	ns := b[off]
+	if ns < 1 || ns > 3 || off+1 != len(b) {
+		return DetectNo
+	}
+	return DetectYes
+}

@@ -1,0 +1,121 @@
+package slp
+
+import (
+	"testing"
+
+	"github.com/mcdissect/mcdissect/dissect"
+)
+
+// FuzzFrame feeds arbitrary bytes, cut at arbitrary points, to Frame as a
+// reassembler would (appending each segment, consuming what is framed) and
+// decodes every PDU. Invariants: no panic; FrameOK never claims more than
+// the buffer or zero bytes; a need-more length is beyond the buffer and
+// bounded; every tree passes dissect.Check.
+func FuzzFrame(f *testing.F) {
+	for _, steps := range conversations() {
+		var c2sB, s2cB []byte
+		for _, s := range steps {
+			if s.dir == c2s {
+				c2sB = append(c2sB, s.data...)
+			} else {
+				s2cB = append(s2cB, s.data...)
+			}
+		}
+		f.Add(c2sB, s2cB, uint16(7), uint16(3))
+	}
+	f.Add(hx("80 80 80 80 80 01"), []byte{}, uint16(1), uint16(1))
+	f.Add([]byte{0xFE, 0x01}, kick("§1\x00127\x00v\x00m\x000\x001"), uint16(1), uint16(2))
+	f.Fuzz(func(t *testing.T, a, b []byte, cutA, cutB uint16) {
+		c := NewConn()
+		p := &dissect.PDU{}
+		feed := func(dir dissect.Dir, data []byte, cut int) {
+			var buf []byte
+			if cut <= 0 {
+				cut = 1
+			}
+			for len(data) > 0 || len(buf) > 0 {
+				n := min(cut, len(data))
+				buf = append(buf, data[:n]...)
+				data = data[n:]
+				for len(buf) > 0 {
+					fr := c.Frame(dir, buf, false)
+					if fr.Status == dissect.FrameOK {
+						if fr.Len <= 0 || fr.Len > len(buf) {
+							t.Fatalf("FrameOK %d of %d bytes", fr.Len, len(buf))
+						}
+						c.Decode(p, buf[:fr.Len], dissect.Meta{Dir: dir})
+						if err := dissect.Check(p); err != nil {
+							t.Fatalf("%v", err)
+						}
+						buf = buf[fr.Len:]
+						continue
+					}
+					if fr.Status == dissect.FrameNeedMore && fr.Len != 0 && (fr.Len <= len(buf) || fr.Len > MaxFrameLength+3) {
+						t.Fatalf("need more %d with %d buffered", fr.Len, len(buf))
+					}
+					if fr.Status == dissect.FrameLost && fr.Reason == "" {
+						t.Fatalf("lost without a reason")
+					}
+					break
+				}
+				if len(data) == 0 {
+					if len(buf) > 0 && len(buf) < 4 && c.Frame(dir, buf, false).Status == dissect.FrameNeedMore {
+						// an incomplete PDU at the end: decode what there is as cut
+						c.DecodeCut(p, buf, len(buf)+1, dissect.Meta{Dir: dir})
+						if err := dissect.Check(p); err != nil {
+							t.Fatalf("cut: %v", err)
+						}
+					}
+					return
+				}
+			}
+		}
+		feed(c2s, a, int(cutA%64))
+		feed(s2c, b, int(cutB%64))
+	})
+}
+
+// FuzzDecode decodes arbitrary bytes as a PDU in one of several connection
+// states (fresh, status, login, compressed login, play, legacy).
+func FuzzDecode(f *testing.F) {
+	for _, steps := range conversations() {
+		for k, s := range steps {
+			f.Add(uint8(k), s.data)
+		}
+	}
+	f.Add(uint8(3), hx("07 00 80 80 80 80 80 01"))
+	f.Fuzz(func(t *testing.T, state uint8, data []byte) {
+		c := NewConn()
+		p := &dissect.PDU{}
+		var prefix []step
+		switch state % 6 {
+		case 1:
+			prefix = []step{{c2s, seedHandshake}}
+		case 2:
+			prefix = []step{{c2s, handshake(766, "h", 25565, 2)}}
+		case 3:
+			prefix = []step{{c2s, handshake(766, "h", 25565, 2)}, {s2c, pkt(3, vi(64))}}
+		case 4:
+			prefix = []step{{c2s, handshake(763, "h", 25565, 2)}, {s2c, pkt(2, make([]byte, 16), mcstr("x"))}}
+		case 5:
+			prefix = []step{{c2s, []byte{0xFE, 0x01}}}
+		}
+		for _, s := range prefix {
+			c.Frame(s.dir, s.data, false)
+			c.Decode(p, s.data, dissect.Meta{Dir: s.dir})
+		}
+		dir := c2s
+		if state&0x80 != 0 {
+			dir = s2c
+		}
+		c.Decode(p, data, dissect.Meta{Dir: dir, Server: "1.2.3.4:25565"})
+		if err := dissect.Check(p); err != nil {
+			t.Fatalf("%v", err)
+		}
+		c.DecodeCut(p, data, len(data)+int(state), dissect.Meta{Dir: dir})
+		if err := dissect.Check(p); err != nil {
+			t.Fatalf("cut: %v", err)
+		}
+		c.Close()
+	})
+}
