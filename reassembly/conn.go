@@ -1,0 +1,134 @@
+package reassembly
+
+import (
+	"encoding/binary"
+	"net/netip"
+	"time"
+
+	"github.com/google/gopacket"
+	"github.com/google/gopacket/layers"
+)
+
+// connKey identifies a connection by the addresses and ports of its first
+// segment. Ports are taken from layers.TCP's exported fields, not from
+// TransportFlow, which is empty for TCP structs that were not decoded.
+type connKey struct {
+	net          gopacket.Flow
+	sport, dport uint16
+}
+
+func (k connKey) reverse() connKey {
+	return connKey{net: k.net.Reverse(), sport: k.dport, dport: k.sport}
+}
+
+// conn is one tracked TCP connection.
+type conn struct {
+	info        ConnInfo
+	h           ConnHandler
+	key         connKey
+	clientIsSrc bool // key's source is the client
+	half        [2]half
+	// gpFlow is the network flow gopacket sees for each direction. It
+	// encodes our connection id instead of the real addresses, so a new
+	// connection on the same 4-tuple (port reuse, ACK after FIN) can never
+	// land in an old gopacket connection.
+	gpFlow     [2]gopacket.Flow
+	inGopacket bool // gopacket's pool holds this connection
+	closed     bool // FIN both ways, RST, idle or port reuse: no more data
+	removed    bool // dropped from the table; kept out of r.order next sweep
+	pendCap    int  // cap of both directions' PDU buffers, for the per-conn limit
+	lastTs     time.Time
+	lastFrame  uint64
+}
+
+// dirOf maps "the segment matched the key forwards" to a direction.
+func (c *conn) dirOf(forward bool) Dir {
+	if forward == c.clientIsSrc {
+		return ClientToServer
+	}
+	return ServerToClient
+}
+
+func endpointOf(e gopacket.Endpoint, port uint16) Endpoint {
+	ip, _ := netip.AddrFromSlice(e.Raw())
+	return Endpoint{IP: ip, Port: port}
+}
+
+// clientIsSource applies the rule documented in doc.go to the first segment
+// of a connection.
+func clientIsSource(tcp *layers.TCP) bool {
+	if tcp.SYN {
+		return !tcp.ACK
+	}
+	sp, dp := uint16(tcp.SrcPort), uint16(tcp.DstPort)
+	switch {
+	case sp < 1024 && dp >= 1024:
+		return false
+	case dp < 1024 && sp >= 1024:
+		return true
+	case sp != dp:
+		return sp > dp
+	}
+	return true
+}
+
+// newConn creates and registers a connection for a segment that matched
+// nothing.
+func (r *Reassembler) newConn(k connKey, tcp *layers.TCP) *conn {
+	c := &conn{key: k}
+	c.info.Stream = r.stats.Conns
+	r.stats.Conns++
+	src := endpointOf(k.net.Src(), k.sport)
+	dst := endpointOf(k.net.Dst(), k.dport)
+	c.clientIsSrc = clientIsSource(tcp)
+	if c.clientIsSrc {
+		c.info.Client, c.info.Server = src, dst
+	} else {
+		c.info.Client, c.info.Server = dst, src
+	}
+	if r.factory != nil {
+		c.h = r.factory(&c.info)
+	}
+	// The factory may have swapped the roles; anything else is ignored.
+	if c.info.Client == dst && c.info.Server == src {
+		c.clientIsSrc = false
+	} else if c.info.Client == src && c.info.Server == dst {
+		c.clientIsSrc = true
+	}
+	r.nextID++
+	var a, b [16]byte
+	binary.BigEndian.PutUint64(a[:], r.nextID)
+	binary.BigEndian.PutUint64(b[:], r.nextID)
+	b[8] = 1
+	c.gpFlow[ClientToServer] = gopacket.NewFlow(layers.EndpointIPv6, a[:], b[:])
+	c.gpFlow[ServerToClient] = gopacket.NewFlow(layers.EndpointIPv6, b[:], a[:])
+	for d := range c.half {
+		c.half[d].dir = Dir(d)
+		c.half[d].fin = -1
+	}
+	r.conns[k] = c
+	r.order = append(r.order, c)
+	return c
+}
+
+// lookup finds or creates the connection of a segment and its direction.
+func (r *Reassembler) lookup(netFlow gopacket.Flow, tcp *layers.TCP) (*conn, Dir) {
+	k := connKey{net: netFlow, sport: uint16(tcp.SrcPort), dport: uint16(tcp.DstPort)}
+	if c := r.conns[k]; c != nil {
+		return c, c.dirOf(true)
+	}
+	if c := r.conns[k.reverse()]; c != nil {
+		return c, c.dirOf(false)
+	}
+	c := r.newConn(k, tcp)
+	return c, c.dirOf(true)
+}
+
+// forget removes a connection from the lookup table; r.order drops it at the
+// next sweep.
+func (r *Reassembler) forget(c *conn) {
+	if r.conns[c.key] == c {
+		delete(r.conns, c.key)
+	}
+	c.removed = true
+}

@@ -1,0 +1,88 @@
+// Package reassembly turns captured TCP segments into an ordered byte stream
+// per direction and hands complete PDUs to a protocol's framer, like
+// Wireshark's tcp_dissect_pdus. It knows nothing about any protocol: a
+// ConnHandler says how long the PDU at the front of the bytes is (Frame) and
+// receives the results (Deliver).
+//
+// # Use
+//
+//	r := reassembly.New(func(c *reassembly.ConnInfo) reassembly.ConnHandler {
+//		return newMyHandler(c)
+//	}, reassembly.Limits{})
+//	for each TCP packet: r.Feed(frameNumber, ci, ipFlow, tcp)
+//	r.Close() // end of capture
+//
+// Everything is driven by packet time (ci.Timestamp); the wall clock is never
+// read, so a capture always gives the same output, in the same order.
+//
+// # What a handler receives
+//
+// For each direction, Deliver gets units in stream order whose lengths add up
+// exactly to the stream as far as it was seen: KindPDU (one framed PDU),
+// KindUndissected (bytes that could not be framed, with a Reason) and KindGap
+// (bytes missing from the capture; never parsed across). KindConflict is a
+// notice outside that sum: a retransmission carried different bytes than the
+// copy already used. The first copy of every byte wins, as in Wireshark.
+//
+// A unit's Frame is the frame being fed when the unit became complete, with
+// Parts listing the frames and byte counts it was built from, in stream order
+// ("[3 reassembled TCP segments (3120 bytes): #4(1448), #6(1448), #7(224)]").
+// Units released by FlushIdle or Close carry the newest frame of their Parts.
+// Unit.Data and Unit.Parts are only valid during Deliver: Data points into the
+// captured packet whenever the PDU lies within one segment.
+//
+// # Directions
+//
+// The client is the sender of a SYN without ACK (or the receiver of a
+// SYN+ACK). Without a SYN, a port below 1024 facing one at or above 1024 is
+// the server; otherwise the higher port is the client (ephemeral ports are
+// high), and with equal ports the sender of the first segment. The Factory
+// may swap ConnInfo.Client and Server when it knows better.
+//
+// # Streams
+//
+// Offsets count from ISN+1 when the direction's SYN was seen. A direction
+// picked up mid-stream starts at the first payload byte seen; its handler is
+// asked to frame with afterGap=true, and may Skip to a boundary (those bytes
+// are reported with ReasonMidStream) or answer Lost. Payload seen later that
+// lies before that first byte is counted in Stats.Dropped.
+//
+// After a gap, an incomplete PDU before it is reported as undissected, a
+// KindGap unit says how many bytes are missing, and Frame is called with
+// afterGap=true until it answers FrameOK. FrameLost, a FrameOK whose length
+// makes no sense, or a PDU over the buffer limits (ReasonBufferLimit) end
+// framing for that direction: its remaining bytes arrive as KindUndissected.
+//
+// A direction ends when all bytes before its FIN are delivered; a connection
+// ends when both directions did, on RST, after IdleTimeout without segments,
+// when a new SYN reuses its 4-tuple, or at Close. Incomplete PDUs are then
+// reported with ReasonIncomplete. An ended connection stays known until it
+// idles out, so the ACK after a FIN or a late retransmission neither opens a
+// new stream number nor leaks memory. Missing bytes that later data waits for
+// are given up as a gap after GapTimeout (packet time) or when the
+// out-of-order buffer limit is reached.
+//
+// # Retransmissions
+//
+// A retransmitted copy of bytes already used is compared with a per-direction
+// history of the last Limits.HistoryBytes bytes; a copy of bytes still queued
+// out of order is kept (within the same budget) and compared when the first
+// copy is delivered. Differences produce a KindConflict unit at the
+// retransmitting frame, covering the first to the last differing byte.
+// Bytes that could not be compared are counted in Stats.Unverified.
+//
+// # Built on gopacket
+//
+// github.com/google/gopacket/reassembly stores and orders the out-of-order
+// bytes (its pages, with its page limits set from Limits). Frame attribution
+// does not use ScatterGather.CaptureInfo: that panics on the second page of a
+// segment longer than a page (gopacket issue #483), and giving each packet
+// its own AssemblerContext would allocate per packet. Instead the Reassembler
+// feeds gopacket only bytes it has never seen and records, per direction, a
+// sorted list of (offset range, frame, time) for them; delivered ranges are
+// looked up there. The list is a reused slice, so the in-order path does not
+// allocate. glue.go lists the other gopacket behaviours this works around.
+//
+// Importing gopacket/reassembly registers two flags (assembly_debug_log,
+// assembly_memuse_log) on the standard flag.CommandLine.
+package reassembly

@@ -1,0 +1,224 @@
+package reassembly
+
+// The framing loop, like Wireshark's tcp_dissect_pdus: ask the handler how
+// long the PDU at the front is, deliver whole PDUs straight from the
+// packet's bytes, and copy only the tail of a PDU that continues in a later
+// segment.
+
+// consume frames data, the stream bytes at off, which follow whatever is in
+// the PDU buffer.
+func (r *Reassembler) consume(c *conn, h *half, data []byte, off int64) {
+	if c.h == nil {
+		h.dropSegsBefore(off + int64(len(data)))
+		return
+	}
+	pos := 0
+	for pos < len(data) {
+		switch {
+		case h.skipLeft > 0:
+			n := len(data) - pos
+			if int64(n) > h.skipLeft {
+				n = int(h.skipLeft)
+			}
+			r.emit(c, h, KindUndissected, data[pos:pos+n], off+int64(pos), h.skipReason)
+			pos += n
+			h.skipLeft -= int64(n)
+		case h.lost:
+			r.emit(c, h, KindUndissected, data[pos:], off+int64(pos), h.lostReason)
+			pos = len(data)
+		case len(h.pend) > 0:
+			pos = r.framePend(c, h, data, off, pos)
+		default:
+			pos = r.frameDirect(c, h, data, off, pos)
+		}
+	}
+}
+
+// frameDirect frames PDUs in place; when one is incomplete it moves the
+// tail into the PDU buffer.
+func (r *Reassembler) frameDirect(c *conn, h *half, data []byte, off int64, pos int) int {
+	for pos < len(data) && !h.lost && h.skipLeft == 0 {
+		rest := data[pos:]
+		res := r.frame(c, h, rest)
+		switch res.Status {
+		case FrameOK:
+			r.emit(c, h, KindPDU, rest[:res.Len], off+int64(pos), "")
+			h.afterGap, h.resync = false, ""
+			pos += res.Len
+		case FrameNeedMore:
+			if res.Len > r.lim.MaxBufferedPerConn || !r.growPend(c, h, len(rest), res.Len) {
+				r.bufferLimit(c, h)
+				return pos
+			}
+			h.pend = append(h.pend, rest...)
+			h.pendOff = off + int64(pos)
+			h.need = res.Len
+			return len(data)
+		case FrameSkip:
+			r.skip(c, h, rest, off+int64(pos), res.Len)
+			pos += min(res.Len, len(rest))
+		default:
+			r.lose(h, h.resyncReason())
+		}
+	}
+	return pos
+}
+
+// framePend completes the PDU in the buffer with bytes from data[pos:]. It
+// appends only what the framer asked for (or a growing step when it does not
+// know), and goes back to framing in place as soon as the buffer holds no
+// byte from an earlier chunk.
+func (r *Reassembler) framePend(c *conn, h *half, data []byte, off int64, pos int) int {
+	appended := 0 // trailing bytes of h.pend that came from data
+	for {
+		if pos == len(data) {
+			return pos
+		}
+		take := len(data) - pos
+		if h.need > len(h.pend) {
+			take = min(take, h.need-len(h.pend))
+		} else {
+			take = min(take, max(64, len(h.pend)))
+		}
+		if !r.growPend(c, h, len(h.pend)+take, h.need) {
+			r.bufferLimit(c, h)
+			return pos
+		}
+		h.pend = append(h.pend, data[pos:pos+take]...)
+		pos += take
+		appended += take
+		for {
+			res := r.frame(c, h, h.pend)
+			var used int
+			switch res.Status {
+			case FrameOK:
+				r.emit(c, h, KindPDU, h.pend[:res.Len], h.pendOff, "")
+				h.afterGap, h.resync = false, ""
+				used = res.Len
+			case FrameNeedMore:
+				h.need = res.Len
+				if h.need > r.lim.MaxBufferedPerConn {
+					r.bufferLimit(c, h)
+					return pos
+				}
+			case FrameSkip:
+				r.skip(c, h, h.pend, h.pendOff, res.Len)
+				used = min(res.Len, len(h.pend))
+			default:
+				r.lose(h, h.resyncReason())
+				r.emit(c, h, KindUndissected, h.pend, h.pendOff, h.lostReason)
+				r.clearPend(c, h)
+				return pos
+			}
+			if res.Status == FrameNeedMore {
+				break
+			}
+			rest := len(h.pend) - used
+			if rest <= appended {
+				// What is left is all in data: frame it there.
+				r.clearPend(c, h)
+				return pos - rest
+			}
+			copy(h.pend, h.pend[used:])
+			h.pend = h.pend[:rest]
+			h.pendOff += int64(used)
+			h.need = 0
+		}
+	}
+}
+
+// frame asks the handler and turns answers that make no sense into
+// FrameLost, so a buggy framer cannot stall the loop or index out of range.
+func (r *Reassembler) frame(c *conn, h *half, buf []byte) FrameResult {
+	res := c.h.Frame(h.dir, buf, h.afterGap)
+	switch res.Status {
+	case FrameOK:
+		if res.Len > 0 && res.Len <= len(buf) {
+			return res
+		}
+	case FrameNeedMore:
+		if res.Len <= len(buf) {
+			res.Len = 0
+		}
+		return res
+	case FrameSkip:
+		if res.Len > 0 {
+			return res
+		}
+	}
+	return Lost()
+}
+
+// skip reports up to n bytes of b (stream offset off) as undissected and
+// remembers how many more to skip.
+func (r *Reassembler) skip(c *conn, h *half, b []byte, off int64, n int) {
+	m := min(n, len(b))
+	h.skipReason = h.resyncReason()
+	r.emit(c, h, KindUndissected, b[:m], off, h.skipReason)
+	h.skipLeft = int64(n - m)
+}
+
+// lose gives up framing for the rest of the direction.
+func (r *Reassembler) lose(h *half, reason string) {
+	h.lost = true
+	h.lostReason = reason
+}
+
+// bufferLimit reports the buffered part of a PDU that would exceed the
+// limits and gives up framing; consume reports the rest.
+func (r *Reassembler) bufferLimit(c *conn, h *half) {
+	r.stats.BufferLimitHits++
+	h.lost = true
+	h.lostReason = ReasonBufferLimit
+	if len(h.pend) > 0 {
+		r.emit(c, h, KindUndissected, h.pend, h.pendOff, ReasonBufferLimit)
+		r.clearPend(c, h)
+	}
+}
+
+// growPend makes room for n bytes in the PDU buffer, within the limits.
+// need, when larger, is the size the framer announced: the buffer is sized
+// for it at once so a long PDU is not copied again and again.
+func (r *Reassembler) growPend(c *conn, h *half, n, need int) bool {
+	if n <= cap(h.pend) {
+		return true
+	}
+	nc := max(n, 2*cap(h.pend))
+	if need >= n {
+		nc = need
+	}
+	fits := func(nc int) bool {
+		grow := nc - cap(h.pend)
+		return c.pendCap+grow <= r.lim.MaxBufferedPerConn && r.stats.Buffered+grow <= r.lim.MaxBufferedTotal
+	}
+	if !fits(nc) {
+		if nc = n; !fits(nc) {
+			return false
+		}
+	}
+	nb := make([]byte, len(h.pend), nc)
+	copy(nb, h.pend)
+	grow := nc - cap(h.pend)
+	c.pendCap += grow
+	r.account(grow)
+	h.pend = nb
+	return true
+}
+
+// pendKeep is the largest PDU buffer kept for reuse once empty; a direction
+// that once reassembled a huge PDU should not hold on to it.
+const pendKeep = 64 << 10
+
+func (r *Reassembler) clearPend(c *conn, h *half) {
+	h.pend = h.pend[:0]
+	h.need = 0
+	if cap(h.pend) > pendKeep {
+		r.freePend(c, h)
+	}
+}
+
+func (r *Reassembler) freePend(c *conn, h *half) {
+	c.pendCap -= cap(h.pend)
+	r.account(-cap(h.pend))
+	h.pend = nil
+}

@@ -1,0 +1,111 @@
+package reassembly
+
+import "time"
+
+// half is the state of one direction of a connection.
+//
+// Offsets are int64 positions in the direction's stream: 0 is ISN+1 when the
+// SYN was seen, else the first payload byte seen. Sequence numbers are turned
+// into offsets with 32-bit modular arithmetic against the expected position,
+// so wrap-around needs no special case.
+type half struct {
+	dir       Dir
+	started   bool   // base is known
+	base      uint32 // sequence number of offset 0
+	gpStarted bool   // gopacket's half has a next sequence number
+	// fed is the end of the bytes gopacket has handed back (data or gap):
+	// every offset below it has been delivered to the framer.
+	fed int64
+	// gpNext is gopacket's next expected offset: fed, except after a
+	// trailing gap that was reported without gopacket's help.
+	gpNext int64
+	// segs records, in offset order and without overlap, which frame each
+	// byte range came from: ranges below fed still in the PDU buffer, and
+	// ranges gopacket queues out of order (off >= fed). segs[sh:] is live.
+	segs []seg
+	sh   int
+	fin  int64 // offset after the last byte (FIN seen), or -1
+	done bool  // FIN reached or connection closed: no more data
+
+	// Framing state.
+	pend       []byte // bytes of an incomplete PDU, from pendOff
+	pendOff    int64
+	need       int    // total length the framer asked for, 0 if unknown
+	afterGap   bool   // tell the framer to resynchronise
+	resync     string // reason for bytes skipped while resynchronising
+	skipLeft   int64  // bytes still to skip after FrameSkip
+	skipReason string
+	lost       bool
+	lostReason string
+
+	// Retransmission checking.
+	hist history
+	cmps []pendingCompare // retransmitted copies of bytes gopacket queues
+	cmpN int              // bytes held in cmps
+}
+
+// seg is a byte range taken from one frame.
+type seg struct {
+	off, end int64
+	frame    uint64
+	ts       time.Time
+}
+
+// pendingCompare is a retransmitted copy of bytes that were still queued
+// out of order inside gopacket when it arrived, checked once gopacket hands
+// the first copy back.
+type pendingCompare struct {
+	off   int64
+	b     []byte
+	frame uint64
+	ts    time.Time
+}
+
+// offsetOf turns a sequence number into a stream offset near fed.
+func (h *half) offsetOf(seq uint32) int64 {
+	return h.fed + int64(int32(seq-(h.base+uint32(h.fed))))
+}
+
+// firstQueued is the index of the first seg gopacket still queues, or
+// len(h.segs).
+func (h *half) firstQueued() int {
+	i := len(h.segs)
+	for i > h.sh && h.segs[i-1].off >= h.fed {
+		i--
+	}
+	return i
+}
+
+// insertSeg adds a range that overlaps no other. Ranges almost always arrive
+// at the end, so the search walks back from there.
+func (h *half) insertSeg(s seg) {
+	i := len(h.segs)
+	for i > h.sh && h.segs[i-1].off > s.off {
+		i--
+	}
+	h.segs = append(h.segs, seg{})
+	copy(h.segs[i+1:], h.segs[i:])
+	h.segs[i] = s
+}
+
+// dropSegsBefore forgets ranges that end at or before off and compacts the
+// slice when the dead head is large, so it is reused without growing.
+func (h *half) dropSegsBefore(off int64) {
+	for h.sh < len(h.segs) && h.segs[h.sh].end <= off {
+		h.sh++
+	}
+	if h.sh == len(h.segs) {
+		h.segs, h.sh = h.segs[:0], 0
+	} else if h.sh > 32 && h.sh*2 > len(h.segs) {
+		n := copy(h.segs, h.segs[h.sh:])
+		h.segs, h.sh = h.segs[:n], 0
+	}
+}
+
+// resyncReason is why bytes skipped or abandoned now are undissected.
+func (h *half) resyncReason() string {
+	if h.resync != "" {
+		return h.resync
+	}
+	return ReasonFramingLost
+}

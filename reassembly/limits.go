@@ -1,0 +1,96 @@
+package reassembly
+
+import "time"
+
+// Defaults used for zero or negative fields of Limits.
+const (
+	// DefaultMaxBufferedPerConn lets the largest Minecraft packet (2 MiB,
+	// a 3-byte VarInt length) be reassembled with room to spare.
+	DefaultMaxBufferedPerConn = 4 << 20
+	DefaultMaxBufferedTotal   = 256 << 20
+	DefaultIdleTimeout        = 5 * time.Minute
+	// DefaultGapTimeout is long against TCP retransmission timers (a
+	// retransmission that fills a hole normally arrives within seconds) and
+	// short enough that data behind a never-captured segment is not held
+	// for the whole connection.
+	DefaultGapTimeout   = 30 * time.Second
+	DefaultHistoryBytes = 16 << 10
+)
+
+// gopacketPageBytes is the size of gopacket's out-of-order pages
+// (reassembly.pageBytes, unexported), used to turn byte limits into the
+// page counts its AssemblerOptions take.
+const gopacketPageBytes = 1900
+
+// Limits bound memory and waiting. Zero fields take the defaults above;
+// every limit is applied before memory is taken.
+type Limits struct {
+	// MaxBufferedPerConn bounds, for one connection, both the partial-PDU
+	// buffers of its two directions together and the out-of-order data
+	// gopacket queues for each direction (in 1900-byte pages). A PDU that
+	// would need more is reported as KindUndissected with ReasonBufferLimit
+	// and framing of that direction is lost; out-of-order data over the
+	// limit makes the oldest hole be given up as a gap.
+	MaxBufferedPerConn int
+	// MaxBufferedTotal bounds the same two kinds of memory over all
+	// connections (each kind separately), plus the retransmission histories.
+	MaxBufferedTotal int
+	// IdleTimeout closes a connection with no segment for that long, in
+	// packet time; its incomplete PDUs are reported.
+	IdleTimeout time.Duration
+	// GapTimeout gives up waiting for missing bytes once the data queued
+	// behind them is that old, in packet time; the hole becomes KindGap.
+	GapTimeout time.Duration
+	// HistoryBytes is how many already-used bytes each direction keeps to
+	// compare retransmissions against (KindConflict). Negative disables the
+	// comparison; retransmitted bytes older than the history are counted in
+	// Stats.Unverified.
+	HistoryBytes int
+}
+
+// withDefaults fills zero or negative fields.
+func (l Limits) withDefaults() Limits {
+	if l.MaxBufferedPerConn <= 0 {
+		l.MaxBufferedPerConn = DefaultMaxBufferedPerConn
+	}
+	if l.MaxBufferedTotal <= 0 {
+		l.MaxBufferedTotal = DefaultMaxBufferedTotal
+	}
+	if l.IdleTimeout <= 0 {
+		l.IdleTimeout = DefaultIdleTimeout
+	}
+	if l.GapTimeout <= 0 {
+		l.GapTimeout = DefaultGapTimeout
+	}
+	if l.HistoryBytes == 0 {
+		l.HistoryBytes = DefaultHistoryBytes
+	}
+	if l.HistoryBytes < 0 {
+		l.HistoryBytes = 0
+	}
+	return l
+}
+
+// Stats are running totals since New.
+type Stats struct {
+	Conns        int    // connections seen (the next Stream number)
+	Open         int    // connections currently tracked
+	Segments     uint64 // TCP segments fed
+	PayloadBytes uint64 // payload bytes fed, duplicates included
+	PDUs         uint64 // KindPDU units delivered
+	PDUBytes     uint64
+	Undissected  uint64 // bytes delivered as KindUndissected
+	GapBytes     uint64 // bytes reported missing
+	// Retransmitted counts payload bytes seen again (already used or
+	// already queued); the first copy was kept.
+	Retransmitted uint64
+	Conflicts     uint64 // KindConflict notices delivered
+	Unverified    uint64 // retransmitted bytes that could not be compared
+	// Dropped counts payload bytes ignored: before the first byte of a
+	// stream picked up mid-stream, after a connection closed, or absurdly
+	// far from the expected sequence number.
+	Dropped         uint64
+	BufferLimitHits uint64 // directions whose framing was lost to a limit
+	Buffered        int    // bytes now held in PDU buffers and histories
+	PeakBuffered    int
+}

@@ -1,0 +1,360 @@
+package reassembly
+
+import (
+	"time"
+
+	"github.com/google/gopacket"
+	"github.com/google/gopacket/layers"
+	gpr "github.com/google/gopacket/reassembly"
+)
+
+// maxAhead is how far past the expected position a segment may start; a
+// sequence number further away is garbage (or a 4-tuple reused without a
+// SYN) and is dropped rather than queued.
+const maxAhead = 1 << 30
+
+// Reassembler turns TCP segments into framed units per connection. It is
+// not safe for concurrent use.
+type Reassembler struct {
+	factory Factory
+	lim     Limits
+
+	// One pool and assembler per Reassembler: gopacket's page cache never
+	// gives memory back, so its size is bounded by this Reassembler's
+	// limits and freed with it.
+	pool *gpr.StreamPool
+	asm  *gpr.Assembler
+	glue glue
+	gtcp layers.TCP // the segment gopacket sees, reused
+	ctx  frameCtx
+
+	conns map[connKey]*conn
+	order []*conn // by Stream: sweeps and Close go in this order
+
+	// The segment being fed, and the connection gopacket is calling back
+	// about.
+	inFeed   bool
+	curFrame uint64
+	curTime  time.Time
+	cur      *conn
+	curDir   Dir
+	gpStart  bool
+
+	unit   Unit   // reused for every Deliver
+	parts  []Part // reused for every Unit.Parts
+	pieces []seg  // reused by segment
+
+	now        time.Time // newest packet time seen
+	lastSweep  time.Time
+	sweepEvery time.Duration
+
+	nextID         uint64 // gopacket key of the next connection
+	stats          Stats
+	internalErrors int // must stay 0; checked by the tests
+}
+
+// New makes a Reassembler that creates a handler per connection with f.
+func New(f Factory, l Limits) *Reassembler {
+	l = l.withDefaults()
+	r := &Reassembler{factory: f, lim: l, conns: make(map[connKey]*conn)}
+	r.glue.r = r
+	r.pool = gpr.NewStreamPool(&r.glue)
+	r.asm = gpr.NewAssembler(r.pool)
+	r.asm.MaxBufferedPagesPerConnection = max(1, l.MaxBufferedPerConn/gopacketPageBytes)
+	r.asm.MaxBufferedPagesTotal = max(1, l.MaxBufferedTotal/gopacketPageBytes)
+	// The transport flow gopacket keys on comes from unexported port
+	// slices that only decoding or this call fill; ports stay 0 because
+	// the network flow we pass already identifies the connection.
+	r.gtcp.SetInternalPortsForTesting()
+	r.sweepEvery = min(l.IdleTimeout, l.GapTimeout) / 4
+	if r.sweepEvery <= 0 {
+		r.sweepEvery = time.Second
+	}
+	return r
+}
+
+// Feed processes one TCP segment of frame number frame. Only
+// ci.Timestamp is used, as the clock for timeouts (packet time). tcp.Payload
+// may be a buffer the caller reuses: it is not kept after Feed returns. Feed
+// also runs FlushIdle when packet time has moved on enough.
+func (r *Reassembler) Feed(frame uint64, ci gopacket.CaptureInfo, netFlow gopacket.Flow, tcp *layers.TCP) {
+	if tcp == nil {
+		return
+	}
+	ts := ci.Timestamp
+	if ts.After(r.now) {
+		r.now = ts
+	}
+	if r.lastSweep.IsZero() {
+		r.lastSweep = r.now
+	} else if r.now.Sub(r.lastSweep) >= r.sweepEvery {
+		r.sweep(r.now)
+	}
+	r.stats.Segments++
+	r.stats.PayloadBytes += uint64(len(tcp.Payload))
+
+	c, d := r.lookup(netFlow, tcp)
+	h := &c.half[d]
+	if tcp.SYN && !tcp.ACK && (c.closed || (h.started && tcp.Seq+1 != h.base)) {
+		// A new SYN on a known 4-tuple: the port was reused.
+		if !c.closed {
+			r.closeConn(c)
+		}
+		r.forget(c)
+		c, d = r.lookup(netFlow, tcp)
+		h = &c.half[d]
+	}
+	if ts.After(c.lastTs) {
+		c.lastTs = ts
+	}
+	c.lastFrame = frame
+	if tcp.SYN {
+		c.info.SawSYN = true
+	}
+
+	r.inFeed, r.curFrame, r.curTime = true, frame, ts
+	defer func() { r.inFeed = false }()
+
+	if c.closed {
+		r.afterClose(h, tcp)
+		return
+	}
+	if tcp.RST {
+		r.stats.Dropped += uint64(len(tcp.Payload))
+		r.closeConn(c)
+		return
+	}
+	seq, payload := tcp.Seq, tcp.Payload
+	if tcp.SYN {
+		if !h.started {
+			h.started, h.base = true, seq+1
+		}
+		seq++ // data in a SYN starts after it
+	}
+	if !h.started {
+		if len(payload) == 0 && !tcp.FIN {
+			return // a bare ACK does not tell where data starts
+		}
+		h.started, h.base = true, seq
+		h.afterGap, h.resync = true, ReasonMidStream
+	}
+	off := h.offsetOf(seq)
+	end := off + int64(len(payload))
+	if tcp.FIN && h.fin < 0 && end >= h.fed {
+		h.fin = end
+	}
+	if len(payload) > 0 {
+		r.segment(c, d, off, payload)
+	}
+	r.checkFin(c, h)
+}
+
+// segment handles payload bytes at stream offset off.
+func (r *Reassembler) segment(c *conn, d Dir, off int64, p []byte) {
+	h := &c.half[d]
+	if end := off + int64(len(p)); end <= 0 {
+		r.stats.Dropped += uint64(len(p)) // before the first byte we saw
+		return
+	}
+	if off < 0 {
+		r.stats.Dropped += uint64(-off)
+		p, off = p[-off:], 0
+	}
+	if off-h.fed > maxAhead {
+		r.stats.Dropped += uint64(len(p))
+		return
+	}
+	if h.fin >= 0 && off+int64(len(p)) > h.fin {
+		cut := max(h.fin, off)
+		r.stats.Dropped += uint64(off + int64(len(p)) - cut)
+		p = p[:cut-off]
+	}
+	// Bytes already handed to the framer: the first copy won.
+	if off < h.fed {
+		n := int(min(h.fed-off, int64(len(p))))
+		r.compareUsed(c, h, off, p[:n])
+		p, off = p[n:], off+int64(n)
+	}
+	if len(p) == 0 {
+		return
+	}
+	// Bytes gopacket already queues: the first copy wins there too, so
+	// only the ranges in between are fed.
+	base := off
+	end := off + int64(len(p))
+	pieces := r.pieces[:0]
+	for i := h.firstQueued(); i < len(h.segs) && h.segs[i].off < end; i++ {
+		s := h.segs[i]
+		if s.end <= off {
+			continue
+		}
+		if s.off > off {
+			pieces = append(pieces, seg{off: off, end: s.off})
+		}
+		lo, hi := max(off, s.off), min(end, s.end)
+		r.stashCompare(h, lo, p[lo-base:hi-base])
+		off = hi
+	}
+	if off < end {
+		pieces = append(pieces, seg{off: off, end: end})
+	}
+	r.pieces = pieces
+	for _, pc := range pieces {
+		if pc.off < h.fed { // cannot happen: fed never passes an unfed range
+			r.internalErrors++
+			continue
+		}
+		h.insertSeg(seg{off: pc.off, end: pc.end, frame: r.curFrame, ts: r.curTime})
+		r.gpFeed(c, d, pc.off, p[pc.off-base:pc.end-base])
+	}
+}
+
+// checkFin ends a direction once all bytes before its FIN are delivered,
+// and the connection once both directions ended.
+func (r *Reassembler) checkFin(c *conn, h *half) {
+	if h.fin >= 0 && !h.done && h.fed >= h.fin {
+		r.finishDir(c, h)
+	}
+	if c.half[0].done && c.half[1].done && !c.closed {
+		r.closeConn(c)
+	}
+}
+
+// finishDir reports what the direction still holds: a PDU that will never
+// be completed, and missing bytes before a FIN.
+func (r *Reassembler) finishDir(c *conn, h *half) {
+	if h.done {
+		return
+	}
+	h.done = true
+	if len(h.pend) > 0 {
+		r.emit(c, h, KindUndissected, h.pend, h.pendOff, ReasonIncomplete)
+		r.clearPend(c, h)
+	}
+	if h.fin > h.fed {
+		r.gap(c, h, h.fin-h.fed, 0, time.Time{})
+		h.fed = h.fin
+	}
+	h.dropSegsBefore(h.fed)
+}
+
+// drain makes gopacket hand back everything it queues for one direction,
+// reporting the holes as gaps.
+func (r *Reassembler) drain(c *conn, d Dir, olderThan time.Time) {
+	h := &c.half[d]
+	for {
+		i := h.firstQueued()
+		if i == len(h.segs) || (!olderThan.IsZero() && !h.segs[i].ts.Before(olderThan)) {
+			return
+		}
+		queued, fed := len(h.segs)-i, h.fed
+		r.gpSkip(c, d)
+		if h.fed == fed && len(h.segs)-h.firstQueued() >= queued {
+			// gopacket did not move: never expected, but do not
+			// loop forever.
+			r.internalErrors++
+			return
+		}
+	}
+}
+
+// closeConn flushes and closes a connection: queued data is delivered with
+// its gaps, incomplete PDUs are reported, and gopacket forgets it. The
+// connection stays in the table, closed, so late segments (the ACK after a
+// FIN, retransmissions) are recognised until it idles out.
+func (r *Reassembler) closeConn(c *conn) {
+	if c.closed {
+		return
+	}
+	for d := range c.half {
+		r.drain(c, Dir(d), time.Time{})
+	}
+	for d := range c.half {
+		r.finishDir(c, &c.half[d])
+	}
+	r.gpClose(c)
+	c.closed = true
+	if cl, ok := c.h.(Closer); ok {
+		cl.Closed(&c.info)
+	}
+	for d := range c.half {
+		h := &c.half[d]
+		r.freePend(c, h)
+		r.account(-h.hist.release())
+		h.segs, h.sh, h.cmps, h.cmpN = nil, 0, nil, 0
+	}
+}
+
+// afterClose accounts for a segment on a closed connection.
+func (r *Reassembler) afterClose(h *half, tcp *layers.TCP) {
+	if len(tcp.Payload) == 0 || !h.started {
+		r.stats.Dropped += uint64(len(tcp.Payload))
+		return
+	}
+	off := h.offsetOf(tcp.Seq)
+	used := min(max(h.fed-off, 0), int64(len(tcp.Payload)))
+	r.stats.Retransmitted += uint64(used)
+	r.stats.Unverified += uint64(used)
+	r.stats.Dropped += uint64(int64(len(tcp.Payload)) - used)
+}
+
+// sweep gives up holes older than GapTimeout and closes connections idle for
+// IdleTimeout, in Stream order so output does not depend on map order.
+func (r *Reassembler) sweep(now time.Time) {
+	r.lastSweep = now
+	gapBefore := now.Add(-r.lim.GapTimeout)
+	idleBefore := now.Add(-r.lim.IdleTimeout)
+	keep := r.order[:0]
+	for _, c := range r.order {
+		if c.removed {
+			continue
+		}
+		if !c.closed {
+			for d := range c.half {
+				r.drain(c, Dir(d), gapBefore)
+				r.checkFin(c, &c.half[d])
+			}
+		}
+		if c.lastTs.Before(idleBefore) {
+			r.closeConn(c)
+			r.forget(c)
+			continue
+		}
+		keep = append(keep, c)
+	}
+	clear(r.order[len(keep):])
+	r.order = keep
+}
+
+// FlushIdle applies the timeouts as if packet time were now: holes waiting
+// longer than GapTimeout become gaps, connections idle longer than
+// IdleTimeout are closed and their incomplete PDUs reported. Feed calls it
+// by itself as packet time advances; call it when packets stop arriving but
+// time goes on (a quiet live capture).
+func (r *Reassembler) FlushIdle(now time.Time) {
+	if now.After(r.now) {
+		r.now = now
+	}
+	r.sweep(r.now)
+}
+
+// Close ends the capture: every connection is flushed and closed, in Stream
+// order, and incomplete PDUs are reported. The Reassembler can be fed again
+// afterwards; stream numbers carry on.
+func (r *Reassembler) Close() {
+	for _, c := range r.order {
+		if !c.removed {
+			r.closeConn(c)
+			r.forget(c)
+		}
+	}
+	clear(r.order)
+	r.order = r.order[:0]
+}
+
+// Stats returns running totals.
+func (r *Reassembler) Stats() Stats {
+	s := r.stats
+	s.Open = len(r.conns)
+	return s
+}
