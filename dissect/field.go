@@ -60,6 +60,9 @@ type Field struct {
 	Base  Base
 	Names Names  // optional value-name table for integer fields
 	Unit  string // optional unit appended to the value ("s", "bytes", "blocks")
+	// Width is the width in bytes hex values are padded to when the node
+	// has no bytes of its own (generated values); 0 pads nothing.
+	Width int
 	Desc  string // a sentence for the field reference
 	// Keyed fields stand for a family of names: a node of the field "query.kv"
 	// with Key "hostname" filters as "query.kv.hostname".

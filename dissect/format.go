@@ -23,7 +23,11 @@ func AppendValue(dst []byte, n *Node) []byte {
 	f, v := n.Field, n.Value
 	switch f.Type {
 	case FTUint, FTFrameNum:
-		return appendUint(dst, f, v.N, int(n.Length))
+		w := int(n.Length)
+		if w == 0 {
+			w = f.Width
+		}
+		return appendUint(dst, f, v.N, w)
 	case FTInt:
 		dst = strconv.AppendInt(dst, v.Int(), 10)
 		if f.Names != nil {
@@ -52,7 +56,14 @@ func AppendValue(dst []byte, n *Node) []byte {
 
 func appendUint(dst []byte, f *Field, v uint64, width int) []byte {
 	if f.Names != nil {
-		dst = append(dst, f.Names.Name(v)...)
+		name, ok := f.Names[v]
+		if !ok {
+			// "Unknown (5)", not "Unknown (5) (5)".
+			dst = append(dst, "Unknown ("...)
+			dst = appendBase(dst, f.Base, v, width)
+			return append(dst, ')')
+		}
+		dst = append(dst, name...)
 		dst = append(dst, " ("...)
 		dst = appendBase(dst, f.Base, v, width)
 		return append(dst, ')')

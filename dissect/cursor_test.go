@@ -1,0 +1,157 @@
+package dissect
+
+import (
+	"strings"
+	"testing"
+)
+
+var (
+	testReg  = NewRegistry("dtest", "Dissect core test")
+	tA       = testReg.Uint("dtest.a", "A", BaseDec, nil)
+	tB       = testReg.Uint("dtest.b", "B", BaseHex, nil)
+	tS       = testReg.Str("dtest.s", "S")
+	tSub     = testReg.Label("dtest.sub", "Sub")
+	tKeyed   = testReg.Add(Field{Name: "dtest.kv", Label: "KV", Type: FTString, Keyed: true})
+	tExample = testReg.Expert("dtest.example", SevNote, "an example")
+)
+
+// decodeTest walks: a u8, a subtree with a BE u16 and a C string, a u32.
+func decodeTest(p *PDU, data []byte, wire int) {
+	c := Begin(p, testReg.Root(), data, wire)
+	c.Uint8(tA)
+	c.Open(tSub, -1)
+	c.Uint16(tB)
+	c.CString(tS)
+	c.Close()
+	c.Uint32(tB)
+	c.Finish()
+}
+
+var testMsg = []byte{7, 0x12, 0x34, 'h', 'i', 0, 0xde, 0xad, 0xbe, 0xef}
+
+func TestCursorWalk(t *testing.T) {
+	var p PDU
+	decodeTest(&p, testMsg, len(testMsg))
+	if err := Check(&p); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"dtest [0,+10)", "dtest.a [0,+1)", "dtest.sub [1,+5)", "dtest.b [1,+2)", "dtest.s [3,+3)", "dtest.b [6,+4)"}
+	if len(p.Nodes) != len(want) {
+		t.Fatalf("%d nodes, want %d", len(p.Nodes), len(want))
+	}
+	for i, w := range want {
+		n := &p.Nodes[i]
+		got := n.Name() + " [" + itoa(int(n.Offset)) + ",+" + itoa(int(n.Length)) + ")"
+		if got != w {
+			t.Errorf("node %d: %s, want %s", i, got, w)
+		}
+	}
+	if v := p.Nodes[4].Value.Text(); v != "hi" {
+		t.Errorf("C string value %q, want hi (without the NUL)", v)
+	}
+	if p.Nodes[5].Value.N != 0xdeadbeef {
+		t.Errorf("u32 %x", p.Nodes[5].Value.N)
+	}
+	if len(p.Experts) != 0 {
+		t.Errorf("experts on a good message: %v", p.Experts)
+	}
+}
+
+// TestCursorSweep: every prefix, decoded as cut by the capture, gives one
+// truncated item naming the field whose bytes ran out; decoded as a short
+// PDU, one malformed item. Node trees stay valid.
+func TestCursorSweep(t *testing.T) {
+	fieldAt := []string{"dtest.a", "dtest.b", "dtest.b", "dtest.s", "dtest.s", "dtest.s", "dtest.b", "dtest.b", "dtest.b", "dtest.b"}
+	for n := 0; n < len(testMsg); n++ {
+		for _, cut := range []bool{true, false} {
+			var p PDU
+			wire := n
+			if cut {
+				wire = len(testMsg)
+			}
+			decodeTest(&p, testMsg[:n], wire)
+			if err := Check(&p); err != nil {
+				t.Fatalf("prefix %d: %v", n, err)
+			}
+			k, e := CountFailures(&p)
+			if k != 1 {
+				t.Fatalf("prefix %d: %d failure items", n, k)
+			}
+			if cut != (e.Info == ExpertTruncated) {
+				t.Errorf("prefix %d cut=%v: %s", n, cut, e.Info.Name)
+			}
+			if !strings.HasPrefix(e.Msg, fieldAt[n]+" at offset ") {
+				t.Errorf("prefix %d: %q does not name %s", n, e.Msg, fieldAt[n])
+			}
+		}
+	}
+}
+
+func TestFinishAccountsForTrailingBytes(t *testing.T) {
+	var p PDU
+	data := append(append([]byte(nil), testMsg...), 1, 2, 3)
+	decodeTest(&p, data, len(data))
+	if err := Check(&p); err != nil {
+		t.Fatal(err)
+	}
+	last := p.Nodes[len(p.Nodes)-1]
+	if last.Field != FieldUndissected || last.Offset != 10 || last.Length != 3 {
+		t.Errorf("last node %s [%d,+%d)", last.Name(), last.Offset, last.Length)
+	}
+	if len(p.Experts) != 1 || p.Experts[0].Info != ExpertUndissected {
+		t.Errorf("experts %v", p.Experts)
+	}
+}
+
+func TestCheckCatchesBrokenTrees(t *testing.T) {
+	var p PDU
+	decodeTest(&p, testMsg, len(testMsg))
+	p.Nodes[3].Length = 9 // outside its parent
+	if Check(&p) == nil {
+		t.Error("a child outside its parent passed")
+	}
+	decodeTest(&p, testMsg, len(testMsg))
+	p.Nodes = p.Nodes[:len(p.Nodes)-1] // the last 4 bytes in no field
+	if err := Check(&p); err == nil || !strings.Contains(err.Error(), "byte 6") {
+		t.Errorf("uncovered bytes: %v", err)
+	}
+}
+
+func TestRegistry(t *testing.T) {
+	mustPanic := func(name string, f func()) {
+		t.Helper()
+		defer func() {
+			if recover() == nil {
+				t.Errorf("%s: no panic", name)
+			}
+		}()
+		f()
+	}
+	mustPanic("duplicate field", func() { testReg.Uint("dtest.a", "again", BaseDec, nil) })
+	mustPanic("foreign prefix", func() { testReg.Uint("other.a", "x", BaseDec, nil) })
+	mustPanic("duplicate expert", func() { testReg.Expert("dtest.example", SevNote, "") })
+	mustPanic("duplicate protocol", func() { NewRegistry("dtest", "again") })
+	if f, key, ok := LookupField("dtest.kv.hostname"); !ok || f != tKeyed || key != "hostname" {
+		t.Errorf("keyed lookup: %v %q %v", f, key, ok)
+	}
+	if _, _, ok := LookupField("dtest.a.b"); ok {
+		t.Error("a name under a non-keyed field was found")
+	}
+	if e, ok := LookupExpert("dtest.example"); !ok || e != tExample {
+		t.Error("expert lookup")
+	}
+	if (Names{1: "one"}).Name(2) != "Unknown (2)" {
+		t.Error("Names fallback")
+	}
+}
+
+func itoa(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	s := ""
+	for ; n > 0; n /= 10 {
+		s = string(rune('0'+n%10)) + s
+	}
+	return s
+}
