@@ -1,0 +1,289 @@
+package query
+
+import (
+	"encoding/binary"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mcdissect/mcdissect/dissect"
+)
+
+// Conversation analysis limits, all in packet time.
+const (
+	// ResponseWindow is how long a request waits for its response before
+	// Expire gives up on it ("no response seen").
+	ResponseWindow = 5 * time.Second
+	// TokenLifetime: vanilla rotates every challenge token every 30 s, so a
+	// token older than this gets no answer.
+	TokenLifetime = 30 * time.Second
+	// TokenMemory is how long issued tokens are remembered, to tell a stale
+	// token from one never issued.
+	TokenMemory = 5 * time.Minute
+	// MaxClients and MaxPending bound the tracker's memory whatever the
+	// capture holds.
+	MaxClients = 4096
+	MaxPending = 4096
+
+	tokensPerClient = 4
+	pruneEvery      = 10 * time.Second
+)
+
+// Tracker links requests and responses within Query conversations, the way
+// Wireshark's DNS dissector does, and follows the challenge tokens issued to
+// each client. It is pure: times come from dissect.Meta (packet time) and
+// nothing else. It is not safe for concurrent use.
+//
+// Requests are held: Observe sets p.Pending on a request and keeps the *PDU;
+// when the response arrives it appends "Response in frame N" to the request's
+// tree (under the root, so pre-order holds) and clears Pending. The caller
+// releases PDUs in order as soon as the head is not Pending, and must keep a
+// pending PDU (and its Data) alive and unchanged until then.
+//
+// Tokens are bound to the client's IP address and port, as vanilla does
+// (Dinnerbone's post: "bound to your IP and port"; the server's map is keyed
+// by the socket address). A token that matches one issued to another port of
+// the same IP is reported as such: Geyser binds to the IP only.
+type Tracker struct {
+	pending   []held
+	clients   map[string]clientTokens
+	lastPrune time.Time
+}
+
+type conv struct{ client, server string }
+
+type held struct {
+	p       *dissect.PDU
+	conv    conv
+	typ     uint8
+	session uint32
+	frame   uint64
+	time    time.Time
+}
+
+type issued struct {
+	token int32
+	frame uint64
+	time  time.Time
+}
+
+// clientTokens holds the last few tokens issued to one client, newest last.
+type clientTokens struct {
+	toks [tokensPerClient]issued
+	n    int
+}
+
+func (ct *clientTokens) add(t issued) {
+	if ct.n == len(ct.toks) {
+		copy(ct.toks[:], ct.toks[1:])
+		ct.n--
+	}
+	ct.toks[ct.n] = t
+	ct.n++
+}
+
+func (ct *clientTokens) last() time.Time { return ct.toks[ct.n-1].time }
+
+// NewTracker returns an empty tracker.
+func NewTracker() *Tracker {
+	return &Tracker{clients: make(map[string]clientTokens)}
+}
+
+// Observe adds what the conversation says about p, a PDU Decode has just
+// filled, seen in frame m.Frame at m.Time between m.Client and m.Server.
+func (t *Tracker) Observe(m dissect.Meta, p *dissect.PDU) {
+	cv := conv{m.Client, m.Server}
+	switch p.Message {
+	case MsgHandshakeRequest, MsgBasicStatRequest, MsgFullStatRequest, MsgStatRequest:
+		if len(p.Data) < 7 {
+			return
+		}
+		if p.Message != MsgHandshakeRequest && len(p.Data) >= 11 {
+			t.checkToken(m, p, int32(binary.BigEndian.Uint32(p.Data[7:11])))
+		}
+		if len(t.pending) >= MaxPending {
+			t.giveUp(0, "the tracker holds "+strconv.Itoa(MaxPending)+" requests already; no longer waiting for a response")
+		}
+		p.Pending = true
+		t.pending = append(t.pending, held{p: p, conv: cv, typ: p.Data[2], session: binary.BigEndian.Uint32(p.Data[3:7]), frame: m.Frame, time: m.Time})
+	case MsgHandshakeResponse, MsgBasicStatResponse, MsgFullStatResponse, MsgStatResponse:
+		if len(p.Data) < 5 {
+			return
+		}
+		typ, sess := p.Data[0], binary.BigEndian.Uint32(p.Data[1:5])
+		if typ == TypeHandshake {
+			if i := p.Find(fToken.Name); i >= 0 {
+				t.issue(m.Client, issued{token: int32(p.Nodes[i].Value.Int()), frame: m.Frame, time: m.Time})
+			}
+		}
+		t.match(m, p, cv, typ, sess)
+	}
+	t.prune(m.Time)
+}
+
+// match links response p to the oldest pending request of the same type in
+// its conversation, preferring one with the same session ID.
+func (t *Tracker) match(m dissect.Meta, p *dissect.PDU, cv conv, typ uint8, sess uint32) {
+	best := -1
+	for i := range t.pending {
+		h := &t.pending[i]
+		if h.conv != cv || h.typ != typ {
+			continue
+		}
+		if h.session == sess {
+			best = i
+			break
+		}
+		if best < 0 {
+			best = i
+		}
+	}
+	if best < 0 {
+		p.AddExpert(0, eUnsolicited, "no "+typeNames.Name(uint64(typ))+" request from "+m.Client+" seen in the last "+ResponseWindow.String()+" for this response")
+		return
+	}
+	h := t.pending[best]
+	h.p.AddGenerated(0, fResponseIn, dissect.U(m.Frame), "")
+	h.p.Pending = false
+	p.AddGenerated(0, fRequestIn, dissect.U(h.frame), "")
+	p.AddGenerated(0, fTime, dissect.F(m.Time.Sub(h.time).Seconds()), "")
+	t.pending = append(t.pending[:best], t.pending[best+1:]...)
+}
+
+// checkToken says where the token of a stat request was issued.
+func (t *Tracker) checkToken(m dissect.Meta, p *dissect.PDU, tok int32) {
+	node := p.Find(fToken.Name)
+	if node < 0 {
+		node = 0
+	}
+	ct, ok := t.clients[m.Client]
+	for i := ct.n - 1; ok && i >= 0; i-- {
+		is := ct.toks[i]
+		if is.token != tok {
+			continue
+		}
+		age := m.Time.Sub(is.time)
+		p.AddGenerated(0, fTokenIssued, dissect.U(is.frame), "")
+		p.AddGenerated(0, fTokenAge, dissect.F(age.Seconds()), "")
+		switch {
+		case age > TokenLifetime:
+			p.AddExpert(node, eTokenStale, "token "+strconv.Itoa(int(tok))+" was issued "+secs(age)+" ago (frame "+strconv.FormatUint(is.frame, 10)+"): tokens live at most 30 s, the server will not answer")
+		case i != ct.n-1:
+			nw := ct.toks[ct.n-1]
+			p.AddExpert(node, eTokenStale, "token "+strconv.Itoa(int(tok))+" (frame "+strconv.FormatUint(is.frame, 10)+") was replaced by token "+strconv.Itoa(int(nw.token))+" (frame "+strconv.FormatUint(nw.frame, 10)+"): vanilla keeps only a client's latest token")
+		}
+		return
+	}
+	// Issued to another port of the same IP? Deterministic: the newest wins.
+	ip := hostOf(m.Client)
+	var found issued
+	var who string
+	for k, ct := range t.clients {
+		if k == m.Client || hostOf(k) != ip {
+			continue
+		}
+		for _, is := range ct.toks[:ct.n] {
+			if is.token == tok && (who == "" || is.frame > found.frame) {
+				found, who = is, k
+			}
+		}
+	}
+	if who != "" {
+		p.AddGenerated(0, fTokenIssued, dissect.U(found.frame), "")
+		p.AddGenerated(0, fTokenAge, dissect.F(m.Time.Sub(found.time).Seconds()), "")
+		p.AddExpert(node, eTokenUnknown, "token "+strconv.Itoa(int(tok))+" was issued to "+who+" (frame "+strconv.FormatUint(found.frame, 10)+"), not to "+m.Client+": vanilla binds tokens to IP and port and will not answer")
+		return
+	}
+	p.AddExpert(node, eTokenUnknown, "token "+strconv.Itoa(int(tok))+" was not issued to "+m.Client+" in this capture (before it began, or wrong)")
+}
+
+func (t *Tracker) issue(client string, is issued) {
+	ct, ok := t.clients[client]
+	if !ok && len(t.clients) >= MaxClients {
+		t.pruneClients(is.time)
+		if len(t.clients) >= MaxClients {
+			t.evictOldest()
+		}
+	}
+	ct.add(is)
+	t.clients[client] = ct
+}
+
+// Expire gives up on requests that have waited more than ResponseWindow at
+// packet time now: each gets "no response seen" and is released.
+func (t *Tracker) Expire(now time.Time) {
+	keep := t.pending[:0]
+	for _, h := range t.pending {
+		if now.Sub(h.time) > ResponseWindow {
+			h.p.AddExpert(0, eNoResponse, "no response seen within "+ResponseWindow.String()+" (packet time) of this "+typeNames.Name(uint64(h.typ))+" request")
+			h.p.Pending = false
+			continue
+		}
+		keep = append(keep, h)
+	}
+	clear(t.pending[len(keep):])
+	t.pending = keep
+	t.prune(now)
+}
+
+// Close gives up on every request still waiting: the capture has ended.
+func (t *Tracker) Close() {
+	for _, h := range t.pending {
+		h.p.AddExpert(0, eNoResponse, "no response seen before the capture ended for this "+typeNames.Name(uint64(h.typ))+" request")
+		h.p.Pending = false
+	}
+	clear(t.pending)
+	t.pending = t.pending[:0]
+	clear(t.clients)
+}
+
+// giveUp releases the i-th pending request with msg.
+func (t *Tracker) giveUp(i int, msg string) {
+	h := t.pending[i]
+	h.p.AddExpert(0, eNoResponse, msg)
+	h.p.Pending = false
+	t.pending = append(t.pending[:i], t.pending[i+1:]...)
+}
+
+// prune forgets clients whose newest token is older than TokenMemory, at
+// most once every pruneEvery of packet time.
+func (t *Tracker) prune(now time.Time) {
+	if now.Sub(t.lastPrune) < pruneEvery && !t.lastPrune.IsZero() {
+		return
+	}
+	t.lastPrune = now
+	t.pruneClients(now)
+}
+
+func (t *Tracker) pruneClients(now time.Time) {
+	for k, ct := range t.clients {
+		if now.Sub(ct.last()) > TokenMemory {
+			delete(t.clients, k)
+		}
+	}
+}
+
+// evictOldest drops the client with the oldest newest token: O(clients), and
+// only when MaxClients young clients are known.
+func (t *Tracker) evictOldest() {
+	var oldest string
+	var at time.Time
+	for k, ct := range t.clients {
+		if l := ct.last(); oldest == "" || l.Before(at) || l.Equal(at) && k < oldest {
+			oldest, at = k, l
+		}
+	}
+	delete(t.clients, oldest)
+}
+
+// hostOf strips the port from "ip:port" or "[ip6]:port".
+func hostOf(addr string) string {
+	if i := strings.LastIndexByte(addr, ':'); i >= 0 {
+		return strings.TrimSuffix(strings.TrimPrefix(addr[:i], "["), "]")
+	}
+	return addr
+}
+
+func secs(d time.Duration) string {
+	return strconv.FormatFloat(d.Seconds(), 'f', 1, 64) + " s"
+}

@@ -1,0 +1,243 @@
+package query
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcdissect/mcdissect/dissect"
+)
+
+var t0 = time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+
+// conversation drives a tracker the way the analyzer does.
+type conversation struct {
+	t     *testing.T
+	tr    *Tracker
+	frame uint64
+	pdus  map[uint64]*dissect.PDU
+}
+
+func newConversation(t *testing.T) *conversation {
+	return &conversation{t: t, tr: NewTracker(), pdus: map[uint64]*dissect.PDU{}}
+}
+
+// send decodes data sent at t0+at between client and server and observes it.
+func (c *conversation) send(at time.Duration, client string, dir dissect.Dir, data []byte) *dissect.PDU {
+	c.t.Helper()
+	c.frame++
+	p := decode(c.t, data, 0, dir)
+	c.tr.Observe(dissect.Meta{Frame: c.frame, Time: t0.Add(at), Client: client, Server: "127.0.0.1:25565", Dir: dir}, p)
+	if err := dissect.Check(p); err != nil {
+		c.t.Fatalf("frame %d: %v", c.frame, err)
+	}
+	c.pdus[c.frame] = p
+	return p
+}
+
+func handshakeReq(sess uint32) []byte {
+	return cat(hx("FE FD 09"), be32(sess))
+}
+
+func handshakeResp(sess uint32, tok int) []byte {
+	return cat(9, be32(sess), fmt.Sprint(tok), 0)
+}
+
+func statReq(sess uint32, tok uint32, full bool) []byte {
+	b := cat(hx("FE FD 00"), be32(sess), be32(tok))
+	if full {
+		b = append(b, 0, 0, 0, 0)
+	}
+	return b
+}
+
+func be32(v uint32) []byte { return []byte{byte(v >> 24), byte(v >> 16), byte(v >> 8), byte(v)} }
+
+func TestTrackerExchange(t *testing.T) {
+	c := newConversation(t)
+	const a = "127.0.0.1:40000"
+	hreq := c.send(0, a, dissect.DirC2S, handshakeReq(1))
+	if !hreq.Pending {
+		t.Fatal("handshake request not held")
+	}
+	hresp := c.send(2*time.Millisecond, a, dissect.DirS2C, seedHandshakeResp)
+	if hreq.Pending {
+		t.Error("handshake request still held after its response")
+	}
+	freq := c.send(3*time.Millisecond, a, dissect.DirC2S, seedFullReq)
+	fresp := c.send(4500*time.Microsecond, a, dissect.DirS2C, seedFullResp0)
+	for _, w := range []struct {
+		p          *dissect.PDU
+		name, want string
+	}{
+		{hreq, "query.response_in", "2"},
+		{hresp, "query.request_in", "1"},
+		{hresp, "query.time", "0.002 s"},
+		{freq, "query.token_issued_in", "2"},
+		{freq, "query.token_age", "0.001 s"},
+		{freq, "query.response_in", "4"},
+		{fresp, "query.request_in", "3"},
+		{fresp, "query.time", "0.0015 s"},
+	} {
+		if got := disp(w.p, w.name); got != w.want {
+			t.Errorf("%s = %s, want %s", w.name, got, w.want)
+		}
+	}
+	for f, p := range c.pdus {
+		if len(p.Experts) != 0 || p.Pending {
+			t.Errorf("frame %d: pending %v, experts\n%s", f, p.Pending, expertMsgs(p))
+		}
+	}
+}
+
+func TestTrackerTokens(t *testing.T) {
+	c := newConversation(t)
+	const a, b = "10.0.0.1:40000", "10.0.0.1:40001"
+	c.send(0, a, dissect.DirC2S, handshakeReq(1))
+	c.send(time.Millisecond, a, dissect.DirS2C, handshakeResp(1, 9513307))
+	// 40 s later the same token: stale.
+	stale := c.send(40*time.Second, a, dissect.DirC2S, statReq(1, 9513307, false))
+	if got := disp(stale, "query.token_age"); got != "39.999 s" {
+		t.Errorf("token age %s", got)
+	}
+	c.tr.Expire(t0.Add(46 * time.Second))
+	if stale.Pending {
+		t.Error("stale request still held after Expire")
+	}
+	if got := expertNames(stale); !slices.Equal(got, []string{"query.token.stale", "query.response.missing"}) {
+		t.Errorf("stale: %q\n%s", got, expertMsgs(stale))
+	}
+	// A token never issued.
+	never := c.send(50*time.Second, a, dissect.DirC2S, statReq(1, 12345, true))
+	// The other port of the same IP.
+	c.send(51*time.Second, a, dissect.DirC2S, handshakeReq(2))
+	c.send(51*time.Second, a, dissect.DirS2C, handshakeResp(2, 777))
+	other := c.send(52*time.Second, b, dissect.DirC2S, statReq(2, 777, true))
+	// A second handshake replaces the first token.
+	c.send(53*time.Second, a, dissect.DirC2S, handshakeReq(3))
+	c.send(53*time.Second, a, dissect.DirS2C, handshakeResp(3, 888))
+	replaced := c.send(54*time.Second, a, dissect.DirC2S, statReq(3, 777, true))
+	c.tr.Expire(t0.Add(60 * time.Second))
+	// A response nobody asked for (Geyser answers a handshake twice).
+	unsolicited := c.send(55*time.Second, a, dissect.DirS2C, seedFullResp0)
+	c.tr.Close()
+	for _, w := range []struct {
+		name string
+		p    *dissect.PDU
+		want []string
+		msg  string
+	}{
+		{"never issued", never, []string{"query.token.unknown", "query.response.missing"}, "token 12345 was not issued to 10.0.0.1:40000 in this capture"},
+		{"other port", other, []string{"query.token.unknown", "query.response.missing"}, "token 777 was issued to 10.0.0.1:40000 (frame 6), not to 10.0.0.1:40001"},
+		{"replaced", replaced, []string{"query.token.stale", "query.response.missing"}, "token 777 (frame 6) was replaced by token 888 (frame 9)"},
+		{"unsolicited", unsolicited, []string{"query.response.unsolicited"}, "no Stat request from 10.0.0.1:40000"},
+	} {
+		if got := expertNames(w.p); !slices.Equal(got, w.want) {
+			t.Errorf("%s: %q, want %q\n%s", w.name, got, w.want, expertMsgs(w.p))
+		}
+		if !strings.Contains(expertMsgs(w.p), w.msg) {
+			t.Errorf("%s: messages\n%s\nlack %q", w.name, expertMsgs(w.p), w.msg)
+		}
+		if w.p.Pending {
+			t.Errorf("%s: still pending after Close", w.name)
+		}
+		if err := dissect.Check(w.p); err != nil {
+			t.Errorf("%s: %v", w.name, err)
+		}
+	}
+	if got := disp(other, "query.token_issued_in"); got != "6" {
+		t.Errorf("other port: token issued in %s", got)
+	}
+}
+
+// TestTrackerMatching: responses go to the request of their own type and
+// session, even out of order.
+func TestTrackerMatching(t *testing.T) {
+	c := newConversation(t)
+	const a = "10.0.0.2:5000"
+	r1 := c.send(0, a, dissect.DirC2S, handshakeReq(1))
+	r2 := c.send(0, a, dissect.DirC2S, handshakeReq(2))
+	c.send(time.Millisecond, a, dissect.DirS2C, handshakeResp(2, 5))
+	if !r1.Pending || r2.Pending {
+		t.Errorf("after the response to session 2: pending %v %v", r1.Pending, r2.Pending)
+	}
+	// Another client's response does not match.
+	c.send(time.Millisecond, "10.0.0.3:5000", dissect.DirS2C, handshakeResp(1, 6))
+	if !r1.Pending {
+		t.Error("matched across clients")
+	}
+	c.send(2*time.Millisecond, a, dissect.DirS2C, handshakeResp(1, 7))
+	if r1.Pending || disp(r1, "query.response_in") != "5" {
+		t.Errorf("r1: %s", dump(r1))
+	}
+}
+
+// TestTrackerBounds: memory stays bounded whatever the capture holds.
+func TestTrackerBounds(t *testing.T) {
+	tr := NewTracker()
+	for i := 0; i < MaxClients+100; i++ {
+		p := decode(t, handshakeResp(1, i), 0, dissect.DirS2C)
+		tr.Observe(dissect.Meta{Frame: uint64(i + 1), Time: t0.Add(time.Duration(i) * time.Millisecond), Client: fmt.Sprintf("10.1.%d.%d:1", i/256, i%256), Server: "s"}, p)
+	}
+	if len(tr.clients) > MaxClients {
+		t.Errorf("%d clients remembered, cap %d", len(tr.clients), MaxClients)
+	}
+	if _, ok := tr.clients["10.1.0.0:1"]; ok {
+		t.Error("the oldest client was kept")
+	}
+	// Requests: the oldest is given up when the cap is reached.
+	var first *dissect.PDU
+	for i := 0; i < MaxPending+1; i++ {
+		p := decode(t, handshakeReq(uint32(i)), 0, dissect.DirC2S)
+		if i == 0 {
+			first = p
+		}
+		tr.Observe(dissect.Meta{Frame: uint64(i + 1), Time: t0, Client: "c:1", Server: "s"}, p)
+	}
+	if len(tr.pending) != MaxPending || first.Pending {
+		t.Errorf("%d pending, first pending %v", len(tr.pending), first.Pending)
+	}
+	// Tokens are forgotten after TokenMemory of packet time.
+	tr.Expire(t0.Add(time.Hour))
+	if len(tr.clients) != 0 || len(tr.pending) != 0 {
+		t.Errorf("after an hour: %d clients, %d pending", len(tr.clients), len(tr.pending))
+	}
+}
+
+// FuzzTracker feeds the tracker a sequence of datagrams chosen by the fuzzer:
+// whatever the order, every PDU keeps its invariants and none stays pending
+// after Close.
+func FuzzTracker(f *testing.F) {
+	f.Add([]byte{0, 1, 2, 3, 4, 5, 0x80, 6, 7})
+	msgs := [][]byte{seedHandshakeReq, seedHandshakeResp, seedBasicReq, seedBasicResp, seedFullReq, seedFullResp0,
+		handshakeResp(1, 5), statReq(1, 5, true), geyserFull, hx("FE FD 00 00 00 00 01 00")}
+	f.Fuzz(func(t *testing.T, script []byte) {
+		tr := NewTracker()
+		now := t0
+		var ps []*dissect.PDU
+		for i, op := range script {
+			now = now.Add(time.Duration(op&0x7f) * 100 * time.Millisecond)
+			if op&0x80 != 0 {
+				tr.Expire(now)
+				continue
+			}
+			m := msgs[int(op)%len(msgs)]
+			p := new(dissect.PDU)
+			Decode(p, m, len(m), dissect.DirUnknown)
+			client := "10.0.0.1:" + fmt.Sprint(1000+int(op)%3)
+			tr.Observe(dissect.Meta{Frame: uint64(i + 1), Time: now, Client: client, Server: "10.0.0.9:25565"}, p)
+			ps = append(ps, p)
+		}
+		tr.Close()
+		for _, p := range ps {
+			if p.Pending {
+				t.Fatal("pending after Close")
+			}
+			if err := dissect.Check(p); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+}
