@@ -97,7 +97,7 @@ var decodeCases = []decodeCase{
 	// 000 and 001: handshake, session ID 1.
 	{name: "seed handshake request", data: seedHandshakeReq, dir: dissect.DirC2S,
 		msg: MsgHandshakeRequest, info: "Handshake Request, session 0x00000001",
-		want: map[string]string{"query.magic": "0xfefd", "query.type": "Handshake (9)", "query.session_id": "0x00000001", "query.session_id_masked": "0x1"}},
+		want: map[string]string{"query.magic": "0xfefd", "query.type": "Handshake (9)", "query.session_id": "0x00000001", "query.session_id_masked": "0x00000001"}},
 	// The seeds: "9513307" packed big-endian is 00 91 29 5B.
 	{name: "seed handshake response", data: seedHandshakeResp, dir: dissect.DirS2C,
 		msg: MsgHandshakeResponse, info: "Handshake Response, session 0x00000001, token 9513307",
@@ -137,13 +137,13 @@ var decodeCases = []decodeCase{
 		experts: []string{"query.kv.duplicate"}},
 	// 003: a client that masks a random session ID with 0x0F per byte.
 	{name: "003 masked random session", data: hx("FE FD 09 0F 0A 03 0C"), dir: dissect.DirC2S,
-		msg: MsgHandshakeRequest, want: map[string]string{"query.session_id": "0x0f0a030c", "query.session_id_masked": "0xf0a030c"}},
+		msg: MsgHandshakeRequest, want: map[string]string{"query.session_id": "0x0f0a030c", "query.session_id_masked": "0x0f0a030c"}},
 	{name: "session ID with high bits", data: hx("FE FD 09 12 34 56 78"), dir: dissect.DirC2S,
 		msg:     MsgHandshakeRequest,
-		want:    map[string]string{"query.session_id": "0x12345678", "query.session_id_masked": "0x2040608"},
+		want:    map[string]string{"query.session_id": "0x12345678", "query.session_id_masked": "0x02040608"},
 		experts: []string{"query.session_id.unmasked_bits"}},
 	{name: "response echoing high bits", data: hx("09 FF FF FF FF 31 00"), dir: dissect.DirS2C,
-		msg: MsgHandshakeResponse, want: map[string]string{"query.session_id_masked": "0xf0f0f0f", "query.challenge_token": "1 (sent back big-endian as 00 00 00 01)"},
+		msg: MsgHandshakeResponse, want: map[string]string{"query.session_id_masked": "0x0f0f0f0f", "query.challenge_token": "1 (sent back big-endian as 00 00 00 01)"},
 		experts: []string{"query.session_id.unmasked_bits"}},
 
 	// Real clients, seen in query-full.pcap: minequery pads with ff ff ff 01.
