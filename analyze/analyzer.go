@@ -1,0 +1,268 @@
+package analyze
+
+import (
+	"errors"
+	"net/netip"
+	"time"
+
+	"github.com/google/gopacket"
+	"github.com/google/gopacket/ip4defrag"
+	"github.com/google/gopacket/layers"
+
+	"github.com/mcdissect/mcdissect/dissect"
+	"github.com/mcdissect/mcdissect/dissect/query"
+)
+
+// ErrStop, returned by an emit function, ends the run without an error
+// (-c reached its count).
+var ErrStop = errors.New("stop")
+
+// Options steer routing and limits.
+type Options struct {
+	DecodeAs     []DecodeAs // -d rules, tried before the default ports and the heuristics
+	NoHeuristics bool       // only ports and -d rules pick protocols
+	ClassicSalt  string     // --classic-salt: a heartbeat salt known from elsewhere
+	// HoldWindow is how long, in packet time, a request may hold back the
+	// output while its response is awaited (so that the request can show
+	// "Response in frame N").
+	HoldWindow time.Duration
+	// MaxHeld bounds the records held back; past it the oldest request is
+	// given up on.
+	MaxHeld int
+}
+
+func (o *Options) defaults() {
+	if o.HoldWindow == 0 {
+		o.HoldWindow = 5 * time.Second
+	}
+	if o.MaxHeld == 0 {
+		o.MaxHeld = 1 << 14
+	}
+}
+
+// Analyzer turns packets into records. It is not safe for concurrent use.
+type Analyzer struct {
+	opts Options
+	emit func(*Record) error
+
+	parser4 *gopacket.DecodingLayerParser // starts at IPv4
+	parser6 *gopacket.DecodingLayerParser // starts at IPv6
+	ip4     layers.IPv4
+	ip6     layers.IPv6
+	udp     layers.UDP
+	tcp     layers.TCP
+	payload gopacket.Payload
+	decoded []gopacket.LayerType
+	defrag  *ip4defrag.IPv4Defragmenter
+	frags   fragFrames
+
+	frame   uint64
+	first   time.Time
+	now     time.Time
+	flushed time.Time
+
+	queryTracker *query.Tracker
+	queryServers map[netip.AddrPort]struct{}
+
+	tcpState *tcpState
+
+	held  []*Record // records waiting to be emitted, in order
+	free  []*Record
+	err   error
+	stats Stats
+}
+
+// Stats counts what a run saw.
+type Stats struct {
+	Frames, NonIP, Decoded, Records, Truncated uint64
+	DecodeErrors                               uint64
+}
+
+// New makes an analyzer that calls emit for each record, in order. A
+// record belongs to the analyzer: emit must not keep it after returning.
+func New(opts Options, emit func(*Record) error) *Analyzer {
+	opts.defaults()
+	a := &Analyzer{opts: opts, emit: emit,
+		defrag:       ip4defrag.NewIPv4Defragmenter(),
+		queryTracker: query.NewTracker(),
+		queryServers: map[netip.AddrPort]struct{}{},
+	}
+	// gopacket 1.1.19 fixes a parser's first layer, so there is one per IP
+	// version; both decode into the same layer structs.
+	a.parser4 = gopacket.NewDecodingLayerParser(layers.LayerTypeIPv4, &a.ip4, &a.ip6, &a.udp, &a.tcp, &a.payload)
+	a.parser6 = gopacket.NewDecodingLayerParser(layers.LayerTypeIPv6, &a.ip4, &a.ip6, &a.udp, &a.tcp, &a.payload)
+	a.parser4.IgnoreUnsupported = true
+	a.parser6.IgnoreUnsupported = true
+	a.tcpState = newTCPState(a)
+	return a
+}
+
+// Stats returns the counts so far.
+func (a *Analyzer) Stats() Stats { return a.stats }
+
+// Packet feeds one captured frame. data may be reused by the caller after
+// Packet returns. The error is emit's (ErrStop included).
+func (a *Analyzer) Packet(data []byte, ci gopacket.CaptureInfo, link layers.LinkType) error {
+	if a.err != nil {
+		return a.err
+	}
+	a.frame++
+	a.stats.Frames++
+	if a.first.IsZero() {
+		a.first = ci.Timestamp
+	}
+	if ci.Timestamp.After(a.now) {
+		a.now = ci.Timestamp
+	}
+	off, ver, ok := netStart(link, data)
+	if !ok {
+		a.stats.NonIP++
+		return a.err
+	}
+	if ver == 0 {
+		ver = int(data[off] >> 4)
+	}
+	parser := a.parser4
+	if ver == 6 {
+		parser = a.parser6
+	}
+	err := parser.DecodeLayers(data[off:], &a.decoded)
+	truncated := parser.Truncated || ci.CaptureLength < ci.Length
+	if truncated {
+		a.stats.Truncated++
+	}
+	for _, lt := range a.decoded {
+		switch lt {
+		case layers.LayerTypeIPv4:
+			if a.ip4.Flags&layers.IPv4MoreFragments != 0 || a.ip4.FragOffset != 0 {
+				a.fragment(ci)
+				return a.afterPacket()
+			}
+		case layers.LayerTypeUDP:
+			a.stats.Decoded++
+			src, dst := a.endpoints(uint16(a.udp.SrcPort), uint16(a.udp.DstPort))
+			wire := len(a.udp.Payload)
+			if a.udp.Length >= 8 {
+				wire = int(a.udp.Length) - 8
+			}
+			a.handleUDP(ci, src, dst, a.udp.Payload, wire, nil)
+			return a.afterPacket()
+		case layers.LayerTypeTCP:
+			a.stats.Decoded++
+			a.tcpState.packet(a.frame, ci, a.netFlow(), &a.tcp)
+			return a.afterPacket()
+		}
+	}
+	if err != nil {
+		a.stats.DecodeErrors++
+	}
+	return a.afterPacket()
+}
+
+func (a *Analyzer) netFlow() gopacket.Flow {
+	if a.decoded[0] == layers.LayerTypeIPv6 {
+		return a.ip6.NetworkFlow()
+	}
+	return a.ip4.NetworkFlow()
+}
+
+func (a *Analyzer) endpoints(sport, dport uint16) (src, dst netip.AddrPort) {
+	var s, d netip.Addr
+	if a.decoded[0] == layers.LayerTypeIPv6 {
+		s, _ = netip.AddrFromSlice(a.ip6.SrcIP)
+		d, _ = netip.AddrFromSlice(a.ip6.DstIP)
+	} else {
+		s, _ = netip.AddrFromSlice(a.ip4.SrcIP)
+		d, _ = netip.AddrFromSlice(a.ip4.DstIP)
+	}
+	return netip.AddrPortFrom(s, sport), netip.AddrPortFrom(d, dport)
+}
+
+// afterPacket runs the packet-time housekeeping: once per second of capture
+// time, idle streams are flushed and unanswered requests given up on.
+func (a *Analyzer) afterPacket() error {
+	if a.now.Sub(a.flushed) >= time.Second {
+		a.flushed = a.now
+		a.queryTracker.Expire(a.now)
+		a.tcpState.flushIdle(a.now)
+		a.defrag.DiscardOlderThan(a.now.Add(-30 * time.Second))
+		a.frags.discardOlderThan(a.frame)
+	}
+	a.release(false)
+	return a.err
+}
+
+// Finish flushes every stream and tracker at the end of the input and
+// emits what was held.
+func (a *Analyzer) Finish() error {
+	if a.err != nil {
+		if a.err == ErrStop {
+			return nil
+		}
+		return a.err
+	}
+	a.tcpState.close()
+	a.queryTracker.Close()
+	a.release(true)
+	if a.err == ErrStop {
+		return nil
+	}
+	return a.err
+}
+
+// newRecord takes a record from the free list.
+func (a *Analyzer) newRecord() *Record {
+	var r *Record
+	if n := len(a.free); n > 0 {
+		r = a.free[n-1]
+		a.free = a.free[:n-1]
+		r.reset()
+	} else {
+		r = &Record{}
+	}
+	return r
+}
+
+func (a *Analyzer) push(r *Record) {
+	r.Rel = r.Time.Sub(a.first)
+	a.held = append(a.held, r)
+	a.release(false)
+}
+
+// release emits held records from the front while they are no longer
+// pending. A pending head holds back the rest so that output stays in
+// order; past MaxHeld records or HoldWindow of packet time it is given up on.
+func (a *Analyzer) release(all bool) {
+	i := 0
+	for ; i < len(a.held) && a.err == nil; i++ {
+		r := a.held[i]
+		recycle := true
+		if r.PDU.Pending {
+			if !all && len(a.held)-i <= a.opts.MaxHeld && a.now.Sub(r.Time) < a.opts.HoldWindow {
+				break
+			}
+			a.queryTracker.Expire(r.Time.Add(a.opts.HoldWindow))
+			if r.PDU.Pending {
+				// A tracker still holds this PDU and may write to it when a
+				// late response comes: emit it, but never reuse it.
+				r.PDU.Pending = false
+				recycle = false
+			}
+		}
+		a.stats.Records++
+		if err := a.emit(r); err != nil {
+			a.err = err
+		}
+		if recycle {
+			a.free = append(a.free, r)
+		}
+	}
+	n := copy(a.held, a.held[i:])
+	clear(a.held[n:])
+	a.held = a.held[:n]
+}
+
+// meta builds the conversation view of a record for a protocol tracker.
+func meta(r *Record, client, server netip.AddrPort) dissect.Meta {
+	return dissect.Meta{Frame: r.Frame, Time: r.Time, Client: client.String(), Server: server.String(), Dir: r.PDU.Dir}
+}

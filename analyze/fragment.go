@@ -1,0 +1,103 @@
+package analyze
+
+import (
+	"net/netip"
+
+	"github.com/google/gopacket"
+	"github.com/google/gopacket/layers"
+)
+
+// maxFragLists bounds the datagrams whose fragment frames are remembered.
+const maxFragLists = 1024
+
+// fragment hands an IPv4 fragment to gopacket's defragmenter. Fragments are
+// copied first: the defragmenter keeps them, and the reader reuses its
+// buffer. When the last one arrives, the whole datagram is decoded as if it
+// had come in one frame, listing the frames it was built from.
+func (a *Analyzer) fragment(ci gopacket.CaptureInfo) {
+	in := a.ip4
+	in.Contents = append([]byte(nil), a.ip4.Contents...)
+	in.Payload = append([]byte(nil), a.ip4.Payload...)
+	in.SrcIP = append([]byte(nil), a.ip4.SrcIP...)
+	in.DstIP = append([]byte(nil), a.ip4.DstIP...)
+	key := a.frags.add(&in, a.frame, len(in.Payload))
+	whole, err := a.defrag.DefragIPv4WithTimestamp(&in, ci.Timestamp)
+	if err != nil || whole == nil {
+		return
+	}
+	parts := a.frags.take(key)
+	switch whole.Protocol {
+	case layers.IPProtocolUDP:
+		var udp layers.UDP
+		if udp.DecodeFromBytes(whole.Payload, gopacket.NilDecodeFeedback) != nil {
+			return
+		}
+		s, _ := netip.AddrFromSlice(whole.SrcIP)
+		d, _ := netip.AddrFromSlice(whole.DstIP)
+		wire := len(udp.Payload)
+		if udp.Length >= 8 {
+			wire = int(udp.Length) - 8
+		}
+		a.handleUDP(ci, netip.AddrPortFrom(s, uint16(udp.SrcPort)), netip.AddrPortFrom(d, uint16(udp.DstPort)), udp.Payload, wire, parts)
+	case layers.IPProtocolTCP:
+		var tcp layers.TCP
+		if tcp.DecodeFromBytes(whole.Payload, gopacket.NilDecodeFeedback) != nil {
+			return
+		}
+		a.tcpState.packet(a.frame, ci, whole.NetworkFlow(), &tcp)
+	}
+}
+
+type fragKey struct {
+	src, dst netip.Addr
+	id       uint16
+}
+
+type fragList struct {
+	parts []Part
+	last  uint64
+}
+
+// fragFrames remembers which frames carried each datagram's fragments.
+type fragFrames struct {
+	m map[fragKey]*fragList
+}
+
+func (f *fragFrames) add(ip *layers.IPv4, frame uint64, n int) fragKey {
+	if f.m == nil {
+		f.m = map[fragKey]*fragList{}
+	}
+	s, _ := netip.AddrFromSlice(ip.SrcIP)
+	d, _ := netip.AddrFromSlice(ip.DstIP)
+	k := fragKey{s, d, ip.Id}
+	l := f.m[k]
+	if l == nil {
+		if len(f.m) >= maxFragLists {
+			return k
+		}
+		l = &fragList{}
+		f.m[k] = l
+	}
+	l.parts = append(l.parts, Part{Frame: frame, Bytes: n})
+	l.last = frame
+	return k
+}
+
+// take returns and forgets the frames of a completed datagram.
+func (f *fragFrames) take(k fragKey) []Part {
+	l := f.m[k]
+	if l == nil {
+		return nil
+	}
+	delete(f.m, k)
+	return l.parts
+}
+
+// discardOlderThan forgets lists whose last fragment is far behind.
+func (f *fragFrames) discardOlderThan(frame uint64) {
+	for k, l := range f.m {
+		if frame-l.last > 100000 {
+			delete(f.m, k)
+		}
+	}
+}

@@ -1,0 +1,100 @@
+package analyze
+
+import (
+	"net/netip"
+	"strconv"
+	"time"
+
+	"github.com/mcdissect/mcdissect/dissect"
+)
+
+// Kind says what a record holds.
+type Kind uint8
+
+const (
+	KindPDU         Kind = iota // a dissected protocol data unit
+	KindUndissected             // stream bytes no PDU explains (framing lost, mid-stream start, left at close)
+	KindGap                     // stream bytes the capture does not have
+	KindConflict                // a retransmission whose bytes differ from the copy used
+)
+
+// Part is one frame's contribution to a reassembled PDU.
+type Part struct {
+	Frame uint64
+	Bytes int
+}
+
+// Record is one line of output: a PDU, an undissected range or a gap, with
+// where and when it was seen.
+type Record struct {
+	Kind      Kind
+	Frame     uint64    // the frame that completed it
+	Time      time.Time // that frame's capture time
+	Rel       time.Duration
+	Src, Dst  netip.AddrPort
+	TCP       bool
+	Stream    int    // tcp.stream; -1 for UDP
+	Proto     string // "query", "slp", "classic"; "tcp" when no protocol claimed the stream
+	Parts     []Part // for TCP: the frames the bytes came from
+	GapLength int    // for KindGap
+	Reason    string // for undissected ranges and gaps
+	Retrans   int    // bytes of retransmitted copies that differed from the first copy
+	PDU       dissect.PDU
+
+	buf []byte // owns PDU.Data
+}
+
+// setData copies data into the record's own buffer: packet buffers are
+// reused by the reader, and records may be held until their conversation
+// resolves.
+func (r *Record) setData(data []byte, wireLen int) []byte {
+	r.buf = append(r.buf[:0], data...)
+	r.PDU.Reset(r.buf, wireLen)
+	return r.buf
+}
+
+func (r *Record) reset() {
+	*r = Record{buf: r.buf[:0], Parts: r.Parts[:0], PDU: dissect.PDU{Nodes: r.PDU.Nodes[:0], Experts: r.PDU.Experts[:0]}}
+}
+
+// The record-level pseudo-fields, registered so that -e, -Y and -G fields
+// know them. Their values come from the record, not from a tree.
+var (
+	regFrame = dissect.NewRegistry("frame", "Frame")
+	regIP    = dissect.NewRegistry("ip", "Internet Protocol")
+	regIPv6  = dissect.NewRegistry("ipv6", "Internet Protocol Version 6")
+	regUDP   = dissect.NewRegistry("udp", "User Datagram Protocol")
+	regTCP   = dissect.NewRegistry("tcp", "Transmission Control Protocol")
+
+	PFFrameNumber  = regFrame.Uint("frame.number", "Frame number", dissect.BaseDec, nil)
+	PFTimeRelative = regFrame.Float("frame.time_relative", "Time since the first frame", "s")
+	PFTimeEpoch    = regFrame.Float("frame.time_epoch", "Epoch time", "s")
+	PFIPSrc        = regIP.Str("ip.src", "Source address")
+	PFIPDst        = regIP.Str("ip.dst", "Destination address")
+	PFIPv6Src      = regIPv6.Str("ipv6.src", "Source address")
+	PFIPv6Dst      = regIPv6.Str("ipv6.dst", "Destination address")
+	PFUDPSrc       = regUDP.Uint("udp.srcport", "Source port", dissect.BaseDec, nil)
+	PFUDPDst       = regUDP.Uint("udp.dstport", "Destination port", dissect.BaseDec, nil)
+	PFTCPSrc       = regTCP.Uint("tcp.srcport", "Source port", dissect.BaseDec, nil)
+	PFTCPDst       = regTCP.Uint("tcp.dstport", "Destination port", dissect.BaseDec, nil)
+	PFTCPStream    = regTCP.Uint("tcp.stream", "Stream index", dissect.BaseDec, nil)
+
+	PFProtocol  = dissect.Core.Str("mc.protocol", "Protocol")
+	PFDirection = dissect.Core.Str("mc.direction", "Direction")
+	PFMessage   = dissect.Core.Str("mc.message", "Message")
+	PFExpert    = dissect.Core.Str("mc.expert", "Expert items")
+	PFFrames    = dissect.Core.Uint("mc.reassembled.frames", "Reassembled from frames", dissect.BaseDec, nil)
+	PFGapLength = dissect.Core.Uint("mc.gap.length", "Missing bytes", dissect.BaseDec, nil)
+
+	// Tree fields the pipeline itself adds.
+	FieldReassembled = dissect.Core.Label("mc.reassembled", "Reassembled TCP segments")
+	FieldGap         = dissect.Core.Label("mc.gap", "Missing bytes (not captured)")
+	FieldRetrans     = dissect.Core.Uint("mc.retransmission.differing", "Retransmitted bytes that differ from the first copy", dissect.BaseDec, nil)
+
+	ExpertGap           = dissect.Core.Expert("mc.gap", dissect.SevWarn, "bytes of the stream were not captured; nothing is parsed across them")
+	ExpertRetransDiffer = dissect.Core.Expert("mc.retransmission.differing", dissect.SevWarn, "a retransmitted segment carries bytes that differ from the first copy, which was used")
+	ExpertStreamLost    = dissect.Core.Expert("mc.stream.undissected", dissect.SevWarn, "stream bytes that no PDU explains")
+)
+
+func itoa(n int) string     { return strconv.Itoa(n) }
+func itoa64(n int64) string { return strconv.FormatInt(n, 10) }

@@ -1,0 +1,265 @@
+package analyze
+
+import (
+	"net/netip"
+	"time"
+
+	"github.com/google/gopacket"
+	"github.com/google/gopacket/layers"
+
+	"github.com/mcdissect/mcdissect/dissect"
+	"github.com/mcdissect/mcdissect/reassembly"
+)
+
+// streamConn is what a TCP protocol package provides per connection: a
+// framer and a decoder that share the connection's state.
+type streamConn interface {
+	Frame(dir dissect.Dir, buf []byte, afterGap bool) dissect.Frame
+	Decode(p *dissect.PDU, data []byte, m dissect.Meta)
+}
+
+type detection uint8
+
+const (
+	detectNo detection = iota
+	detectYes
+	detectNeedMore
+)
+
+// tcpProto is one table entry per TCP protocol: adding a protocol adds an
+// entry here and a package under dissect/.
+type tcpProto struct {
+	name    string
+	port    uint16                       // its default server port
+	detect  func(first []byte) detection // from the client's first bytes
+	newConn func(t *tcpState) streamConn
+}
+
+// maxDetectBytes: a client that has sent this much without any protocol
+// recognising it is not speaking one of ours.
+const maxDetectBytes = 1024
+
+// tcpState is the analyzer's TCP side: the reassembler and what spans
+// connections (the Classic heartbeat salts).
+type tcpState struct {
+	a     *Analyzer
+	r     *reassembly.Reassembler
+	extra any // per-protocol capture-wide state, set by protocol tables
+}
+
+func newTCPState(a *Analyzer) *tcpState {
+	t := &tcpState{a: a}
+	t.r = reassembly.New(t.factory, reassembly.Limits{})
+	initProtoState(t)
+	return t
+}
+
+func (t *tcpState) packet(frame uint64, ci gopacket.CaptureInfo, flow gopacket.Flow, tcp *layers.TCP) {
+	t.r.Feed(frame, ci, flow, tcp)
+}
+
+func (t *tcpState) flushIdle(now time.Time) { t.r.FlushIdle(now) }
+func (t *tcpState) close()                  { t.r.Close() }
+
+// tcpConn routes one connection's bytes to the protocol that claims it.
+type tcpConn struct {
+	t      *tcpState
+	info   *reassembly.ConnInfo
+	proto  *tcpProto
+	conn   streamConn
+	ignore bool        // no protocol of ours: its bytes produce no records
+	cands  []*tcpProto // protocols still possible (port, -d or heuristics)
+	reason [2]string   // the framer's last reason for losing or skipping bytes, per direction
+}
+
+func (t *tcpState) factory(c *reassembly.ConnInfo) reassembly.ConnHandler {
+	h := &tcpConn{t: t, info: c}
+	if name, serverIsDst, ok := t.a.decodeAs(true, c.Client.Port, c.Server.Port); ok {
+		if !serverIsDst { // the rule names the side taken for the client
+			c.Client, c.Server = c.Server, c.Client
+		}
+		h.setProto(protoByName(name))
+		return h
+	}
+	for i := range tcpProtocols {
+		p := &tcpProtocols[i]
+		if c.Server.Port == p.port || c.Client.Port == p.port || !t.a.opts.NoHeuristics {
+			if c.Client.Port == p.port && c.Server.Port != p.port {
+				c.Client, c.Server = c.Server, c.Client
+			}
+			h.cands = append(h.cands, p)
+		}
+	}
+	if len(h.cands) == 0 {
+		h.ignore = true
+	}
+	return h
+}
+
+func protoByName(name string) *tcpProto {
+	for i := range tcpProtocols {
+		if tcpProtocols[i].name == name {
+			return &tcpProtocols[i]
+		}
+	}
+	return nil
+}
+
+func (h *tcpConn) setProto(p *tcpProto) {
+	h.proto, h.cands = p, nil
+	if p == nil {
+		h.ignore = true
+		return
+	}
+	h.conn = p.newConn(h.t)
+}
+
+func ddir(d reassembly.Dir) dissect.Dir {
+	if d == reassembly.ClientToServer {
+		return dissect.DirC2S
+	}
+	return dissect.DirS2C
+}
+
+// Frame decides the protocol from the client's first bytes, then frames
+// with that protocol's framer.
+func (h *tcpConn) Frame(dir reassembly.Dir, buf []byte, afterGap bool) reassembly.FrameResult {
+	if h.ignore {
+		return reassembly.Lost()
+	}
+	if h.proto == nil {
+		if dir != reassembly.ClientToServer {
+			// Servers of our protocols speak second: wait for the client.
+			if len(buf) > maxDetectBytes {
+				return reassembly.Lost()
+			}
+			return reassembly.NeedMore(0)
+		}
+		need := false
+		for _, p := range h.cands {
+			switch p.detect(buf) {
+			case detectYes:
+				h.setProto(p)
+			case detectNeedMore:
+				need = true
+			}
+			if h.proto != nil {
+				break
+			}
+		}
+		if h.proto == nil {
+			if need && len(buf) < maxDetectBytes {
+				return reassembly.NeedMore(0)
+			}
+			h.ignore = true
+			return reassembly.Lost()
+		}
+	}
+	f := h.conn.Frame(ddir(dir), buf, afterGap)
+	switch f.Status {
+	case dissect.FrameOK:
+		return reassembly.OK(f.Len)
+	case dissect.FrameNeedMore:
+		return reassembly.NeedMore(f.Len)
+	case dissect.FrameSkip:
+		h.reason[dir] = f.Reason
+		return reassembly.Skip(f.Len)
+	}
+	h.reason[dir] = f.Reason
+	return reassembly.Lost()
+}
+
+// Deliver turns a unit into a record.
+func (h *tcpConn) Deliver(u *reassembly.Unit) {
+	if h.ignore && h.proto == nil {
+		return
+	}
+	a := h.t.a
+	r := a.newRecord()
+	r.Frame, r.Time, r.TCP, r.Stream = u.Frame, u.Time, true, u.Conn.Stream
+	client := netip.AddrPortFrom(u.Conn.Client.IP, u.Conn.Client.Port)
+	server := netip.AddrPortFrom(u.Conn.Server.IP, u.Conn.Server.Port)
+	r.Src, r.Dst = client, server
+	if u.Dir == reassembly.ServerToClient {
+		r.Src, r.Dst = server, client
+	}
+	r.Proto = "tcp"
+	if h.proto != nil {
+		r.Proto = h.proto.name
+	}
+	for _, p := range u.Parts {
+		r.Parts = append(r.Parts, Part{Frame: p.Frame, Bytes: p.Bytes})
+	}
+	dir := ddir(u.Dir)
+	switch u.Kind {
+	case reassembly.KindPDU:
+		r.Kind = KindPDU
+		data := r.setData(u.Data, len(u.Data))
+		r.PDU.Dir = dir
+		h.conn.Decode(&r.PDU, data, meta(r, client, server))
+		r.PDU.Dir = dir
+	case reassembly.KindGap:
+		r.Kind, r.GapLength, r.Reason = KindGap, u.Length, u.Reason
+		gapPDU(&r.PDU, r.Proto, dir, u)
+	case reassembly.KindConflict:
+		r.Kind, r.Reason = KindConflict, u.Reason
+		data := r.setData(u.Data, len(u.Data))
+		conflictPDU(&r.PDU, r.Proto, dir, data, u)
+	default:
+		r.Kind, r.Reason = KindUndissected, u.Reason
+		if why := h.reason[u.Dir]; why != "" && u.Reason != reassembly.ReasonIncomplete && u.Reason != reassembly.ReasonNotCaptured {
+			r.Reason = why
+		}
+		data := r.setData(u.Data, len(u.Data))
+		undissectedPDU(&r.PDU, r.Proto, dir, data, u.StreamOffset, r.Reason)
+	}
+	a.push(r)
+}
+
+// rootField is the protocol's own field, or the core's for unclaimed streams.
+func rootField(proto string) *dissect.Field {
+	if f, _, ok := dissect.LookupField(proto); ok && f.Type == dissect.FTProtocol {
+		return f
+	}
+	return dissect.Core.Root()
+}
+
+func undissectedPDU(p *dissect.PDU, proto string, dir dissect.Dir, data []byte, off int64, reason string) {
+	c := dissect.Begin(p, rootField(proto), data, len(data))
+	i := c.Field(dissect.FieldUndissected, len(data), dissect.B(data))
+	p.AddGenerated(i, dissect.FieldUndissectedLength, dissect.U(uint64(len(data))), "")
+	p.AddExpert(i, ExpertStreamLost, itoa(len(data))+" bytes at stream offset "+itoa64(off)+" not dissected: "+reason)
+	c.Finish()
+	p.Dir = dir
+	p.Message = "Undissected bytes"
+	p.Info = "[" + itoa(len(data)) + " undissected bytes: " + reason + "]"
+}
+
+func gapPDU(p *dissect.PDU, proto string, dir dissect.Dir, u *reassembly.Unit) {
+	c := dissect.Begin(p, rootField(proto), nil, 0)
+	i := p.AddGenerated(0, FieldGap, dissect.Value{}, "")
+	p.AddGenerated(i, PFGapLength, dissect.U(uint64(u.Length)), "")
+	p.AddExpert(i, ExpertGap, itoa(u.Length)+" bytes missing at stream offset "+itoa64(u.StreamOffset)+" ("+u.Reason+"); nothing is parsed across them")
+	c.Finish()
+	p.Dir = dir
+	p.Message = "Missing bytes"
+	p.Info = "[" + itoa(u.Length) + " bytes missing: " + u.Reason + "]"
+}
+
+func conflictPDU(p *dissect.PDU, proto string, dir dissect.Dir, data []byte, u *reassembly.Unit) {
+	c := dissect.Begin(p, rootField(proto), data, len(data))
+	i := c.Field(FieldRetrans, len(data), dissect.U(uint64(len(data))))
+	p.AddExpert(i, ExpertRetransDiffer, itoa(len(data))+" retransmitted bytes at stream offset "+itoa64(u.StreamOffset)+" differ from the first copy, which was used")
+	c.Finish()
+	p.Dir = dir
+	p.Message = "Differing retransmission"
+	p.Info = "[retransmission with " + itoa(len(data)) + " differing bytes; first copy used]"
+}
+
+// Closed tells the protocol connection that no more bytes will come, so
+// that it can let go of requests still waiting for a response.
+func (h *tcpConn) Closed(*reassembly.ConnInfo) {
+	if c, ok := h.conn.(interface{ Close() }); ok {
+		c.Close()
+	}
+}

@@ -1,0 +1,65 @@
+package analyze
+
+import (
+	"net/netip"
+
+	"github.com/google/gopacket"
+
+	"github.com/mcdissect/mcdissect/dissect"
+	"github.com/mcdissect/mcdissect/dissect/query"
+)
+
+// maxQueryServers bounds the servers learned from heuristic matches.
+const maxQueryServers = 4096
+
+// handleUDP routes a datagram: a -d rule, then the default port, then the
+// Query heuristic (which also learns the server, so that its replies, whose
+// shape is less telling, are recognised too).
+func (a *Analyzer) handleUDP(ci gopacket.CaptureInfo, src, dst netip.AddrPort, payload []byte, wireLen int, parts []Part) {
+	dir := dissect.DirUnknown
+	if proto, serverIsDst, ok := a.decodeAs(false, src.Port(), dst.Port()); ok {
+		if proto != "query" {
+			return
+		}
+		dir = dirOf(serverIsDst)
+	} else if _, ok := a.queryServers[dst]; ok {
+		dir = dissect.DirC2S
+	} else if _, ok := a.queryServers[src]; ok {
+		dir = dissect.DirS2C
+	} else if dst.Port() == PortMinecraft {
+		dir = dissect.DirC2S
+	} else if src.Port() == PortMinecraft {
+		dir = dissect.DirS2C
+	} else if a.opts.NoHeuristics {
+		return
+	} else if d, ok := query.Looks(payload); ok {
+		dir = d
+		server := dst
+		if d == dissect.DirS2C {
+			server = src
+		}
+		if len(a.queryServers) < maxQueryServers {
+			a.queryServers[server] = struct{}{}
+		}
+	} else {
+		return
+	}
+	r := a.newRecord()
+	r.Kind, r.Frame, r.Time, r.Src, r.Dst, r.Stream, r.Proto = KindPDU, a.frame, ci.Timestamp, src, dst, -1, "query"
+	r.Parts = append(r.Parts, parts...)
+	data := r.setData(payload, wireLen)
+	query.Decode(&r.PDU, data, wireLen, dir)
+	client, server := src, dst
+	if r.PDU.Dir == dissect.DirS2C {
+		client, server = dst, src
+	}
+	a.queryTracker.Observe(meta(r, client, server), &r.PDU)
+	a.push(r)
+}
+
+func dirOf(serverIsDst bool) dissect.Dir {
+	if serverIsDst {
+		return dissect.DirC2S
+	}
+	return dissect.DirS2C
+}

@@ -1,0 +1,197 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/mcdissect/mcdissect/analyze"
+	"github.com/mcdissect/mcdissect/render"
+)
+
+var errHelp = errors.New("help")
+
+// config is the parsed command line.
+type config struct {
+	read, iface, capFilter, dispFilter string
+	verbose, hex, quiet, redact        bool
+	format                             string
+	fields, fieldOpts, decodeAs, stats []string
+	count                              int
+	write                              string
+	glossary                           string
+	classicSalt                        string
+	exportObjects                      string
+	noHeuristics                       bool
+	autostop                           string
+	cpuProfile, memProfile             string
+
+	opts  analyze.Options
+	ropts render.Options
+	refs  []analyze.FieldRef
+}
+
+const usageHead = `mcdissect dissects Minecraft server traffic — Query (UDP), Server List Ping
+and Classic (TCP) — the way tshark shows a protocol it knows.
+
+Usage:
+  mcdissect -r FILE [flags]            read a pcap or pcapng file (- for stdin)
+  mcdissect -i IFACE [flags]           capture live (needs root)
+  mcdissect decode --proto P --from client|server HEX
+                                       decode bytes typed on the command line
+
+Examples:
+  mcdissect -r samples/query-full.pcap                  one summary line per PDU
+  mcdissect -r samples/query-full.pcap -V -x            full tree and annotated hex
+  mcdissect -r cap.pcap -Y 'query.type == 0'            only PDUs matching a display filter
+  mcdissect -r cap.pcap -T fields -e frame.number -e query.motd
+  mcdissect -r cap.pcap -T json > cap.json
+  mcdissect -r cap.pcap -d udp.port==25575,query        Query on a non-default port
+  mcdissect -r cap.pcap -q -z mc,stat -z expert         statistics only
+  mcdissect -G fields                                   every field name
+  mcdissect decode --proto query --from client 'FE FD 09 00 00 00 01'
+
+Flags:
+`
+
+func parseFlags(args []string, stderr io.Writer) (*config, error) {
+	c := &config{}
+	fs := pflag.NewFlagSet("mcdissect", pflag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.SortFlags = false
+	fs.StringVarP(&c.read, "read-file", "r", "", "read packets from `FILE` (pcap or pcapng; - is standard input), e.g. -r samples/query-full.pcap")
+	fs.StringVarP(&c.iface, "interface", "i", "", "capture live on `IFACE`, e.g. -i lo (Linux; -f needs the libpcap build)")
+	fs.StringVarP(&c.capFilter, "capture-filter", "f", "", "BPF capture `FILTER` for -i, e.g. -f 'udp port 25565' (pcap build only)")
+	fs.StringVarP(&c.autostop, "autostop", "a", "", "stop a live capture after `duration:N` seconds, e.g. -a duration:10")
+	fs.StringVarP(&c.dispFilter, "display-filter", "Y", "", "show only PDUs matching `FILTER`, e.g. -Y 'slp.handshake.next_state == 1 && mc.direction == \"c2s\"'")
+	fs.BoolVarP(&c.verbose, "verbose", "V", false, "show each PDU's full field tree with offsets and lengths, e.g. -V")
+	fs.BoolVarP(&c.hex, "hex", "x", false, "add a hex and ASCII dump laid out field by field, e.g. -x")
+	fs.StringVarP(&c.format, "output-format", "T", "text", "output `FORMAT`: text, json or fields, e.g. -T json")
+	fs.StringArrayVarP(&c.fields, "field", "e", nil, "with -T fields, print `FIELD` (repeatable), e.g. -e frame.number -e query.motd")
+	fs.StringArrayVarP(&c.fieldOpts, "fields-option", "E", nil, "-T fields `OPTION`: header=y|n, separator=/t|/s|C, aggregator=C, occurrence=a|f|l, e.g. -E header=y")
+	fs.IntVarP(&c.count, "count", "c", 0, "stop after `N` PDUs, e.g. -c 10")
+	fs.StringVarP(&c.write, "write-file", "w", "", "write the packets read to `FILE` (pcapng); with -Y only the frames of matching PDUs, e.g. -w out.pcapng")
+	fs.StringArrayVarP(&c.decodeAs, "decode-as", "d", nil, "decode `RULE` <layer>.port==<port>,<proto> (repeatable), e.g. -d udp.port==25575,query -d tcp.port==25580,classic")
+	fs.StringArrayVarP(&c.stats, "statistics", "z", nil, "print `STAT` at the end (repeatable): mc,stat | expert | conv,mc, e.g. -z expert")
+	fs.BoolVarP(&c.quiet, "quiet", "q", false, "print no per-PDU output (with -z), e.g. -q -z mc,stat")
+	fs.StringVarP(&c.glossary, "glossary", "G", "", "print a `REPORT` and exit: fields, protocols or experts, e.g. -G fields")
+	fs.BoolVar(&c.redact, "redact", false, "mask Classic salts and verification keys in every output, e.g. --redact")
+	fs.StringVar(&c.classicSalt, "classic-salt", "", "the Classic server's heartbeat `SALT`, to check verification keys when the heartbeat was not captured, e.g. --classic-salt wo6kVAHjxoJcInKx")
+	fs.StringVar(&c.exportObjects, "export-objects", "", "write carried files as `level,DIR` (Classic levels' blocks), e.g. --export-objects level,/tmp/levels")
+	fs.BoolVar(&c.noHeuristics, "no-heuristics", false, "pick protocols by port and -d only, e.g. --no-heuristics")
+	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write a pprof CPU profile to `FILE`, e.g. --cpuprofile cpu.out")
+	fs.StringVar(&c.memProfile, "memprofile", "", "write a pprof heap profile to `FILE` at exit, e.g. --memprofile mem.out")
+	help := fs.BoolP("help", "h", false, "show this help")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, usageHead)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	if *help {
+		fs.SetOutput(stderr)
+		fs.Usage()
+		return nil, errHelp
+	}
+	if fs.NArg() > 0 {
+		return nil, fmt.Errorf("unexpected argument %q (a display filter goes after -Y)", fs.Arg(0))
+	}
+	return c, c.check()
+}
+
+// check validates combinations and resolves names, so that every mistake
+// is one clear line before any packet is read.
+func (c *config) check() error {
+	if c.glossary != "" {
+		return nil
+	}
+	if c.read == "" && c.iface == "" {
+		return errors.New("no input: give -r FILE or -i IFACE (see --help)")
+	}
+	if c.read != "" && c.iface != "" {
+		return errors.New("-r and -i cannot be used together")
+	}
+	if c.capFilter != "" && c.iface == "" {
+		return errors.New("-f is a capture filter for -i; to filter a file use -Y")
+	}
+	if c.autostop != "" && c.iface == "" {
+		return errors.New("-a is for live captures (-i)")
+	}
+	switch c.format {
+	case "text", "json", "fields":
+	default:
+		return fmt.Errorf("-T %q: choose text, json or fields", c.format)
+	}
+	if c.format == "fields" && len(c.fields) == 0 {
+		return errors.New("-T fields needs at least one -e FIELD")
+	}
+	if c.format != "fields" && len(c.fields) > 0 {
+		return errors.New("-e is for -T fields")
+	}
+	if c.count < 0 {
+		return fmt.Errorf("-c %d: the count must be positive", c.count)
+	}
+	for _, name := range c.fields {
+		ref, err := analyze.ResolveField(name)
+		if err != nil {
+			return fmt.Errorf("-e: %v", err)
+		}
+		c.refs = append(c.refs, ref)
+	}
+	c.ropts = render.Options{Verbose: c.verbose, Hex: c.hex, Redact: c.redact, Fields: c.refs, Occurrence: 'a'}
+	for _, o := range c.fieldOpts {
+		k, v, _ := strings.Cut(o, "=")
+		switch k {
+		case "header":
+			c.ropts.Header = v == "y"
+		case "separator":
+			switch v {
+			case "/t":
+				v = "\t"
+			case "/s":
+				v = " "
+			}
+			c.ropts.Separator = v
+		case "aggregator":
+			switch v {
+			case "/t":
+				v = "\t"
+			case "/s":
+				v = " "
+			}
+			c.ropts.Aggregator = v
+		case "occurrence":
+			if v != "a" && v != "f" && v != "l" {
+				return fmt.Errorf("-E occurrence=%q: choose a, f or l", v)
+			}
+			c.ropts.Occurrence = v[0]
+		default:
+			return fmt.Errorf("-E %q: unknown option (header, separator, aggregator, occurrence)", o)
+		}
+	}
+	for _, d := range c.decodeAs {
+		rule, err := analyze.ParseDecodeAs(d)
+		if err != nil {
+			return err
+		}
+		c.opts.DecodeAs = append(c.opts.DecodeAs, rule)
+	}
+	c.opts.NoHeuristics = c.noHeuristics
+	c.opts.ClassicSalt = c.classicSalt
+	if c.exportObjects != "" {
+		kind, dir, ok := strings.Cut(c.exportObjects, ",")
+		if !ok || kind != "level" || dir == "" {
+			return fmt.Errorf("--export-objects %q: want level,DIR", c.exportObjects)
+		}
+	}
+	for _, z := range c.stats {
+		if _, err := newStat(z); err != nil {
+			return err
+		}
+	}
+	return nil
+}

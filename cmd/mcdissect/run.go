@@ -1,0 +1,174 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime"
+	"runtime/pprof"
+
+	"github.com/mcdissect/mcdissect/analyze"
+	"github.com/mcdissect/mcdissect/filter"
+	"github.com/mcdissect/mcdissect/render"
+)
+
+// run reads the input, dissects it and writes the chosen output. Errors are
+// one line on stderr and a non-zero status; a capture cut short is a
+// warning after what could be read.
+func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
+	if c.glossary != "" {
+		if err := glossary(c.glossary, stdout); err != nil {
+			fmt.Fprintf(stderr, "mcdissect: %v\n", err)
+			return exitUsage
+		}
+		return exitOK
+	}
+	var flt *filter.Filter
+	if c.dispFilter != "" {
+		var err error
+		if flt, err = filter.Compile(c.dispFilter); err != nil {
+			fmt.Fprintf(stderr, "mcdissect: %v\n", err)
+			return exitUsage
+		}
+	}
+	var stats []stat
+	for _, z := range c.stats {
+		s, _ := newStat(z)
+		stats = append(stats, s)
+	}
+	if c.cpuProfile != "" {
+		f, err := os.Create(c.cpuProfile)
+		if err != nil {
+			fmt.Fprintf(stderr, "mcdissect: %v\n", err)
+			return exitFail
+		}
+		defer f.Close()
+		pprof.StartCPUProfile(f)
+		defer pprof.StopCPUProfile()
+	}
+
+	src, closeSrc, err := c.openSource(stdin)
+	if err != nil {
+		fmt.Fprintf(stderr, "mcdissect: %v\n", err)
+		return exitFail
+	}
+	defer closeSrc()
+
+	var wr *frameWriter
+	if c.write != "" {
+		if flt != nil && (c.read == "" || c.read == "-") {
+			fmt.Fprintln(stderr, "mcdissect: -w with -Y needs -r FILE: the frames of matching PDUs are copied from the file in a second pass (save everything with -w, then filter the saved file)")
+			return exitUsage
+		}
+		if wr, err = newFrameWriter(c.write, flt != nil); err != nil {
+			fmt.Fprintf(stderr, "mcdissect: %v\n", err)
+			return exitFail
+		}
+		wr.setInput(c.read)
+		src = wr.tee(src)
+	}
+	var exp *exporter
+	if c.exportObjects != "" {
+		exp = newExporter(c.exportObjects)
+	}
+
+	out := stdout
+	if c.quiet {
+		out = io.Discard
+	}
+	r := render.New(c.format, out, c.ropts)
+	if err := r.Begin(); err != nil {
+		fmt.Fprintf(stderr, "mcdissect: %v\n", err)
+		return exitFail
+	}
+	shown := 0
+	emit := func(rec *analyze.Record) error {
+		if flt != nil && !flt.Match(rec) {
+			return nil
+		}
+		for _, s := range stats {
+			s.add(rec)
+		}
+		if wr != nil {
+			wr.keep(rec)
+		}
+		if exp != nil {
+			if err := exp.add(rec); err != nil {
+				return err
+			}
+		}
+		if err := r.Record(rec); err != nil {
+			return err
+		}
+		shown++
+		if c.count > 0 && shown >= c.count {
+			return analyze.ErrStop
+		}
+		return nil
+	}
+	a := analyze.New(c.opts, emit)
+	if c.iface != "" {
+		stop := make(chan os.Signal, 1)
+		signal.Notify(stop, os.Interrupt)
+		defer signal.Stop(stop)
+		src = interruptible(src, stop)
+	}
+	warning, runErr := analyze.Run(src, a)
+	endErr := r.End()
+	if c.quiet || len(stats) > 0 {
+		for _, s := range stats {
+			s.print(stdout)
+		}
+	}
+	if wr != nil {
+		if err := wr.close(); err != nil && runErr == nil {
+			runErr = err
+		}
+	}
+	if c.memProfile != "" {
+		if f, err := os.Create(c.memProfile); err == nil {
+			runtime.GC()
+			pprof.WriteHeapProfile(f)
+			f.Close()
+		}
+	}
+	if warning != nil {
+		fmt.Fprintf(stderr, "mcdissect: warning: %v\n", warning)
+	}
+	if runErr == nil {
+		runErr = endErr
+	}
+	if runErr != nil && !errors.Is(runErr, analyze.ErrStop) {
+		fmt.Fprintf(stderr, "mcdissect: %v\n", runErr)
+		return exitFail
+	}
+	return exitOK
+}
+
+// openSource opens -r (a file or standard input) or -i.
+func (c *config) openSource(stdin io.Reader) (analyze.Source, func(), error) {
+	if c.iface != "" {
+		return openLive(c.iface, c.capFilter, c.autostop)
+	}
+	var in io.Reader = stdin
+	closeFn := func() {}
+	if c.read != "-" {
+		f, err := os.Open(c.read)
+		if err != nil {
+			return nil, nil, fmt.Errorf("cannot read %s: %v", c.read, errors.Unwrap(err))
+		}
+		in, closeFn = f, func() { f.Close() }
+	}
+	src, err := analyze.OpenFile(in)
+	if err != nil {
+		closeFn()
+		name := c.read
+		if name == "-" {
+			name = "standard input"
+		}
+		return nil, nil, fmt.Errorf("%s: %v", name, err)
+	}
+	return src, closeFn, nil
+}

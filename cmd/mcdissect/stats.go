@@ -1,0 +1,196 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"net/netip"
+	"sort"
+	"time"
+
+	"github.com/mcdissect/mcdissect/analyze"
+	"github.com/mcdissect/mcdissect/dissect"
+)
+
+// stat is one -z statistic: it sees every record that passes -Y and prints
+// a table at the end. Tables keep the order of first appearance, or sort
+// on counts with names as the tie-break, so that runs are reproducible.
+type stat interface {
+	add(r *analyze.Record)
+	print(w io.Writer)
+}
+
+func newStat(spec string) (stat, error) {
+	switch spec {
+	case "mc,stat":
+		return &msgStat{idx: map[[2]string]int{}}, nil
+	case "expert":
+		return &expertStat{idx: map[*dissect.ExpertInfo]int{}}, nil
+	case "conv,mc":
+		return &convStat{idx: map[convKey]int{}}, nil
+	}
+	return nil, fmt.Errorf("-z %q: unknown statistic (mc,stat, expert or conv,mc)", spec)
+}
+
+const rule = "==================================================================================\n"
+
+// msgStat counts PDUs and bytes per protocol and message (like -z http,tree).
+type msgStat struct {
+	idx  map[[2]string]int
+	rows []msgRow
+}
+
+type msgRow struct {
+	proto, msg string
+	n, bytes   int
+}
+
+func (s *msgStat) add(r *analyze.Record) {
+	msg := r.PDU.Message
+	switch r.Kind {
+	case analyze.KindGap:
+		msg = "[missing bytes]"
+	case analyze.KindUndissected:
+		msg = "[undissected bytes]"
+	}
+	k := [2]string{r.Proto, msg}
+	i, ok := s.idx[k]
+	if !ok {
+		i = len(s.rows)
+		s.idx[k] = i
+		s.rows = append(s.rows, msgRow{proto: r.Proto, msg: msg})
+	}
+	s.rows[i].n++
+	s.rows[i].bytes += len(r.PDU.Data) + r.GapLength
+}
+
+func (s *msgStat) print(w io.Writer) {
+	rows := append([]msgRow(nil), s.rows...)
+	sort.SliceStable(rows, func(i, j int) bool { return rows[i].proto < rows[j].proto })
+	fmt.Fprint(w, rule, "Minecraft PDUs by protocol and message\n", rule)
+	fmt.Fprintf(w, "%-10s %-44s %8s %12s\n", "Protocol", "Message", "PDUs", "Bytes")
+	for _, r := range rows {
+		fmt.Fprintf(w, "%-10s %-44s %8d %12d\n", r.proto, safe(r.msg), r.n, r.bytes)
+	}
+	fmt.Fprint(w, rule)
+}
+
+// expertStat counts expert items by severity and name, with the first message.
+type expertStat struct {
+	idx  map[*dissect.ExpertInfo]int
+	rows []expertRow
+}
+
+type expertRow struct {
+	info  *dissect.ExpertInfo
+	n     int
+	first string
+	frame uint64
+}
+
+func (s *expertStat) add(r *analyze.Record) {
+	for _, e := range r.PDU.Experts {
+		i, ok := s.idx[e.Info]
+		if !ok {
+			i = len(s.rows)
+			s.idx[e.Info] = i
+			s.rows = append(s.rows, expertRow{info: e.Info, first: e.Msg, frame: r.Frame})
+		}
+		s.rows[i].n++
+	}
+}
+
+func (s *expertStat) print(w io.Writer) {
+	rows := append([]expertRow(nil), s.rows...)
+	sort.SliceStable(rows, func(i, j int) bool { return rows[i].info.Severity > rows[j].info.Severity })
+	fmt.Fprint(w, rule, "Expert information\n", rule)
+	if len(rows) == 0 {
+		fmt.Fprintln(w, "No expert items.")
+	}
+	for _, r := range rows {
+		fmt.Fprintf(w, "%-8s %6d  %s: %s\n", r.info.Severity, r.n, r.info.Name, r.info.Summary)
+		fmt.Fprintf(w, "                 first in frame %d: %s\n", r.frame, safe(r.first))
+	}
+	fmt.Fprint(w, rule)
+}
+
+// convStat lists conversations: client, server, protocol, PDUs and bytes each way.
+type convKey struct {
+	client, server netip.AddrPort
+	proto          string
+}
+
+type convRow struct {
+	k                  convKey
+	c2s, s2c           int
+	c2sBytes, s2cBytes int
+	first, last        time.Duration
+}
+
+type convStat struct {
+	idx  map[convKey]int
+	rows []convRow
+}
+
+func (s *convStat) add(r *analyze.Record) {
+	client, server := r.Src, r.Dst
+	if r.PDU.Dir == dissect.DirS2C {
+		client, server = server, client
+	}
+	k := convKey{client, server, r.Proto}
+	i, ok := s.idx[k]
+	if !ok {
+		i = len(s.rows)
+		s.idx[k] = i
+		s.rows = append(s.rows, convRow{k: k, first: r.Rel})
+	}
+	row := &s.rows[i]
+	row.last = r.Rel
+	if r.PDU.Dir == dissect.DirS2C {
+		row.s2c++
+		row.s2cBytes += len(r.PDU.Data)
+	} else {
+		row.c2s++
+		row.c2sBytes += len(r.PDU.Data)
+	}
+}
+
+func (s *convStat) print(w io.Writer) {
+	fmt.Fprint(w, rule, "Minecraft conversations\n", rule)
+	fmt.Fprintf(w, "%-23s %-23s %-8s %6s %8s %6s %8s %10s %10s\n", "Client", "Server", "Proto", "C→S", "Bytes", "S→C", "Bytes", "Start", "Duration")
+	for _, r := range s.rows {
+		fmt.Fprintf(w, "%-23s %-23s %-8s %6d %8d %6d %8d %10.6f %10.6f\n", r.k.client, r.k.server, r.k.proto,
+			r.c2s, r.c2sBytes, r.s2c, r.s2cBytes, r.first.Seconds(), (r.last - r.first).Seconds())
+	}
+	fmt.Fprint(w, rule)
+}
+
+func safe(s string) string { return string(dissect.AppendSafe(nil, s)) }
+
+// glossary prints -G reports: the registries are the documentation.
+func glossary(what string, w io.Writer) error {
+	switch what {
+	case "fields":
+		for _, r := range dissect.Registries() {
+			for _, f := range r.Fields() {
+				name := f.Name
+				if f.Keyed {
+					name += ".<key>"
+				}
+				fmt.Fprintf(w, "F\t%s\t%s\t%s\t%s\t%s\n", f.Label, name, f.Type, r.Proto, f.Desc)
+			}
+		}
+	case "protocols":
+		for _, r := range dissect.Registries() {
+			fmt.Fprintf(w, "%s\t%s\n", r.Long, r.Proto)
+		}
+	case "experts":
+		for _, r := range dissect.Registries() {
+			for _, e := range r.Experts() {
+				fmt.Fprintf(w, "%s\t%s\t%s\n", e.Name, e.Severity, e.Summary)
+			}
+		}
+	default:
+		return fmt.Errorf("-G %q: choose fields, protocols or experts", what)
+	}
+	return nil
+}

@@ -1,0 +1,5 @@
+//go:build pcap
+
+package main
+
+const withPcap = true

@@ -1,0 +1,134 @@
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/google/gopacket"
+	"github.com/google/gopacket/layers"
+	"github.com/google/gopacket/pcapgo"
+
+	"github.com/mcdissect/mcdissect/analyze"
+)
+
+// frameWriter implements -w. Without -Y every packet read is written as it
+// is read. With -Y only the frames of matching PDUs are kept (every frame a
+// reassembled PDU was built from, as tshark keeps the frames a filter
+// selects), which is known only once the PDU completes: their numbers are
+// collected during the run and copied from the input file in a second pass.
+type frameWriter struct {
+	path     string
+	filtered bool
+	f        *os.File
+	w        *pcapgo.NgWriter
+	ifaces   map[layers.LinkType]int
+	frames   map[uint64]struct{}
+	input    string
+	err      error
+}
+
+func newFrameWriter(path string, filtered bool) (*frameWriter, error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("-w: %v", err)
+	}
+	return &frameWriter{path: path, filtered: filtered, f: f, ifaces: map[layers.LinkType]int{}, frames: map[uint64]struct{}{}}, nil
+}
+
+// write appends one packet, declaring an interface per link type.
+func (fw *frameWriter) write(data []byte, ci gopacket.CaptureInfo, link layers.LinkType) {
+	if fw.err != nil {
+		return
+	}
+	if fw.w == nil {
+		fw.w, fw.err = pcapgo.NewNgWriterInterface(fw.f, pcapgo.NgInterface{Name: "mcdissect", LinkType: link, SnapLength: analyze.MaxSnaplen}, pcapgo.NgWriterOptions{})
+		if fw.err != nil {
+			return
+		}
+		fw.ifaces[link] = 0
+	}
+	id, ok := fw.ifaces[link]
+	if !ok {
+		id, fw.err = fw.w.AddInterface(pcapgo.NgInterface{Name: fmt.Sprintf("mcdissect-%d", len(fw.ifaces)), LinkType: link, SnapLength: analyze.MaxSnaplen})
+		if fw.err != nil {
+			return
+		}
+		fw.ifaces[link] = id
+	}
+	ci.InterfaceIndex = id
+	fw.err = fw.w.WritePacket(ci, data)
+}
+
+type teeSource struct {
+	analyze.Source
+	fw *frameWriter
+}
+
+func (t teeSource) Next() ([]byte, gopacket.CaptureInfo, layers.LinkType, error) {
+	d, ci, link, err := t.Source.Next()
+	if err == nil {
+		t.fw.write(d, ci, link)
+	}
+	return d, ci, link, err
+}
+
+// tee makes src write every packet it yields, unless -Y chooses them.
+func (fw *frameWriter) tee(src analyze.Source) analyze.Source {
+	if fw.filtered {
+		return src
+	}
+	return teeSource{src, fw}
+}
+
+// keep notes the frames of a record that passed the filter.
+func (fw *frameWriter) keep(r *analyze.Record) {
+	if !fw.filtered {
+		return
+	}
+	fw.frames[r.Frame] = struct{}{}
+	for _, p := range r.Parts {
+		fw.frames[p.Frame] = struct{}{}
+	}
+}
+
+// setInput names the file the second pass reads.
+func (fw *frameWriter) setInput(path string) { fw.input = path }
+
+func (fw *frameWriter) close() error {
+	if fw.filtered && fw.err == nil {
+		fw.copyKept()
+	}
+	if fw.w != nil && fw.err == nil {
+		fw.err = fw.w.Flush()
+	}
+	if err := fw.f.Close(); err != nil && fw.err == nil {
+		fw.err = err
+	}
+	if fw.err != nil {
+		return fmt.Errorf("-w %s: %v", fw.path, fw.err)
+	}
+	return nil
+}
+
+func (fw *frameWriter) copyKept() {
+	in, err := os.Open(fw.input)
+	if err != nil {
+		fw.err = err
+		return
+	}
+	defer in.Close()
+	src, err := analyze.OpenFile(in)
+	if err != nil {
+		fw.err = err
+		return
+	}
+	for n := uint64(1); ; n++ {
+		d, ci, link, err := src.Next()
+		if err != nil {
+			return
+		}
+		if _, ok := fw.frames[n]; ok {
+			fw.write(d, ci, link)
+		}
+	}
+}

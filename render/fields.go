@@ -1,0 +1,106 @@
+package render
+
+import (
+	"bufio"
+	"strconv"
+
+	"github.com/mcdissect/mcdissect/analyze"
+	"github.com/mcdissect/mcdissect/dissect"
+)
+
+// fieldsRenderer writes one line per record with the -e fields, separated
+// by tabs (or -E separator), repeated occurrences joined by commas (or -E
+// aggregator). Numbers print in decimal, text escaped, bytes in hex.
+type fieldsRenderer struct {
+	w    *bufio.Writer
+	o    Options
+	line []byte
+}
+
+func (f *fieldsRenderer) Begin() error {
+	if !f.o.Header {
+		return nil
+	}
+	for i, fr := range f.o.Fields {
+		if i > 0 {
+			f.w.WriteString(f.o.Separator)
+		}
+		f.w.WriteString(fr.Name)
+	}
+	return f.w.WriteByte('\n')
+}
+
+func (f *fieldsRenderer) End() error { return f.w.Flush() }
+
+func (f *fieldsRenderer) Record(r *analyze.Record) error {
+	b := f.line[:0]
+	for i, fr := range f.o.Fields {
+		if i > 0 {
+			b = append(b, f.o.Separator...)
+		}
+		start, count := len(b), 0
+		fr.Each(r, func(n *dissect.Node) {
+			switch f.o.Occurrence {
+			case 'f':
+				if count > 0 {
+					return
+				}
+			case 'l':
+				b = b[:start]
+				count = 0
+			}
+			if count > 0 {
+				b = append(b, f.o.Aggregator...)
+			}
+			count++
+			if redacted(&f.o, n) {
+				b = append(b, redactedText...)
+				return
+			}
+			b = AppendRaw(b, n)
+		})
+	}
+	b = append(b, '\n')
+	f.line = b
+	_, err := f.w.Write(b)
+	return err
+}
+
+// AppendRaw appends a node's value as -T fields shows it: the number itself
+// in decimal, True/False, text escaped but unquoted, bytes in hex with
+// colons, like tshark.
+func AppendRaw(b []byte, n *dissect.Node) []byte {
+	v := n.Value
+	switch n.Field.Type {
+	case dissect.FTUint, dissect.FTFrameNum:
+		return strconv.AppendUint(b, v.N, 10)
+	case dissect.FTInt:
+		return strconv.AppendInt(b, v.Int(), 10)
+	case dissect.FTFloat:
+		return strconv.AppendFloat(b, v.Float(), 'f', -1, 64)
+	case dissect.FTBool:
+		if v.Bool() {
+			return append(b, "True"...)
+		}
+		return append(b, "False"...)
+	case dissect.FTString:
+		if v.S != "" || v.B == nil {
+			return dissect.AppendSafe(b, v.S)
+		}
+		return dissect.AppendSafe(b, string(v.B))
+	case dissect.FTBytes:
+		for i, c := range v.B {
+			if i > 0 {
+				b = append(b, ':')
+			}
+			b = append(b, hexDigits[c>>4], hexDigits[c&15])
+		}
+		return b
+	case dissect.FTProtocol:
+		return append(b, n.Field.Name...)
+	}
+	if n.Text != "" {
+		return dissect.AppendSafe(b, n.Text)
+	}
+	return b
+}

@@ -1,0 +1,86 @@
+package render
+
+import (
+	"strconv"
+
+	"github.com/mcdissect/mcdissect/dissect"
+)
+
+// maxHexLinesPerField bounds the dump of one long field (a 1024-byte level
+// chunk, a favicon); the rest is summarised in one line.
+const maxHexLinesPerField = 8
+
+// AppendHexDump appends the PDU's bytes laid out by field: one block per
+// leaf field, in offset order, each line giving the offset, up to 16 bytes
+// in hex, the same bytes as ASCII, and the field's label on the block's
+// first line, so that a learner can match every tree line to its bytes.
+// Leaves cover every byte of a PDU (undissected bytes are leaves too), so
+// the blocks together are the whole PDU.
+func AppendHexDump(dst []byte, p *dissect.PDU, o *Options) []byte {
+	hasChild := make([]bool, len(p.Nodes))
+	for i := 1; i < len(p.Nodes); i++ {
+		n := &p.Nodes[i]
+		if n.Flags&dissect.FlagGenerated == 0 && n.Parent >= 0 {
+			hasChild[n.Parent] = true
+		}
+	}
+	for i := range p.Nodes {
+		n := &p.Nodes[i]
+		if hasChild[i] || n.Flags&dissect.FlagGenerated != 0 || n.Length == 0 && i > 0 {
+			continue
+		}
+		b := p.Data[n.Offset : n.Offset+n.Length]
+		mask := redacted(o, n)
+		lines := 0
+		for off := 0; off < len(b) || off == 0; off += 16 {
+			if lines == maxHexLinesPerField && len(b)-off > 16 {
+				dst = append(dst, "      … "...)
+				dst = strconv.AppendInt(dst, int64(len(b)-off), 10)
+				dst = append(dst, " more bytes\n"...)
+				break
+			}
+			chunk := b[off:min(off+16, len(b))]
+			dst = appendOffset(dst, int(n.Offset)+off)
+			dst = append(dst, "  "...)
+			for j := 0; j < 16; j++ {
+				switch {
+				case j >= len(chunk):
+					dst = append(dst, "   "...)
+				case mask:
+					dst = append(dst, "** "...)
+				default:
+					dst = append(dst, hexDigits[chunk[j]>>4], hexDigits[chunk[j]&15], ' ')
+				}
+			}
+			dst = append(dst, ' ')
+			for j := 0; j < 16; j++ {
+				switch {
+				case j >= len(chunk):
+					dst = append(dst, ' ')
+				case mask:
+					dst = append(dst, '*')
+				case chunk[j] >= 0x20 && chunk[j] < 0x7f:
+					dst = append(dst, chunk[j])
+				default:
+					dst = append(dst, '.')
+				}
+			}
+			if off == 0 {
+				dst = append(dst, "  "...)
+				dst = append(dst, n.Name()...)
+			}
+			dst = append(dst, '\n')
+			lines++
+			if len(b) == 0 {
+				break
+			}
+		}
+	}
+	return dst
+}
+
+const hexDigits = "0123456789abcdef"
+
+func appendOffset(dst []byte, off int) []byte {
+	return append(dst, hexDigits[off>>12&15], hexDigits[off>>8&15], hexDigits[off>>4&15], hexDigits[off&15])
+}

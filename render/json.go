@@ -1,0 +1,255 @@
+package render
+
+import (
+	"bufio"
+	"strconv"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/mcdissect/mcdissect/analyze"
+	"github.com/mcdissect/mcdissect/dissect"
+)
+
+// jsonRenderer streams a JSON array, one object per record, each with its
+// whole tree: names, offsets, lengths, typed values, display strings and
+// expert items. Objects are written as they complete, so memory stays flat.
+type jsonRenderer struct {
+	w    *bufio.Writer
+	o    Options
+	buf  []byte
+	n    int
+	kids [][]int32
+}
+
+func (j *jsonRenderer) Begin() error { _, err := j.w.WriteString("["); return err }
+
+func (j *jsonRenderer) End() error {
+	if j.n > 0 {
+		j.w.WriteString("\n")
+	}
+	j.w.WriteString("]\n")
+	return j.w.Flush()
+}
+
+func (j *jsonRenderer) Record(r *analyze.Record) error {
+	b := j.buf[:0]
+	if j.n > 0 {
+		b = append(b, ',')
+	}
+	j.n++
+	b = append(b, "\n  {\"frame\": "...)
+	b = strconv.AppendUint(b, r.Frame, 10)
+	b = append(b, ", \"time\": "...)
+	b = appendJSONString(b, r.Time.UTC().Format("2006-01-02T15:04:05.000000000Z"))
+	b = append(b, ", \"time_relative\": "...)
+	b = strconv.AppendFloat(b, r.Rel.Seconds(), 'f', 9, 64)
+	b = append(b, ", \"src\": "...)
+	b = appendJSONString(b, r.Src.String())
+	b = append(b, ", \"dst\": "...)
+	b = appendJSONString(b, r.Dst.String())
+	if r.TCP {
+		b = append(b, ", \"transport\": \"tcp\", \"stream\": "...)
+		b = strconv.AppendInt(b, int64(r.Stream), 10)
+	} else {
+		b = append(b, ", \"transport\": \"udp\""...)
+	}
+	b = append(b, ", \"protocol\": "...)
+	b = appendJSONString(b, r.Proto)
+	b = append(b, ", \"direction\": "...)
+	b = appendJSONString(b, r.PDU.Dir.String())
+	b = append(b, ", \"message\": "...)
+	b = appendJSONString(b, r.PDU.Message)
+	b = append(b, ", \"info\": "...)
+	b = appendJSONString(b, r.PDU.Info)
+	b = append(b, ", \"length\": "...)
+	b = strconv.AppendInt(b, int64(len(r.PDU.Data)), 10)
+	if r.PDU.WireLen > len(r.PDU.Data) {
+		b = append(b, ", \"wire_length\": "...)
+		b = strconv.AppendInt(b, int64(r.PDU.WireLen), 10)
+	}
+	if len(r.Parts) > 0 {
+		b = append(b, ", \"frames\": ["...)
+		for i, p := range r.Parts {
+			if i > 0 {
+				b = append(b, ", "...)
+			}
+			b = append(b, "{\"frame\": "...)
+			b = strconv.AppendUint(b, p.Frame, 10)
+			b = append(b, ", \"bytes\": "...)
+			b = strconv.AppendInt(b, int64(p.Bytes), 10)
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	if r.Kind == analyze.KindGap {
+		b = append(b, ", \"gap_length\": "...)
+		b = strconv.AppendInt(b, int64(r.GapLength), 10)
+	}
+	b = append(b, ", \"tree\": "...)
+	j.childrenIndex(&r.PDU)
+	if len(r.PDU.Nodes) > 0 {
+		b = j.appendNode(b, &r.PDU, 0, 2)
+	} else {
+		b = append(b, "null"...)
+	}
+	b = append(b, '}')
+	j.buf = b
+	_, err := j.w.Write(b)
+	return err
+}
+
+// childrenIndex lists each node's children; the flat pre-order slice is
+// nested here, for this renderer only.
+func (j *jsonRenderer) childrenIndex(p *dissect.PDU) {
+	if cap(j.kids) < len(p.Nodes) {
+		j.kids = make([][]int32, len(p.Nodes))
+	}
+	j.kids = j.kids[:len(p.Nodes)]
+	for i := range j.kids {
+		j.kids[i] = j.kids[i][:0]
+	}
+	for i := 1; i < len(p.Nodes); i++ {
+		if par := p.Nodes[i].Parent; par >= 0 {
+			j.kids[par] = append(j.kids[par], int32(i))
+		}
+	}
+}
+
+func (j *jsonRenderer) appendNode(b []byte, p *dissect.PDU, i int32, ind int) []byte {
+	n := &p.Nodes[i]
+	b = append(b, "{\"name\": "...)
+	b = appendJSONString(b, n.Name())
+	b = append(b, ", \"label\": "...)
+	b = appendJSONString(b, n.Field.Label)
+	b = append(b, ", \"offset\": "...)
+	b = strconv.AppendInt(b, int64(n.Offset), 10)
+	b = append(b, ", \"length\": "...)
+	b = strconv.AppendInt(b, int64(n.Length), 10)
+	if n.Field.Type != dissect.FTNone && n.Field.Type != dissect.FTProtocol || n.Text != "" {
+		b = append(b, ", \"show\": "...)
+		if redacted(&j.o, n) {
+			b = appendJSONString(b, redactedText)
+		} else {
+			b = appendJSONString(b, string(dissect.AppendValue(nil, n)))
+		}
+		if !redacted(&j.o, n) {
+			b = appendJSONValue(b, n)
+		}
+	}
+	if n.Flags&dissect.FlagGenerated != 0 {
+		b = append(b, ", \"generated\": true"...)
+	}
+	if n.Flags&dissect.FlagTruncated != 0 {
+		b = append(b, ", \"truncated\": true"...)
+	}
+	if n.Flags&dissect.FlagMalformed != 0 {
+		b = append(b, ", \"malformed\": true"...)
+	}
+	first := true
+	for _, e := range p.Experts {
+		if e.Node != i {
+			continue
+		}
+		if first {
+			b = append(b, ", \"expert\": ["...)
+			first = false
+		} else {
+			b = append(b, ", "...)
+		}
+		b = append(b, "{\"name\": "...)
+		b = appendJSONString(b, e.Info.Name)
+		b = append(b, ", \"severity\": "...)
+		b = appendJSONString(b, e.Info.Severity.String())
+		b = append(b, ", \"message\": "...)
+		b = appendJSONString(b, e.Msg)
+		b = append(b, '}')
+	}
+	if !first {
+		b = append(b, ']')
+	}
+	if kids := j.kids[i]; len(kids) > 0 {
+		b = append(b, ", \"children\": ["...)
+		for k, c := range kids {
+			if k > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, '\n')
+			b = appendSpaces(b, 2*(ind+1))
+			b = j.appendNode(b, p, c, ind+1)
+		}
+		b = append(b, ']')
+	}
+	return append(b, '}')
+}
+
+func appendSpaces(b []byte, n int) []byte {
+	for ; n > 0; n-- {
+		b = append(b, ' ')
+	}
+	return b
+}
+
+// appendJSONValue appends ", \"value\": v" with v typed: numbers as
+// numbers, booleans, text as strings, bytes as hex.
+func appendJSONValue(b []byte, n *dissect.Node) []byte {
+	v := n.Value
+	switch n.Field.Type {
+	case dissect.FTUint, dissect.FTFrameNum:
+		b = append(b, ", \"value\": "...)
+		return strconv.AppendUint(b, v.N, 10)
+	case dissect.FTInt:
+		b = append(b, ", \"value\": "...)
+		return strconv.AppendInt(b, v.Int(), 10)
+	case dissect.FTFloat:
+		b = append(b, ", \"value\": "...)
+		return strconv.AppendFloat(b, v.Float(), 'g', -1, 64)
+	case dissect.FTBool:
+		b = append(b, ", \"value\": "...)
+		return strconv.AppendBool(b, v.Bool())
+	case dissect.FTString:
+		b = append(b, ", \"value\": "...)
+		return appendJSONString(b, v.Text())
+	case dissect.FTBytes:
+		b = append(b, ", \"value\": \""...)
+		for _, c := range v.B {
+			b = append(b, hexDigits[c>>4], hexDigits[c&15])
+		}
+		return append(b, '"')
+	}
+	return b
+}
+
+// appendJSONString appends s as a JSON string. Control characters, DEL and
+// C1 controls are escaped as \u00XX, so that JSON printed to a terminal is
+// as safe as the tree; invalid UTF-8 becomes U+FFFD.
+func appendJSONString(b []byte, s string) []byte {
+	b = append(b, '"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c < 0x7f {
+			if c == '"' || c == '\\' {
+				b = append(b, '\\')
+			}
+			b = append(b, c)
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			b = append(b, `\ufffd`...)
+		case r < 0x20 || r >= 0x7f && r < 0xa0:
+			b = append(b, `\u00`...)
+			b = append(b, hexDigits[r>>4], hexDigits[r&15])
+		case r == 0x2028 || r == 0x2029 || r < 0x10000 && unicode.Is(unicode.Cf, r):
+			// Line separators and format characters (bidirectional
+			// overrides) are escaped too: they reorder terminal text.
+			b = append(b, `\u`...)
+			b = append(b, hexDigits[r>>12&15], hexDigits[r>>8&15], hexDigits[r>>4&15], hexDigits[r&15])
+		default:
+			b = append(b, s[i:i+size]...)
+		}
+		i += size
+	}
+	return append(b, '"')
+}

@@ -1,0 +1,197 @@
+package render
+
+import (
+	"bufio"
+	"strconv"
+
+	"github.com/mcdissect/mcdissect/analyze"
+	"github.com/mcdissect/mcdissect/dissect"
+)
+
+type textRenderer struct {
+	w    *bufio.Writer
+	o    Options
+	line []byte
+}
+
+func (t *textRenderer) Begin() error { return nil }
+func (t *textRenderer) End() error   { return t.w.Flush() }
+
+func (t *textRenderer) Record(r *analyze.Record) error {
+	t.line = AppendSummary(t.line[:0], r)
+	t.line = append(t.line, '\n')
+	if t.o.Verbose {
+		t.line = appendHeader(t.line, r)
+		t.line = AppendTree(t.line, r, &t.o)
+	}
+	if t.o.Hex {
+		t.line = AppendHexDump(t.line, &r.PDU, &t.o)
+	}
+	if t.o.Verbose || t.o.Hex {
+		t.line = append(t.line, '\n')
+	}
+	_, err := t.w.Write(t.line)
+	return err
+}
+
+// AppendSummary appends tshark's one-line summary: number, relative time,
+// source → destination, protocol, info.
+func AppendSummary(dst []byte, r *analyze.Record) []byte {
+	dst = padLeft(dst, strconv.AppendUint(nil, r.Frame, 10), 5)
+	dst = append(dst, ' ')
+	dst = padLeft(dst, strconv.AppendFloat(nil, r.Rel.Seconds(), 'f', 6, 64), 11)
+	dst = append(dst, ' ')
+	dst = r.Src.AppendTo(dst)
+	dst = append(dst, " → "...)
+	dst = r.Dst.AppendTo(dst)
+	dst = append(dst, ' ')
+	dst = append(dst, r.ProtoColumn()...)
+	dst = append(dst, ' ')
+	dst = dissect.AppendSafe(dst, r.PDU.Info)
+	return dst
+}
+
+func padLeft(dst, s []byte, w int) []byte {
+	for i := len(s); i < w; i++ {
+		dst = append(dst, ' ')
+	}
+	return append(dst, s...)
+}
+
+// appendHeader appends the record's frame line and, for reassembled PDUs,
+// the frames they came from, as tshark shows them.
+func appendHeader(dst []byte, r *analyze.Record) []byte {
+	dst = append(dst, "Frame "...)
+	dst = strconv.AppendUint(dst, r.Frame, 10)
+	dst = append(dst, ": "...)
+	dst = r.Time.UTC().AppendFormat(dst, "2006-01-02 15:04:05.000000000 UTC")
+	if r.TCP {
+		dst = append(dst, ", TCP stream "...)
+		dst = strconv.AppendInt(dst, int64(r.Stream), 10)
+	} else {
+		dst = append(dst, ", UDP"...)
+	}
+	dst = append(dst, ", "...)
+	switch r.PDU.Dir {
+	case dissect.DirC2S:
+		dst = append(dst, "client → server"...)
+	case dissect.DirS2C:
+		dst = append(dst, "server → client"...)
+	default:
+		dst = append(dst, "direction unknown"...)
+	}
+	dst = append(dst, '\n')
+	if len(r.Parts) > 1 || r.TCP && len(r.Parts) == 1 && r.Parts[0].Frame != r.Frame {
+		total := 0
+		for _, p := range r.Parts {
+			total += p.Bytes
+		}
+		dst = append(dst, '[')
+		dst = strconv.AppendInt(dst, int64(len(r.Parts)), 10)
+		if r.TCP {
+			dst = append(dst, " reassembled TCP segments ("...)
+		} else {
+			dst = append(dst, " IPv4 fragments ("...)
+		}
+		dst = strconv.AppendInt(dst, int64(total), 10)
+		dst = append(dst, " bytes): "...)
+		for i, p := range r.Parts {
+			if i > 0 {
+				dst = append(dst, ", "...)
+			}
+			dst = append(dst, '#')
+			dst = strconv.AppendUint(dst, p.Frame, 10)
+			dst = append(dst, '(')
+			dst = strconv.AppendInt(dst, int64(p.Bytes), 10)
+			dst = append(dst, ')')
+		}
+		dst = append(dst, "]\n"...)
+	}
+	return dst
+}
+
+// AppendTree appends the tree, four spaces a level, each line with its
+// byte range, generated items in brackets and expert items under the node
+// they concern.
+func AppendTree(dst []byte, r *analyze.Record, o *Options) []byte {
+	p := &r.PDU
+	depth := make([]int, len(p.Nodes)) // small: one int per node
+	for i := range p.Nodes {
+		n := &p.Nodes[i]
+		if n.Parent >= 0 {
+			depth[i] = depth[n.Parent] + 1
+		}
+		dst = appendIndent(dst, depth[i])
+		dst = AppendNodeLine(dst, n, o)
+		dst = append(dst, '\n')
+		for _, e := range p.Experts {
+			if int(e.Node) == i {
+				dst = appendIndent(dst, depth[i]+1)
+				dst = AppendExpert(dst, &e)
+				dst = append(dst, '\n')
+			}
+		}
+	}
+	return dst
+}
+
+func appendIndent(dst []byte, d int) []byte {
+	for ; d > 0; d-- {
+		dst = append(dst, "    "...)
+	}
+	return dst
+}
+
+// AppendNodeLine appends one tree line: "Label: value [off 3, len 4]".
+func AppendNodeLine(dst []byte, n *dissect.Node, o *Options) []byte {
+	gen := n.Flags&dissect.FlagGenerated != 0
+	if gen {
+		dst = append(dst, '[')
+	}
+	dst = append(dst, n.Field.Label...)
+	if n.Key != "" {
+		dst = append(dst, " \""...)
+		dst = dissect.AppendSafe(dst, n.Key)
+		dst = append(dst, '"')
+	}
+	if n.Field.Type != dissect.FTNone && n.Field.Type != dissect.FTProtocol || n.Text != "" {
+		dst = append(dst, ": "...)
+		if redacted(o, n) {
+			dst = append(dst, redactedText...)
+		} else {
+			dst = dissect.AppendValue(dst, n)
+		}
+	}
+	if n.Flags&dissect.FlagLittleEndian != 0 {
+		dst = append(dst, " (little-endian)"...)
+	}
+	if gen {
+		dst = append(dst, ']')
+	} else {
+		dst = append(dst, " [off "...)
+		dst = strconv.AppendInt(dst, int64(n.Offset), 10)
+		dst = append(dst, ", len "...)
+		dst = strconv.AppendInt(dst, int64(n.Length), 10)
+		dst = append(dst, ']')
+	}
+	if n.Flags&dissect.FlagTruncated != 0 {
+		dst = append(dst, " [truncated]"...)
+	}
+	if n.Flags&dissect.FlagMalformed != 0 {
+		dst = append(dst, " [malformed]"...)
+	}
+	return dst
+}
+
+// AppendExpert appends "[Expert Info (Warning/mc.truncated): message]".
+func AppendExpert(dst []byte, e *dissect.ExpertItem) []byte {
+	dst = append(dst, "[Expert Info ("...)
+	s := e.Info.Severity.String()
+	dst = append(dst, s[0]-'a'+'A')
+	dst = append(dst, s[1:]...)
+	dst = append(dst, '/')
+	dst = append(dst, e.Info.Name...)
+	dst = append(dst, "): "...)
+	dst = dissect.AppendSafe(dst, e.Msg)
+	return append(dst, ']')
+}
