@@ -1,0 +1,155 @@
+package classic
+
+import (
+	"testing"
+
+	"github.com/mcdissect/mcdissect/dissect"
+)
+
+var (
+	fuzzAll  = cpeConn(append(append([]any(nil), allExts...), "ExtEntityPositions", 1, "ExtendedBlocks", 1, "FastMap", 1)...)
+	fuzzCPE  = cpeAll()
+	fuzzWide = cpeConn("ExtEntityPositions", 1, "ExtendedBlocks", 1, "FastMap", 1, "HeldBlock", 1, "EnvMapAppearance", 2, "BlockDefinitionsExt", 2, "CustomModels", 2, "ExtendedTextures", 1)
+)
+
+// clone copies a template connection, so that each fuzz input starts from
+// the same negotiation without paying for it.
+func clone(c *Conn) *Conn {
+	d := *c
+	for i := range d.ext {
+		d.ext[i] = append([]extAnn(nil), c.ext[i]...)
+	}
+	d.level = level{}
+	d.infoBuf, d.tmpBuf = nil, nil
+	return &d
+}
+
+func seedCorpus(f *testing.F) {
+	for _, tc := range packetCases {
+		f.Add(byte(tc.dir), tc.data)
+	}
+}
+
+// FuzzFrame frames arbitrary bytes as a stream of either direction, after a
+// gap or not, on a CPE connection with every extension: no panic, every
+// answer within the buffer, progress on OK and Skip.
+func FuzzFrame(f *testing.F) {
+	seedCorpus(f)
+	f.Fuzz(func(t *testing.T, flags byte, data []byte) {
+		var c *Conn
+		if flags&4 != 0 {
+			c = clone(fuzzAll)
+		} else {
+			c = NewConn(nil)
+		}
+		dir := dissect.DirC2S
+		if flags&1 != 0 {
+			dir = dissect.DirS2C
+		}
+		gap := flags&2 != 0
+		for len(data) > 0 {
+			fr := c.Frame(dir, data, gap)
+			gap = false
+			switch fr.Status {
+			case dissect.FrameOK, dissect.FrameSkip:
+				if fr.Len <= 0 || fr.Len > len(data) {
+					t.Fatalf("%v len %d of %d", fr.Status, fr.Len, len(data))
+				}
+				if fr.Status == dissect.FrameOK {
+					var p dissect.PDU
+					c.Decode(&p, data[:fr.Len], dissect.Meta{Dir: dir})
+					if err := dissect.Check(&p); err != nil {
+						t.Fatal(err)
+					}
+				}
+				data = data[fr.Len:]
+			default:
+				return
+			}
+		}
+	})
+}
+
+// FuzzDecode decodes arbitrary bytes as one packet of either direction, cut
+// or not, on a vanilla or a CPE connection: Check holds.
+func FuzzDecode(f *testing.F) {
+	seedCorpus(f)
+	f.Fuzz(func(t *testing.T, flags byte, data []byte) {
+		var c *Conn
+		switch flags & 12 {
+		case 0:
+			c = NewConn(nil)
+		case 4:
+			c = clone(fuzzCPE)
+		default:
+			c = clone(fuzzWide)
+		}
+		dir := dissect.DirC2S
+		if flags&1 != 0 {
+			dir = dissect.DirS2C
+		}
+		wire := len(data)
+		if flags&2 != 0 {
+			wire += int(flags >> 4)
+		}
+		var p dissect.PDU
+		c.DecodeWire(&p, data, wire, dissect.Meta{Dir: dir})
+		if err := dissect.Check(&p); err != nil {
+			t.Fatal(err)
+		}
+		// A level chunk of these bytes, then a finalize: the level path.
+		if dir == dissect.DirS2C && len(data) > 0 {
+			c.Decode(&p, []byte{0x02, 0, 0, 0, 8}[:1+4*b2i(c.n.fastMap)], dissect.Meta{Dir: dir})
+			chunk := make([]byte, 1028)
+			chunk[0] = 0x03
+			n := copy(chunk[3:1027], data)
+			chunk[1], chunk[2] = byte(n>>8), byte(n)
+			c.Decode(&p, chunk, dissect.Meta{Dir: dir})
+			c.Decode(&p, []byte{0x04, 0, 2, 0, 2, 0, 2}, dissect.Meta{Dir: dir})
+			if err := dissect.Check(&p); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// FuzzHeartbeat frames and decodes arbitrary bytes as heartbeat HTTP.
+func FuzzHeartbeat(f *testing.F) {
+	f.Add(byte(0), []byte("GET /heartbeat.jsp?port=25565&max=32&name=My%20Server&public=True&version=7&salt=wo6kVAHjxoJcInKx&users=0\r\n"))
+	f.Add(byte(0), []byte("POST /heartbeat.jsp HTTP/1.1\r\nContent-Length: 12\r\n\r\nsalt=abc&x=%"))
+	f.Add(byte(1), []byte("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n"))
+	f.Add(byte(1), []byte("HTTP/1.0 200 OK\r\nContent-Length: 5\r\n\r\nhttp:"))
+	f.Add(byte(1), []byte("http://minecraft.net/classic/play/abc"))
+	f.Fuzz(func(t *testing.T, flags byte, data []byte) {
+		h := NewHeartbeat(NewSession())
+		dir := dissect.DirC2S
+		if flags&1 != 0 {
+			dir = dissect.DirS2C
+		}
+		for len(data) > 0 {
+			fr := h.Frame(dir, data, false)
+			if fr.Status == dissect.FrameNeedMore {
+				fr = h.FrameAtEnd(dir, data)
+			}
+			if fr.Status != dissect.FrameOK {
+				return
+			}
+			if fr.Len <= 0 || fr.Len > len(data) {
+				t.Fatalf("len %d of %d", fr.Len, len(data))
+			}
+			var p dissect.PDU
+			h.Decode(&p, data[:fr.Len], dissect.Meta{Dir: dir, Client: "1.2.3.4:5"})
+			if err := dissect.Check(&p); err != nil {
+				t.Fatalf("%v\n%s", err, dumpTree(&p))
+			}
+			data = data[fr.Len:]
+		}
+	})
+}

@@ -1,0 +1,78 @@
+package classic
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/mcdissect/mcdissect/dissect"
+)
+
+func TestHeartbeatFraming(t *testing.T) {
+	post := "POST /heartbeat.jsp HTTP/1.1\r\nHost: www.classicube.net\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 84\r\n\r\n" +
+		"port=25565&max=16&name=Caf%C3%A9+server&public=False&version=7&salt=abcdefghijklmnop"
+	chunked := "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1a\r\nhttp://example.org/play/xy\r\n0\r\n\r\n"
+	for _, tc := range []struct {
+		name   string
+		dir    dissect.Dir
+		in     string
+		status dissect.FrameStatus
+		n      int
+	}{
+		{"post with body", dissect.DirC2S, post + "GET", dissect.FrameOK, len(post)},
+		{"post body incomplete", dissect.DirC2S, post[:len(post)-1], dissect.FrameNeedMore, len(post)},
+		{"http/0.9 request", dissect.DirC2S, "GET /heartbeat.jsp?port=1\r\nrest", dissect.FrameOK, 27},
+		{"chunked response", dissect.DirS2C, chunked, dissect.FrameOK, len(chunked)},
+		{"chunked incomplete", dissect.DirS2C, chunked[:len(chunked)-3], dissect.FrameNeedMore, 0},
+		{"http/0.9 response", dissect.DirS2C, "http://x/play", dissect.FrameNeedMore, 0},
+		{"close-delimited", dissect.DirS2C, "HTTP/1.0 200 OK\r\n\r\nhttp://x", dissect.FrameNeedMore, 0},
+		{"head too long", dissect.DirC2S, "GET /heartbeat.jsp HTTP/1.1\r\n" + strings.Repeat("X: y\r\n", 4000), dissect.FrameLost, 0},
+		{"body too long", dissect.DirS2C, "HTTP/1.1 200 OK\r\nContent-Length: 999999999\r\n\r\n", dissect.FrameLost, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := NewHeartbeat(nil).Frame(tc.dir, []byte(tc.in), false)
+			if f.Status != tc.status || f.Status == dissect.FrameOK && f.Len != tc.n {
+				t.Errorf("%+v, want %v %d", f, tc.status, tc.n)
+			}
+		})
+	}
+	if f := NewHeartbeat(nil).FrameAtEnd(dissect.DirS2C, []byte("http://x/play")); f.Status != dissect.FrameOK || f.Len != 13 {
+		t.Errorf("FrameAtEnd: %+v", f)
+	}
+	// The POST decodes: URL-decoded UTF-8 name, '+' as space, salt from the body.
+	sess := NewSession()
+	var p dissect.PDU
+	NewHeartbeat(sess).Decode(&p, []byte(post), dissect.Meta{Dir: dissect.DirC2S, Client: "192.0.2.7:5000", Frame: 4})
+	if err := dissect.Check(&p); err != nil {
+		t.Fatalf("%v\n%s", err, dumpTree(&p))
+	}
+	if i := p.Find("classic.heartbeat.name"); i < 0 || p.Nodes[i].Value.Text() != "Café server" {
+		t.Errorf("name\n%s", dumpTree(&p))
+	}
+	if s, src, ok := sess.SaltFor("192.0.2.7:25565"); !ok || s != "abcdefghijklmnop" || !strings.Contains(src, "frame 4") {
+		t.Errorf("salt %q %q", s, src)
+	}
+	if i := p.Find("classic.heartbeat.body"); i < 0 || p.Nodes[i].Flags&dissect.FlagSensitive == 0 {
+		t.Error("body holding the salt not sensitive")
+	}
+	// The chunked response: the play URL joined from the chunks.
+	NewHeartbeat(nil).Decode(&p, []byte(chunked), dissect.Meta{Dir: dissect.DirS2C})
+	if err := dissect.Check(&p); err != nil {
+		t.Fatalf("%v\n%s", err, dumpTree(&p))
+	}
+	if i := p.Find("classic.heartbeat.play_url"); i < 0 || p.Nodes[i].Value.Text() != "http://example.org/play/xy" {
+		t.Errorf("play url\n%s", dumpTree(&p))
+	}
+	// An error status and a bad escape.
+	NewHeartbeat(nil).Decode(&p, []byte("HTTP/1.1 503 Unavailable\r\nContent-Length: 0\r\n\r\n"), dissect.Meta{Dir: dissect.DirS2C})
+	if !hasExpert(&p, ExpertHBStatus) {
+		t.Error("no error status expert")
+	}
+	NewHeartbeat(nil).Decode(&p, []byte("GET /heartbeat.jsp?name=a%zz&salt=short\r\n"), dissect.Meta{Dir: dissect.DirC2S})
+	if !hasExpert(&p, ExpertHBEncoding) || !hasExpert(&p, ExpertHBSalt) || !hasExpert(&p, ExpertHBMissing) {
+		t.Errorf("experts\n%s", dumpTree(&p))
+	}
+	if !bytes.Contains([]byte(p.Info), []byte("HTTP/0.9")) {
+		t.Errorf("info %q", p.Info)
+	}
+}

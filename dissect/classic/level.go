@@ -1,0 +1,319 @@
+package classic
+
+import (
+	"bytes"
+	"compress/flate"
+	"compress/gzip"
+	"encoding/binary"
+	"errors"
+	"io"
+	"sort"
+	"strconv"
+
+	"github.com/mcdissect/mcdissect/dissect"
+)
+
+// Caps on level data. Limits come before allocation: the joined compressed
+// bytes stop growing at MaxCompressed, and inflation stops at the size the
+// finalize packet announces (X×Y×Z plus the 4-byte count) or MaxInflated,
+// whichever is less; a stream that would inflate further is a bomb and is
+// reported, not obeyed.
+const (
+	MaxCompressed  = 16 << 20 // joined compressed bytes of one level (≈ 16 000 chunks)
+	MaxInflated    = 64 << 20 // inflated bytes of one level array
+	maxFramesShown = 64       // chunk frames listed in the finalize tree
+)
+
+// level is the level being sent on a connection.
+type level struct {
+	begun   bool
+	fastMap bool
+	volume  uint32 // FastMap's volume from Level Initialize
+	data    [2][]byte
+	chunks  int
+	frames  []uint64
+	capped  bool
+	gap     bool
+	// the last finalized level's dimensions, for BulkBlockUpdate indices
+	sx, sy, sz int
+}
+
+func (l *level) reset() {
+	sx, sy, sz := l.sx, l.sy, l.sz
+	*l = level{data: [2][]byte{l.data[0][:0], l.data[1][:0]}, frames: l.frames[:0], sx: sx, sy: sy, sz: sz}
+}
+
+// unpack turns a block index into coordinates: index = (y×Z + z)×X + x.
+func (l *level) unpack(i uint32) (x, y, z int, ok bool) {
+	if l.sx == 0 || l.sz == 0 || l.sy == 0 || int(i) >= l.sx*l.sy*l.sz {
+		return 0, 0, 0, false
+	}
+	n := int(i)
+	return n % l.sx, n / (l.sx * l.sz), (n / l.sx) % l.sz, true
+}
+
+func decLevelInit(d *dec) {
+	c := d.conn
+	c.level.reset()
+	c.level.begun = true
+	c.level.fastMap = c.n.fastMap
+	if c.n.fastMap {
+		v, i := d.c.Uint32(FieldLevelVolumeFast)
+		c.level.volume = v
+		d.setText(i, strconv.FormatUint(uint64(v), 10)+" blocks (FastMap: the level follows as raw deflate, no gzip header, no count prefix)")
+		d.info = append(d.info, ", FastMap volume "...)
+		d.info = strconv.AppendUint(d.info, uint64(v), 10)
+	}
+}
+
+func decLevelChunk(d *dec) {
+	c := &d.c
+	l := &d.conn.level
+	n, ni := c.Uint16(FieldChunkLength)
+	length := int(n)
+	if ni >= 0 && length > 1024 {
+		c.Malformed(ni, ExpertChunkLength, "classic.level.chunk_length at offset 1: "+strconv.Itoa(length)+", at most 1024")
+		length = 1024
+	}
+	data, di := c.Take(FieldChunkData, length)
+	if length < 1024 {
+		pad, pi := c.Take(FieldChunkPadding, 1024-length)
+		if pi >= 0 {
+			d.setText(pi, strconv.Itoa(1024-length)+" bytes of 0x00 padding")
+			for _, b := range pad {
+				if b != 0 {
+					c.Expert(pi, ExpertChunkPadding, "classic.level.chunk_padding at offset "+strconv.Itoa(3+length)+": non-zero bytes in the padding")
+					break
+				}
+			}
+		}
+	}
+	arr := 0
+	if d.conn.n.extBlocks {
+		v, vi := c.Uint8(FieldArraySel)
+		if v != 0 {
+			arr = 1
+		}
+		d.setText(vi, strconv.Itoa(int(v))+": "+arrayNames.Name(uint64(min(v, 1)))+" (ExtendedBlocks reuses the percent byte)")
+	} else {
+		v, _ := c.Uint8(FieldPercent)
+		d.info = append(d.info, ", "...)
+		d.info = strconv.AppendInt(d.info, int64(v), 10)
+		d.info = append(d.info, '%')
+	}
+	d.info = append(d.info, ", "...)
+	d.info = strconv.AppendInt(d.info, int64(length), 10)
+	d.info = append(d.info, " bytes"...)
+	if di < 0 {
+		return
+	}
+	if !l.begun {
+		c.Expert(0, ExpertLevelOrder, "classic.packet_id at offset 0: level data before Level Initialize; joined as the start of a level")
+		l.reset()
+		l.begun = true
+		l.fastMap = d.conn.n.fastMap
+	}
+	l.chunks++
+	if len(l.frames) < maxFramesShown+1 {
+		l.frames = append(l.frames, d.m.Frame)
+	}
+	if len(l.data[arr])+len(data) > MaxCompressed {
+		if !l.capped {
+			c.Expert(di, ExpertLevelCapped, "classic.level.chunk_data at offset 3: the level's compressed data passes "+strconv.Itoa(MaxCompressed)+" bytes; the rest is not joined")
+		}
+		l.capped = true
+		return
+	}
+	l.data[arr] = append(l.data[arr], data...)
+}
+
+func decLevelFinalize(d *dec) {
+	c := &d.c
+	conn := d.conn
+	l := &conn.level
+	x, xi := c.Uint16(FieldSizeX)
+	y, _ := c.Uint16(FieldSizeY)
+	z, zi := c.Uint16(FieldSizeZ)
+	d.info = append(d.info, ", "...)
+	d.info = strconv.AppendInt(d.info, int64(x), 10)
+	d.info = append(d.info, "×"...)
+	d.info = strconv.AppendInt(d.info, int64(y), 10)
+	d.info = append(d.info, "×"...)
+	d.info = strconv.AppendInt(d.info, int64(z), 10)
+	if xi < 0 || zi < 0 {
+		return
+	}
+	p := d.pdu()
+	l.sx, l.sy, l.sz = int(x), int(y), int(z)
+	volume := uint64(x) * uint64(y) * uint64(z)
+	lv := p.AddGenerated(0, FieldLevel, dissect.Value{}, "Level "+strconv.Itoa(int(x))+"×"+strconv.Itoa(int(y))+"×"+strconv.Itoa(int(z)))
+	p.AddGenerated(lv, FieldVolume, dissect.U(volume), "")
+	p.AddGenerated(lv, FieldChunkCount, dissect.U(uint64(l.chunks)), "")
+	for i, f := range l.frames {
+		if i == maxFramesShown {
+			c.Expert(lv, ExpertFrameCap, "classic.level: "+strconv.Itoa(l.chunks)+" chunks, the first "+strconv.Itoa(maxFramesShown)+" frames are listed")
+			break
+		}
+		p.AddGenerated(lv, FieldChunkFrame, dissect.U(f), "")
+	}
+	defer l.reset()
+	if l.chunks == 0 {
+		c.Expert(lv, ExpertLevelNoData, "classic.level: Level Finalize without any Level Data Chunk")
+		return
+	}
+	if l.gap {
+		c.Expert(lv, ExpertLevelGap, "classic.level: bytes of the server→client stream were lost while the level was sent; it is not inflated")
+		return
+	}
+	if l.capped {
+		return
+	}
+	p.AddGenerated(lv, FieldCompressed, dissect.U(uint64(len(l.data[0])+len(l.data[1]))), "")
+	// The inflated size the finalize packet announces: X×Y×Z blocks, plus
+	// the 4-byte count before them unless FastMap.
+	want := volume
+	if !l.fastMap {
+		want += 4
+	}
+	// The inflation limit: twice the announced size (a level a little
+	// larger than announced is a count mismatch, not a bomb), at most
+	// MaxInflated.
+	limit := min(2*want+64<<10, MaxInflated)
+	counts := make([]uint32, 256)
+	var lower []byte
+	for arr := 0; arr < 2; arr++ {
+		if arr == 1 && len(l.data[1]) == 0 {
+			break
+		}
+		out, err, bomb, trailing := inflate(l.data[arr], l.fastMap, int(limit))
+		name := "level-" + strconv.FormatUint(d.m.Frame, 10)
+		if arr == 1 {
+			name += "-upper"
+		}
+		ii := p.AddGenerated(lv, FieldInflated, dissect.U(uint64(len(out))), "")
+		switch {
+		case bomb:
+			c.Expert(ii, ExpertLevelBomb, "classic.level: the data inflates past "+strconv.FormatUint(limit, 10)+" bytes (X×Y×Z"+plus4(l.fastMap)+" = "+strconv.FormatUint(want, 10)+" announced; cap twice that + 64 KiB, at most "+strconv.Itoa(MaxInflated)+"): inflation stopped there")
+			return
+		case err != nil:
+			c.Expert(ii, ExpertLevelInflate, "classic.level: "+err.Error()+" after "+strconv.Itoa(len(out))+" inflated bytes")
+			return
+		}
+		if trailing > 0 {
+			c.Expert(ii, ExpertLevelTrailing, "classic.level: "+strconv.Itoa(trailing)+" bytes after the end of the compressed stream")
+		}
+		blocks := out
+		if !l.fastMap {
+			if len(out) < 4 {
+				c.Expert(ii, ExpertLevelCount, "classic.level: "+strconv.Itoa(len(out))+" inflated bytes, too few for the 4-byte block count")
+				return
+			}
+			cnt := binary.BigEndian.Uint32(out)
+			bi := p.AddGenerated(lv, FieldBlockCount, dissect.U(uint64(cnt)), "")
+			blocks = out[4:]
+			if uint64(cnt) != volume || len(blocks) != int(cnt) {
+				c.Expert(bi, ExpertLevelCount, "classic.level.block_count: prefix "+strconv.FormatUint(uint64(cnt), 10)+", inflated "+strconv.Itoa(len(blocks))+" blocks, X×Y×Z = "+strconv.FormatUint(volume, 10))
+			}
+		} else if uint64(len(blocks)) != volume || l.volume != uint32(volume) {
+			c.Expert(ii, ExpertLevelCount, "classic.level: FastMap volume "+strconv.FormatUint(uint64(l.volume), 10)+", inflated "+strconv.Itoa(len(blocks))+" blocks, X×Y×Z = "+strconv.FormatUint(volume, 10))
+		}
+		p.Objects = append(p.Objects, dissect.Object{Kind: "level", Name: name + ".bin", Data: blocks})
+		if arr == 0 {
+			lower = blocks
+		} else {
+			// ExtendedBlocks: the upper array's bits go above the lower 8.
+			counts = make([]uint32, 1024)
+			for i, b := range lower {
+				hi := 0
+				if i < len(blocks) {
+					hi = int(blocks[i]) & 3
+				}
+				counts[hi<<8|int(b)]++
+			}
+			lower = nil
+		}
+	}
+	if lower != nil {
+		for _, b := range lower {
+			counts[b]++
+		}
+	}
+	type tc struct{ id, n int }
+	var tcs []tc
+	for id, n := range counts {
+		if n > 0 {
+			tcs = append(tcs, tc{id, int(n)})
+		}
+	}
+	sort.Slice(tcs, func(i, j int) bool { return tcs[i].id < tcs[j].id })
+	for _, t := range tcs {
+		p.AddGenerated(lv, FieldTypeCount, dissect.U(uint64(t.n)), blockLabel(t.id)+": "+strconv.Itoa(t.n)+" blocks")
+	}
+}
+
+func plus4(fast bool) string {
+	if fast {
+		return ""
+	}
+	return " + 4"
+}
+
+// inflate inflates src (gzip, or raw deflate under FastMap), stopping at
+// limit bytes: bomb is set when the stream holds more. trailing counts bytes
+// after the end of the compressed stream.
+func inflate(src []byte, raw bool, limit int) (out []byte, err error, bomb bool, trailing int) {
+	br := bytes.NewReader(src)
+	var r io.Reader
+	if raw {
+		fr := flate.NewReader(br)
+		defer fr.Close()
+		r = fr
+	} else {
+		gr, e := gzip.NewReader(br)
+		if e != nil {
+			return nil, errors.New("gzip header: " + e.Error()), false, 0
+		}
+		gr.Multistream(false)
+		defer gr.Close()
+		r = gr
+	}
+	buf := make([]byte, 0, min(limit+1, 1<<20))
+	buf, err = readAtMost(r, buf, limit+1)
+	if len(buf) > limit {
+		return buf[:limit], nil, true, 0
+	}
+	if err != nil {
+		if err == io.ErrUnexpectedEOF {
+			err = errors.New("the compressed stream ends early (" + strconv.Itoa(len(src)) + " bytes joined)")
+		}
+		return buf, err, false, 0
+	}
+	return buf, nil, false, br.Len()
+}
+
+// readAtMost reads r into buf until EOF or n bytes.
+func readAtMost(r io.Reader, buf []byte, n int) ([]byte, error) {
+	for len(buf) < n {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		m, err := r.Read(buf[len(buf):min(cap(buf), n)])
+		buf = buf[:len(buf)+m]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+	}
+	return buf, nil
+}
+
+// blockLabel names a block ID: "Stone (1)", or "block 300" for IDs the
+// tables do not name (BlockDefinitions defines them at run time).
+func blockLabel(id int) string {
+	if n, ok := blockNames[uint64(id)]; ok {
+		return n + " (" + strconv.Itoa(id) + ")"
+	}
+	return "block " + strconv.Itoa(id)
+}
