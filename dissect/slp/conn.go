@@ -74,7 +74,9 @@ func (c *Conn) Frame(dir dissect.Dir, buf []byte, afterGap bool) dissect.Frame {
 	}
 	if afterGap {
 		switch {
-		case d.started:
+		case d.started || d.seen:
+			// The direction had begun (perhaps only an incomplete PDU):
+			// the bytes after the gap are somewhere inside it.
 			return c.lose(d, "bytes missing from the stream: Server List Ping has no boundary to resync on, the rest of this direction is not dissected")
 		case i == 0:
 			switch Detect(buf) {
@@ -86,6 +88,9 @@ func (c *Conn) Frame(dir dissect.Dir, buf []byte, afterGap bool) dissect.Frame {
 		case !c.fr.d[0].started || c.fr.d[0].lost:
 			return c.lose(d, "capture starts mid-stream: no packet boundary to resync on")
 		}
+	}
+	if !afterGap {
+		d.seen = true
 	}
 	if d.enc {
 		return c.lose(d, "encrypted: the client sent Encryption Response, every later byte is AES/CFB8 ciphertext")

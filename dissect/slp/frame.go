@@ -29,6 +29,7 @@ const (
 // dirState is what framing or decoding knows of one direction.
 type dirState struct {
 	started  bool  // a PDU of this direction has been consumed
+	seen     bool  // bytes of this direction were offered at a boundary (even an incomplete PDU)
 	lost     bool  // framing gave up on this direction
 	enc      bool  // encrypted from here on
 	compress bool  // frames carry a data length (after Set Compression)
