@@ -8,6 +8,7 @@ import (
 	"github.com/google/gopacket/layers"
 
 	"github.com/mcdissect/mcdissect/dissect"
+	"github.com/mcdissect/mcdissect/dissect/classic"
 	"github.com/mcdissect/mcdissect/reassembly"
 )
 
@@ -29,7 +30,8 @@ const (
 // tcpProto is one table entry per TCP protocol: adding a protocol adds an
 // entry here and a package under dissect/.
 type tcpProto struct {
-	name    string
+	name    string                       // for -d
+	proto   string                       // mc.protocol of its records
 	port    uint16                       // its default server port
 	detect  func(first []byte) detection // from the client's first bytes
 	newConn func(t *tcpState) streamConn
@@ -42,9 +44,9 @@ const maxDetectBytes = 1024
 // tcpState is the analyzer's TCP side: the reassembler and what spans
 // connections (the Classic heartbeat salts).
 type tcpState struct {
-	a     *Analyzer
-	r     *reassembly.Reassembler
-	extra any // per-protocol capture-wide state, set by protocol tables
+	a       *Analyzer
+	r       *reassembly.Reassembler
+	classic *classic.Session // heartbeat salts, for checking players' keys
 }
 
 func newTCPState(a *Analyzer) *tcpState {
@@ -61,15 +63,23 @@ func (t *tcpState) packet(frame uint64, ci gopacket.CaptureInfo, flow gopacket.F
 func (t *tcpState) flushIdle(now time.Time) { t.r.FlushIdle(now) }
 func (t *tcpState) close()                  { t.r.Close() }
 
+// cand is a protocol a connection may speak, and whether its port says so
+// (a stream on a protocol's port that starts mid-way is still reported as
+// that protocol's undissected bytes, never dropped).
+type cand struct {
+	p      *tcpProto
+	byPort bool
+}
+
 // tcpConn routes one connection's bytes to the protocol that claims it.
 type tcpConn struct {
 	t      *tcpState
 	info   *reassembly.ConnInfo
 	proto  *tcpProto
 	conn   streamConn
-	ignore bool        // no protocol of ours: its bytes produce no records
-	cands  []*tcpProto // protocols still possible (port, -d or heuristics)
-	reason [2]string   // the framer's last reason for losing or skipping bytes, per direction
+	ignore bool      // no protocol of ours: its bytes produce no records
+	cands  []cand    // protocols still possible (port, -d or heuristics)
+	reason [2]string // the framer's last reason for losing or skipping bytes, per direction
 }
 
 func (t *tcpState) factory(c *reassembly.ConnInfo) reassembly.ConnHandler {
@@ -83,11 +93,12 @@ func (t *tcpState) factory(c *reassembly.ConnInfo) reassembly.ConnHandler {
 	}
 	for i := range tcpProtocols {
 		p := &tcpProtocols[i]
-		if c.Server.Port == p.port || c.Client.Port == p.port || !t.a.opts.NoHeuristics {
+		byPort := c.Server.Port == p.port || c.Client.Port == p.port
+		if byPort || !t.a.opts.NoHeuristics {
 			if c.Client.Port == p.port && c.Server.Port != p.port {
 				c.Client, c.Server = c.Server, c.Client
 			}
-			h.cands = append(h.cands, p)
+			h.cands = append(h.cands, cand{p, byPort})
 		}
 	}
 	if len(h.cands) == 0 {
@@ -128,6 +139,9 @@ func (h *tcpConn) Frame(dir reassembly.Dir, buf []byte, afterGap bool) reassembl
 		return reassembly.Lost()
 	}
 	if h.proto == nil {
+		if afterGap {
+			return h.midStream(dir, buf)
+		}
 		if dir != reassembly.ClientToServer {
 			// Servers of our protocols speak second: wait for the client.
 			if len(buf) > maxDetectBytes {
@@ -136,10 +150,10 @@ func (h *tcpConn) Frame(dir reassembly.Dir, buf []byte, afterGap bool) reassembl
 			return reassembly.NeedMore(0)
 		}
 		need := false
-		for _, p := range h.cands {
-			switch p.detect(buf) {
+		for _, c := range h.cands {
+			switch c.p.detect(buf) {
 			case detectYes:
-				h.setProto(p)
+				h.setProto(c.p)
 			case detectNeedMore:
 				need = true
 			}
@@ -155,7 +169,12 @@ func (h *tcpConn) Frame(dir reassembly.Dir, buf []byte, afterGap bool) reassembl
 			return reassembly.Lost()
 		}
 	}
-	f := h.conn.Frame(ddir(dir), buf, afterGap)
+	return h.result(dir, h.conn.Frame(ddir(dir), buf, afterGap))
+}
+
+// result translates a protocol framer's answer for the reassembler,
+// keeping its reason for the undissected record that may follow.
+func (h *tcpConn) result(dir reassembly.Dir, f dissect.Frame) reassembly.FrameResult {
 	switch f.Status {
 	case dissect.FrameOK:
 		return reassembly.OK(f.Len)
@@ -185,7 +204,7 @@ func (h *tcpConn) Deliver(u *reassembly.Unit) {
 	}
 	r.Proto = "tcp"
 	if h.proto != nil {
-		r.Proto = h.proto.name
+		r.Proto = h.proto.proto
 	}
 	for _, p := range u.Parts {
 		r.Parts = append(r.Parts, Part{Frame: p.Frame, Bytes: p.Bytes})
@@ -206,8 +225,11 @@ func (h *tcpConn) Deliver(u *reassembly.Unit) {
 		data := r.setData(u.Data, len(u.Data))
 		conflictPDU(&r.PDU, r.Proto, dir, data, u)
 	default:
+		if u.Reason == reassembly.ReasonIncomplete && h.atEnd(r, u, client, server) {
+			return
+		}
 		r.Kind, r.Reason = KindUndissected, u.Reason
-		if why := h.reason[u.Dir]; why != "" && u.Reason != reassembly.ReasonIncomplete && u.Reason != reassembly.ReasonNotCaptured {
+		if why := h.reason[u.Dir]; why != "" && (h.proto == nil || u.Reason != reassembly.ReasonIncomplete && u.Reason != reassembly.ReasonNotCaptured) {
 			r.Reason = why
 		}
 		data := r.setData(u.Data, len(u.Data))
@@ -262,4 +284,71 @@ func (h *tcpConn) Closed(*reassembly.ConnInfo) {
 	if c, ok := h.conn.(interface{ Close() }); ok {
 		c.Close()
 	}
+}
+
+// endFramer is for protocols whose last PDU may end only with the
+// connection (an HTTP body without a length, HTTP/0.9).
+type endFramer interface {
+	FrameAtEnd(dir dissect.Dir, buf []byte) dissect.Frame
+}
+
+// atEnd offers the bytes left when a direction ended to the protocol's
+// FrameAtEnd. When it frames them all, they become one PDU record (in r);
+// otherwise nothing is done and they stay undissected.
+func (h *tcpConn) atEnd(r *Record, u *reassembly.Unit, client, server netip.AddrPort) bool {
+	ef, ok := h.conn.(endFramer)
+	if !ok {
+		return false
+	}
+	dir := ddir(u.Dir)
+	f := ef.FrameAtEnd(dir, u.Data)
+	if f.Status != dissect.FrameOK || f.Len != len(u.Data) {
+		return false
+	}
+	r.Kind = KindPDU
+	data := r.setData(u.Data, len(u.Data))
+	r.PDU.Dir = dir
+	h.conn.Decode(&r.PDU, data, meta(r, client, server))
+	r.PDU.Dir = dir
+	h.t.a.push(r)
+	return true
+}
+
+// midStream picks the protocol of a stream whose start the capture missed.
+// Only protocols whose port the connection uses are tried: each one's
+// framer looks for a PDU boundary (Classic can resync on its fixed-length
+// packets; SLP recognises a handshake). The first that finds one is kept.
+// When none does, the bytes are still reported, as undissected bytes of
+// the port's first protocol.
+func (h *tcpConn) midStream(dir reassembly.Dir, buf []byte) reassembly.FrameResult {
+	need := false
+	var first *tcpProto
+	for _, c := range h.cands {
+		if !c.byPort {
+			continue
+		}
+		if first == nil {
+			first = c.p
+		}
+		conn := c.p.newConn(h.t)
+		f := conn.Frame(ddir(dir), buf, true)
+		switch f.Status {
+		case dissect.FrameOK, dissect.FrameSkip:
+			h.proto, h.conn, h.cands = c.p, conn, nil
+			return h.result(dir, f)
+		case dissect.FrameNeedMore:
+			need = true
+		}
+	}
+	if first == nil {
+		h.ignore = true
+		return reassembly.Lost()
+	}
+	if need && len(buf) < maxDetectBytes {
+		h.reason[dir] = "capture starts mid-stream: no PDU boundary found"
+		return reassembly.NeedMore(0)
+	}
+	h.setProto(first)
+	h.reason[dir] = "capture starts mid-stream: no " + first.name + " PDU boundary found"
+	return reassembly.Lost()
 }

@@ -1,15 +1,21 @@
 package analyze
 
 import (
-	"github.com/mcdissect/mcdissect/dissect"
+	"github.com/mcdissect/mcdissect/dissect/classic"
 	"github.com/mcdissect/mcdissect/dissect/slp"
 )
 
 // tcpProtocols is the routing table of the TCP protocols, in the order
 // their detectors are asked. SLP and Classic share port 25565: which one a
-// connection speaks is decided by the client's first bytes.
+// connection speaks is decided by the client's first bytes. The heartbeat
+// is Classic's HTTP side: its records say mc.protocol "classic".
 var tcpProtocols = []tcpProto{
-	{name: "slp", port: PortMinecraft, detect: detectSLP, newConn: func(*tcpState) streamConn { return slp.NewConn() }},
+	{name: "slp", proto: "slp", port: PortMinecraft, detect: detectSLP,
+		newConn: func(*tcpState) streamConn { return slp.NewConn() }},
+	{name: "classic", proto: "classic", port: PortMinecraft, detect: detectClassic,
+		newConn: func(t *tcpState) streamConn { return classic.NewConn(t.classic) }},
+	{name: "heartbeat", proto: "classic", port: PortHTTP, detect: detectHeartbeat,
+		newConn: func(t *tcpState) streamConn { return classic.NewHeartbeat(t.classic) }},
 }
 
 func detectSLP(b []byte) detection {
@@ -22,7 +28,25 @@ func detectSLP(b []byte) detection {
 	return detectNo
 }
 
-// initProtoState sets up capture-wide protocol state.
-func initProtoState(t *tcpState) {}
+func detectClassic(b []byte) detection { return classicDetection(classic.Detect(b)) }
 
-var _ = dissect.DirC2S
+func detectHeartbeat(b []byte) detection { return classicDetection(classic.DetectHeartbeat(b)) }
+
+func classicDetection(d classic.Detection) detection {
+	switch d {
+	case classic.DetectYes:
+		return detectYes
+	case classic.DetectNeedMore:
+		return detectNeedMore
+	}
+	return detectNo
+}
+
+// initProtoState sets up the state that spans connections: the Classic
+// heartbeat salts, which a player's connection checks its key against.
+func initProtoState(t *tcpState) {
+	t.classic = classic.NewSession()
+	if t.a.opts.ClassicSalt != "" {
+		t.classic.SetSalt(t.a.opts.ClassicSalt)
+	}
+}
