@@ -109,3 +109,15 @@ func VersionName(v int64) string {
 	}
 	return ProtocolNames.Name(uint64(v))
 }
+
+// A 1.7+ server answering a legacy ping puts its modern protocol number in
+// the kick (767 for 1.21.1, as minecraft-protocol does in
+// samples/slp-legacy.pcap). Legacy numbers end at 127, so every modern
+// number above that is named too, and marked as modern.
+func init() {
+	for v, name := range ProtocolNames {
+		if v > 127 {
+			LegacyProtocolNames[v] = name + " (a modern protocol number)"
+		}
+	}
+}
