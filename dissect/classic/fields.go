@@ -91,6 +91,7 @@ var (
 	FieldHBTransfer  = Registry.Bytes("classic.heartbeat.chunk_framing", "Chunked transfer framing")
 	FieldHBEOL       = Registry.Bytes("classic.heartbeat.eol", "Line end")
 	FieldHBSeparator = Registry.Str("classic.heartbeat.separator", "Separator")
+	FieldHTTPVersion = Registry.Str("classic.heartbeat.http_version", "HTTP version")
 )
 
 var (

@@ -451,12 +451,13 @@ func (h *Heartbeat) decodeRequest(c *dissect.Cursor, p *dissect.PDU, data []byte
 		params = h.params(c, p, query, params)
 	}
 	if hasVer {
-		c.Field(FieldHBSeparator, 1+len(version), dissect.B(version))
+		c.Field(FieldHBSeparator, 1, dissect.S(" "))
+		c.Field(FieldHTTPVersion, len(version), dissect.B(version))
 	} else {
 		p.Info = "Heartbeat " + string(method) + " (HTTP/0.9)"
 	}
 	if eol > 0 {
-		c.Field(FieldHBEOL, eol, dissect.Value{})
+		c.Take(FieldHBEOL, eol)
 	}
 	c.Close()
 	off := len(line) + eol
@@ -465,7 +466,7 @@ func (h *Heartbeat) decodeRequest(c *dissect.Cursor, p *dissect.PDU, data []byte
 		for off < end {
 			l, e := lineAt(data, off)
 			if len(l) == 0 {
-				c.Field(FieldHBEOL, e, dissect.Value{})
+				c.Take(FieldHBEOL, e)
 				off += e
 				break
 			}
@@ -478,7 +479,7 @@ func (h *Heartbeat) decodeRequest(c *dissect.Cursor, p *dissect.PDU, data []byte
 			p.Nodes[bn].Value = dissect.B(body)
 			params = h.params(c, p, bytes.TrimRight(body, "\r\n"), params)
 			if r := c.Remaining(); r > 0 && c.Off() < len(data) {
-				c.Field(FieldHBEOL, r, dissect.Value{})
+				c.Take(FieldHBEOL, r)
 			}
 			c.Close()
 		}
@@ -684,7 +685,7 @@ func (h *Heartbeat) decodeResponse(c *dissect.Cursor, p *dissect.PDU, data []byt
 	for off < end {
 		l, e := lineAt(data, off)
 		if len(l) == 0 {
-			c.Field(FieldHBEOL, e, dissect.Value{})
+			c.Take(FieldHBEOL, e)
 			off += e
 			break
 		}
@@ -707,7 +708,7 @@ func (h *Heartbeat) decodeResponse(c *dissect.Cursor, p *dissect.PDU, data []byt
 			off += int(n)
 			_, e2 := lineAt(data, off)
 			if e2 > 0 {
-				c.Field(FieldHBEOL, e2, dissect.Value{})
+				c.Take(FieldHBEOL, e2)
 				off += e2
 			}
 		}
