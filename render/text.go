@@ -88,11 +88,17 @@ func appendHeader(dst []byte, r *analyze.Record) []byte {
 		}
 		dst = append(dst, '[')
 		dst = strconv.AppendInt(dst, int64(len(r.Parts)), 10)
-		if r.TCP {
-			dst = append(dst, " reassembled TCP segments ("...)
-		} else {
-			dst = append(dst, " IPv4 fragments ("...)
+		plural := "s"
+		if len(r.Parts) == 1 {
+			plural = ""
 		}
+		if r.TCP {
+			dst = append(dst, " reassembled TCP segment"...)
+		} else {
+			dst = append(dst, " IPv4 fragment"...)
+		}
+		dst = append(dst, plural...)
+		dst = append(dst, " ("...)
 		dst = strconv.AppendInt(dst, int64(total), 10)
 		dst = append(dst, " bytes): "...)
 		for i, p := range r.Parts {
