@@ -33,7 +33,9 @@ type Options struct {
 
 func (o *Options) defaults() {
 	if o.HoldWindow == 0 {
-		o.HoldWindow = 5 * time.Second
+		// Longer than the Query tracker's response window, so that the
+		// tracker has given up (and said so) before a request is output.
+		o.HoldWindow = query.ResponseWindow + time.Second
 	}
 	if o.MaxHeld == 0 {
 		o.MaxHeld = 1 << 14
@@ -241,7 +243,10 @@ func (a *Analyzer) release(all bool) {
 			if !all && len(a.held)-i <= a.opts.MaxHeld && a.now.Sub(r.Time) < a.opts.HoldWindow {
 				break
 			}
-			a.queryTracker.Expire(r.Time.Add(a.opts.HoldWindow))
+			a.queryTracker.Expire(a.now)
+			if r.PDU.Pending && r.Proto == "query" {
+				a.queryTracker.GiveUp(&r.PDU)
+			}
 			if r.PDU.Pending {
 				// A tracker still holds this PDU and may write to it when a
 				// late response comes: emit it, but never reuse it.

@@ -287,3 +287,16 @@ func hostOf(addr string) string {
 func secs(d time.Duration) string {
 	return strconv.FormatFloat(d.Seconds(), 'f', 1, 64) + " s"
 }
+
+// GiveUp stops waiting for p's response now, with an expert item saying
+// so: the pipeline calls it when it must output p before the response
+// window has passed (too many records held). The tracker keeps no pointer
+// to p afterwards.
+func (t *Tracker) GiveUp(p *dissect.PDU) {
+	for i := range t.pending {
+		if t.pending[i].p == p {
+			t.giveUp(i, "output before its response window of "+ResponseWindow.String()+" had passed (too many PDUs held back); a later response is not linked here")
+			return
+		}
+	}
+}
