@@ -2,6 +2,7 @@ package query
 
 import (
 	"encoding/binary"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -200,10 +201,7 @@ func (t *Tracker) checkToken(m dissect.Meta, p *dissect.PDU, tok int32) {
 func (t *Tracker) issue(client string, is issued) {
 	ct, ok := t.clients[client]
 	if !ok && len(t.clients) >= MaxClients {
-		t.pruneClients(is.time)
-		if len(t.clients) >= MaxClients {
-			t.evictOldest()
-		}
+		t.shrink(is.time)
 	}
 	ct.add(is)
 	t.clients[client] = ct
@@ -263,17 +261,34 @@ func (t *Tracker) pruneClients(now time.Time) {
 	}
 }
 
-// evictOldest drops the client with the oldest newest token: O(clients), and
-// only when MaxClients young clients are known.
-func (t *Tracker) evictOldest() {
-	var oldest string
-	var at time.Time
-	for k, ct := range t.clients {
-		if l := ct.last(); oldest == "" || l.Before(at) || l.Equal(at) && k < oldest {
-			oldest, at = k, l
-		}
+// shrink makes room when MaxClients clients are known: first those whose
+// tokens are older than TokenMemory go, then, if that was not enough, the
+// quarter with the oldest newest tokens (ties broken by address, so runs
+// are reproducible). Evicting a quarter at once keeps the cost per new
+// client constant on average; one at a time would scan every client for
+// each new one, which on a busy capture cost most of the run.
+func (t *Tracker) shrink(now time.Time) {
+	t.pruneClients(now)
+	if len(t.clients) < MaxClients {
+		return
 	}
-	delete(t.clients, oldest)
+	type aged struct {
+		key string
+		at  time.Time
+	}
+	all := make([]aged, 0, len(t.clients))
+	for k, ct := range t.clients {
+		all = append(all, aged{k, ct.last()})
+	}
+	sort.Slice(all, func(i, j int) bool {
+		if !all[i].at.Equal(all[j].at) {
+			return all[i].at.Before(all[j].at)
+		}
+		return all[i].key < all[j].key
+	})
+	for _, a := range all[:len(all)/4] {
+		delete(t.clients, a.key)
+	}
 }
 
 // hostOf strips the port from "ip:port" or "[ip6]:port".
