@@ -155,3 +155,21 @@ func TestRedactAndExport(t *testing.T) {
 		}
 	}
 }
+
+// TestClassicSalt: --classic-salt checks keys when no heartbeat was
+// captured. ClassiCube was given "mppass-alice", which is not md5(salt +
+// "alice") for this salt, so the key shows as forged; without the flag
+// it is unchecked.
+func TestClassicSalt(t *testing.T) {
+	const s = "../../samples/classic-session.pcap"
+	out, _, _ := mcd(t, nil, "-r", s, "-Y", "classic.username", "-T", "fields", "-e", "classic.username", "-e", "classic.key_valid", "-e", "mc.expert")
+	for _, l := range lines(out) {
+		if f := strings.Split(l, "\t"); f[1] != "" || !strings.Contains(f[2], "classic.key_unchecked") {
+			t.Errorf("without a salt: %q", l)
+		}
+	}
+	out, _, _ = mcd(t, nil, "-r", s, "--classic-salt", "wo6kVAHjxoJcInKx", "-Y", "classic.username", "-T", "fields", "-e", "classic.username", "-e", "classic.key_valid")
+	if got := strings.Join(lines(out), "|"); got != "alice\tFalse|bob\tFalse" {
+		t.Errorf("with a salt: %q", got)
+	}
+}
