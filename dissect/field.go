@@ -60,6 +60,11 @@ type Field struct {
 	Base  Base
 	Names Names  // optional value-name table for integer fields
 	Unit  string // optional unit appended to the value ("s", "bytes", "blocks")
+	// Custom, when set, formats the value for display (Wireshark's
+	// BASE_CUSTOM). It is called by renderers only, so a decoder pays
+	// nothing for a rich display on the summary path. It must append to
+	// dst and may not keep it.
+	Custom func(dst []byte, v Value) []byte
 	// Width is the width in bytes hex values are padded to when the node
 	// has no bytes of its own (generated values); 0 pads nothing.
 	Width int

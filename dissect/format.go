@@ -21,6 +21,9 @@ func AppendValue(dst []byte, n *Node) []byte {
 		return AppendSafe(dst, n.Text)
 	}
 	f, v := n.Field, n.Value
+	if f.Custom != nil {
+		return f.Custom(dst, v)
+	}
 	switch f.Type {
 	case FTUint, FTFrameNum:
 		w := int(n.Length)

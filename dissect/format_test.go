@@ -39,3 +39,15 @@ func TestAppendValue(t *testing.T) {
 		}
 	}
 }
+
+func TestCustomDisplay(t *testing.T) {
+	f := &Field{Name: "fmt.custom", Type: FTUint, Custom: func(dst []byte, v Value) []byte {
+		return append(append(dst, "custom "...), byte('0'+v.N))
+	}}
+	if got := Display(&Node{Field: f, Value: U(7)}); got != "custom 7" {
+		t.Errorf("got %q", got)
+	}
+	if got := Display(&Node{Field: f, Value: U(7), Text: "own text"}); got != "own text" {
+		t.Errorf("a node's own text comes first: got %q", got)
+	}
+}

@@ -53,7 +53,7 @@ func (c *Conn) DecodeWire(p *dissect.PDU, data []byte, wireLen int, m dissect.Me
 		return
 	}
 	d.p = pk
-	p.Nodes[idNode].Text = pk.name + " (" + hex2(id) + ")"
+	p.Nodes[idNode].Text = pk.idText
 	if pk.ext != "" && pk.ext != "*" {
 		if _, ok := c.Negotiated(pk.ext); !ok {
 			d.c.Expert(idNode, ExpertNotAgreed, "classic.packet_id at offset 0: "+pk.name+" belongs to "+pk.ext+", which both sides did not announce")
@@ -304,17 +304,14 @@ func (d *dec) fixed(f *dissect.Field) {
 	blocks := float64(raw) / 32
 	n := &d.pdu().Nodes[i]
 	n.Value = dissect.F(blocks)
-	b := d.tmp[:0]
-	defer func() { d.tmp = b[:0] }()
-	b = strconv.AppendFloat(b, blocks, 'f', -1, 64)
-	b = append(b, " blocks (fixed point "...)
-	b = strconv.AppendInt(b, raw, 10)
-	b = append(b, " ÷ 32)"...)
-	n.Text = string(b)
+	if f.Custom == nil { // the CPE fields read the same way show their text here
+		n.Text = string(appendFixed(d.tmp[:0], n.Value))
+	}
 	d.addPos(blocks)
 	if f == FieldY && d.absolute() {
+		b := d.tmp[:0]
+		defer func() { d.tmp = b[:0] }()
 		feet := float64(raw-51) / 32
-		b = b[:0]
 		b = strconv.AppendFloat(b, feet, 'f', -1, 64)
 		b = append(b, " blocks: Y is eye level, the feet are 51/32 = 1.59375 blocks lower"...)
 		d.pdu().AddGenerated(i, FieldFeetY, dissect.F(feet), string(b))
@@ -334,15 +331,9 @@ func (d *dec) yaw(f *dissect.Field) {
 	deg := float64(v) * 360 / 256
 	n := &d.pdu().Nodes[i]
 	n.Value = dissect.F(deg)
-	b := d.tmp[:0]
-	defer func() { d.tmp = b[:0] }()
-	b = strconv.AppendFloat(b, deg, 'f', -1, 64)
-	b = append(b, "° facing "...)
-	b = append(b, compass[((int(v)+16)/32)%8]...)
-	b = append(b, " (raw "...)
-	b = strconv.AppendInt(b, int64(v), 10)
-	b = append(b, ')')
-	n.Text = string(b)
+	if f.Custom == nil {
+		n.Text = string(appendYaw(d.tmp[:0], n.Value))
+	}
 	d.info = append(d.info, " yaw "...)
 	d.info = strconv.AppendInt(d.info, int64(v), 10)
 }
@@ -355,28 +346,12 @@ func (d *dec) pitch(f *dissect.Field) {
 	deg := float64(v) * 360 / 256
 	n := &d.pdu().Nodes[i]
 	n.Value = dissect.F(deg)
-	b := d.tmp[:0]
-	defer func() { d.tmp = b[:0] }()
-	b = strconv.AppendFloat(b, deg, 'f', -1, 64)
-	switch {
-	case v == 0:
-		b = append(b, "° level"...)
-	case v <= 64:
-		b = append(b, "° looking down "...)
-		b = strconv.AppendFloat(b, deg, 'f', -1, 64)
-		b = append(b, "°"...)
-	case v >= 192:
-		b = append(b, "° looking up "...)
-		b = strconv.AppendFloat(b, 360-deg, 'f', -1, 64)
-		b = append(b, "°"...)
-	default:
-		b = append(b, "° beyond straight down/up: head upside down"...)
+	if f.Custom == nil {
+		n.Text = string(appendPitch(d.tmp[:0], n.Value))
+	}
+	if v > 64 && v < 192 {
 		d.c.Expert(i, ExpertPitch, "classic.pitch at offset "+strconv.Itoa(int(n.Offset))+": "+strconv.Itoa(int(v))+", valid are 0–64 (down) and 192–255 (up)")
 	}
-	b = append(b, " (raw "...)
-	b = strconv.AppendInt(b, int64(v), 10)
-	b = append(b, ')')
-	n.Text = string(b)
 	d.info = append(d.info, " pitch "...)
 	d.info = strconv.AppendInt(d.info, int64(v), 10)
 }

@@ -185,7 +185,7 @@ func decLevelFinalize(d *dec) {
 		if arr == 1 && len(l.data[1]) == 0 {
 			break
 		}
-		out, err, bomb, trailing := inflate(l.data[arr], l.fastMap, int(limit))
+		out, err, bomb, trailing := inflate(l.data[arr], l.fastMap, int(limit), int(want))
 		name := "level-" + strconv.FormatUint(d.m.Frame, 10)
 		if arr == 1 {
 			name += "-upper"
@@ -261,7 +261,10 @@ func plus4(fast bool) string {
 // inflate inflates src (gzip, or raw deflate under FastMap), stopping at
 // limit bytes: bomb is set when the stream holds more. trailing counts bytes
 // after the end of the compressed stream.
-func inflate(src []byte, raw bool, limit int) (out []byte, err error, bomb bool, trailing int) {
+// expect is the size the finalize announced: the buffer is made that big
+// at once (plus one byte to see a longer stream), so that a normal level
+// costs one allocation and no copying as it inflates.
+func inflate(src []byte, raw bool, limit, expect int) (out []byte, err error, bomb bool, trailing int) {
 	br := bytes.NewReader(src)
 	var r io.Reader
 	if raw {
@@ -277,7 +280,7 @@ func inflate(src []byte, raw bool, limit int) (out []byte, err error, bomb bool,
 		defer gr.Close()
 		r = gr
 	}
-	buf := make([]byte, 0, min(limit+1, 1<<20))
+	buf := make([]byte, 0, min(limit+1, max(expect+1, 4<<10)))
 	buf, err = readAtMost(r, buf, limit+1)
 	if len(buf) > limit {
 		return buf[:limit], nil, true, 0

@@ -66,6 +66,8 @@ type pkt struct {
 	dec func(d *dec)
 	// fixed total size override (bulk block update).
 	size func(n *neg) int
+	// idText is how the packet ID node shows: "Teleport (0x08)", made once.
+	idText string
 }
 
 func (k kind) size(n *neg) int {
@@ -332,6 +334,7 @@ func init() {
 	for i := range packetTable {
 		p := &packetTable[i]
 		tables[p.dir][p.id] = p
+		p.idText = p.name + " (" + hex2(p.id) + ")"
 		for j := range p.items {
 			registerItem(&p.items[j])
 		}

@@ -1,0 +1,68 @@
+package classic
+
+import (
+	"math"
+	"strconv"
+
+	"github.com/mcdissect/mcdissect/dissect"
+)
+
+// Display formatters for the fields every movement packet carries. They
+// run only when a tree is printed (dissect.Field.Custom), so the summary
+// path, which sees hundreds of thousands of position updates in a busy
+// capture, does not format three coordinates and two angles per packet.
+func init() {
+	for _, f := range []*dissect.Field{FieldX, FieldY, FieldZ} {
+		f.Custom = appendFixed
+	}
+	FieldYaw.Custom = appendYaw
+	FieldPitch.Custom = appendPitch
+}
+
+// appendFixed shows a coordinate stored in blocks with the fixed-point
+// short it came from: "8.125 blocks (fixed point 260 ÷ 32)". The raw value
+// is exact: a multiple of 1/32 is exact in a float64.
+func appendFixed(b []byte, v dissect.Value) []byte {
+	blocks := v.Float()
+	b = strconv.AppendFloat(b, blocks, 'f', -1, 64)
+	b = append(b, " blocks (fixed point "...)
+	b = strconv.AppendInt(b, int64(math.Round(blocks*32)), 10)
+	return append(b, " ÷ 32)"...)
+}
+
+// rawAngle recovers the byte an angle in degrees was read from (v*360/256).
+func rawAngle(deg float64) int { return int(math.Round(deg * 256 / 360)) }
+
+func appendYaw(b []byte, v dissect.Value) []byte {
+	deg := v.Float()
+	raw := rawAngle(deg)
+	b = strconv.AppendFloat(b, deg, 'f', -1, 64)
+	b = append(b, "° facing "...)
+	b = append(b, compass[((raw+16)/32)%8]...)
+	b = append(b, " (raw "...)
+	b = strconv.AppendInt(b, int64(raw), 10)
+	return append(b, ')')
+}
+
+func appendPitch(b []byte, v dissect.Value) []byte {
+	deg := v.Float()
+	raw := rawAngle(deg)
+	b = strconv.AppendFloat(b, deg, 'f', -1, 64)
+	switch {
+	case raw == 0:
+		b = append(b, "° level"...)
+	case raw <= 64:
+		b = append(b, "° looking down "...)
+		b = strconv.AppendFloat(b, deg, 'f', -1, 64)
+		b = append(b, "°"...)
+	case raw >= 192:
+		b = append(b, "° looking up "...)
+		b = strconv.AppendFloat(b, 360-deg, 'f', -1, 64)
+		b = append(b, "°"...)
+	default:
+		b = append(b, "° beyond straight down/up: head upside down"...)
+	}
+	b = append(b, " (raw "...)
+	b = strconv.AppendInt(b, int64(raw), 10)
+	return append(b, ')')
+}
