@@ -23,7 +23,11 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	binary = filepath.Join(dir, "mcdissect")
-	if out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput(); err != nil {
+	args := []string{"build", "-o", binary}
+	if withPcap { // test the binary of the build being tested
+		args = append(args, "-tags", "pcap")
+	}
+	if out, err := exec.Command("go", append(args, ".")...).CombinedOutput(); err != nil {
 		os.Stderr.Write(out)
 		panic(err)
 	}
