@@ -38,7 +38,7 @@ func (o *Options) defaults() {
 		o.HoldWindow = query.ResponseWindow + time.Second
 	}
 	if o.MaxHeld == 0 {
-		o.MaxHeld = 1 << 14
+		o.MaxHeld = 1 << 10
 	}
 }
 
@@ -212,6 +212,14 @@ func (a *Analyzer) Finish() error {
 	return a.err
 }
 
+// Pooled records keep their slices for the next PDU, but not the slices of
+// an exceptionally large one (a status response with a long sample list, a
+// 300-player full stat): the pool's memory stays that of ordinary PDUs.
+const (
+	maxPooledNodes = 128
+	maxPooledData  = 4 << 10
+)
+
 // newRecord takes a record from the free list.
 func (a *Analyzer) newRecord() *Record {
 	var r *Record
@@ -258,7 +266,7 @@ func (a *Analyzer) release(all bool) {
 		if err := a.emit(r); err != nil {
 			a.err = err
 		}
-		if recycle {
+		if recycle && cap(r.PDU.Nodes) <= maxPooledNodes && cap(r.buf) <= maxPooledData {
 			a.free = append(a.free, r)
 		}
 	}

@@ -94,3 +94,10 @@ type Stats struct {
 	Buffered        int    // bytes now held in PDU buffers and histories
 	PeakBuffered    int
 }
+
+// ClosedLinger is how long, in packet time, a connection closed by FIN or
+// RST stays known after its last segment, so that late retransmissions and
+// the last ACK are counted against it rather than opening a new one. It is
+// shorter than IdleTimeout because a capture of a busy server closes
+// thousands of connections a minute.
+const ClosedLinger = 30 * time.Second

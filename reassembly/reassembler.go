@@ -277,6 +277,10 @@ func (r *Reassembler) closeConn(c *conn) {
 	if cl, ok := c.h.(Closer); ok {
 		cl.Closed(&c.info)
 	}
+	// A closed connection stays in the table a while to absorb late
+	// retransmissions, which only need counting: the handler, and all the
+	// protocol state it holds, can go now.
+	c.h = nil
 	for d := range c.half {
 		h := &c.half[d]
 		r.freePend(c, h)
@@ -304,6 +308,7 @@ func (r *Reassembler) sweep(now time.Time) {
 	r.lastSweep = now
 	gapBefore := now.Add(-r.lim.GapTimeout)
 	idleBefore := now.Add(-r.lim.IdleTimeout)
+	closedBefore := now.Add(-ClosedLinger)
 	keep := r.order[:0]
 	for _, c := range r.order {
 		if c.removed {
@@ -315,7 +320,7 @@ func (r *Reassembler) sweep(now time.Time) {
 				r.checkFin(c, &c.half[d])
 			}
 		}
-		if c.lastTs.Before(idleBefore) {
+		if c.lastTs.Before(idleBefore) || c.closed && c.lastTs.Before(closedBefore) {
 			r.closeConn(c)
 			r.forget(c)
 			continue

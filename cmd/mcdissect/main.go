@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 )
 
 // Exit statuses, as tshark uses them: 0 success, 1 bad arguments, 2 a
@@ -17,7 +18,16 @@ const (
 	exitFail  = 2
 )
 
+// softMemoryLimit keeps the heap near what the pipeline really holds (a
+// few tens of MB whatever the capture's size): without it the collector
+// lets the heap grow to twice the live size before it runs. A GOMEMLIMIT
+// set by the user wins.
+const softMemoryLimit = 100 << 20
+
 func main() {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(softMemoryLimit)
+	}
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
