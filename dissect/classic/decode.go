@@ -190,11 +190,9 @@ func (d *dec) item(it *item) {
 		if i >= 0 {
 			f := float64(v) / 32
 			d.pdu().Nodes[i].Value = dissect.F(f)
-			b := strconv.AppendFloat(nil, f, 'f', -1, 64)
-			b = append(b, " blocks (signed delta "...)
-			b = strconv.AppendInt(b, int64(v), 10)
-			b = append(b, " ÷ 32)"...)
-			d.setText(i, string(b))
+			if it.f.Custom == nil {
+				d.setText(i, string(appendDelta(d.tmp[:0], dissect.F(f))))
+			}
 			if it.f == FieldDX {
 				d.info = append(d.info, " Δ("...)
 			} else {

@@ -15,6 +15,9 @@ func init() {
 	for _, f := range []*dissect.Field{FieldX, FieldY, FieldZ} {
 		f.Custom = appendFixed
 	}
+	for _, f := range []*dissect.Field{FieldDX, FieldDY, FieldDZ} {
+		f.Custom = appendDelta
+	}
 	FieldYaw.Custom = appendYaw
 	FieldPitch.Custom = appendPitch
 }
@@ -65,4 +68,14 @@ func appendPitch(b []byte, v dissect.Value) []byte {
 	b = append(b, " (raw "...)
 	b = strconv.AppendInt(b, int64(raw), 10)
 	return append(b, ')')
+}
+
+// appendDelta shows a relative move in blocks with the signed byte it came
+// from: "0.125 blocks (signed delta 4 ÷ 32)".
+func appendDelta(b []byte, v dissect.Value) []byte {
+	blocks := v.Float()
+	b = strconv.AppendFloat(b, blocks, 'f', -1, 64)
+	b = append(b, " blocks (signed delta "...)
+	b = strconv.AppendInt(b, int64(math.Round(blocks*32)), 10)
+	return append(b, " ÷ 32)"...)
 }
