@@ -80,6 +80,18 @@ type tcpConn struct {
 	ignore bool      // no protocol of ours: its bytes produce no records
 	cands  []cand    // protocols still possible (port, -d or heuristics)
 	reason [2]string // the framer's last reason for losing or skipping bytes, per direction
+	// The endpoints as the protocol trackers key them ("ip:port"), made
+	// once per connection rather than once per PDU.
+	clientKey, serverKey string
+}
+
+// meta is the conversation view of a record of this connection.
+func (h *tcpConn) meta(r *Record) dissect.Meta {
+	if h.clientKey == "" {
+		h.clientKey = netip.AddrPortFrom(h.info.Client.IP, h.info.Client.Port).String()
+		h.serverKey = netip.AddrPortFrom(h.info.Server.IP, h.info.Server.Port).String()
+	}
+	return dissect.Meta{Frame: r.Frame, Time: r.Time, Client: h.clientKey, Server: h.serverKey, Dir: r.PDU.Dir}
 }
 
 func (t *tcpState) factory(c *reassembly.ConnInfo) reassembly.ConnHandler {
@@ -215,7 +227,7 @@ func (h *tcpConn) Deliver(u *reassembly.Unit) {
 		r.Kind = KindPDU
 		data := r.setData(u.Data, len(u.Data))
 		r.PDU.Dir = dir
-		h.conn.Decode(&r.PDU, data, meta(r, client, server))
+		h.conn.Decode(&r.PDU, data, h.meta(r))
 		r.PDU.Dir = dir
 	case reassembly.KindGap:
 		r.Kind, r.GapLength, r.Reason = KindGap, u.Length, u.Reason
@@ -308,7 +320,7 @@ func (h *tcpConn) atEnd(r *Record, u *reassembly.Unit, client, server netip.Addr
 	r.Kind = KindPDU
 	data := r.setData(u.Data, len(u.Data))
 	r.PDU.Dir = dir
-	h.conn.Decode(&r.PDU, data, meta(r, client, server))
+	h.conn.Decode(&r.PDU, data, h.meta(r))
 	r.PDU.Dir = dir
 	h.t.a.push(r)
 	return true
