@@ -29,6 +29,10 @@ type Options struct {
 	// MaxHeld bounds the records held back; past it the oldest request is
 	// given up on.
 	MaxHeld int
+	// Handoff: emit hands each record over to another goroutine, which
+	// gives it back with Recycle when done; the analyzer then never
+	// touches a record after emitting it.
+	Handoff bool
 }
 
 func (o *Options) defaults() {
@@ -68,10 +72,11 @@ type Analyzer struct {
 
 	tcpState *tcpState
 
-	held  []*Record // records waiting to be emitted, in order
-	free  []*Record
-	err   error
-	stats Stats
+	held     []*Record // records waiting to be emitted, in order
+	free     []*Record
+	recycled chan *Record // records given back by another goroutine (Handoff)
+	err      error
+	stats    Stats
 }
 
 // Stats counts what a run saw.
@@ -88,6 +93,9 @@ func New(opts Options, emit func(*Record) error) *Analyzer {
 		defrag:       ip4defrag.NewIPv4Defragmenter(),
 		queryTracker: query.NewTracker(),
 		queryServers: map[netip.AddrPort]struct{}{},
+	}
+	if opts.Handoff {
+		a.recycled = make(chan *Record, 4*opts.MaxHeld)
 	}
 	// gopacket 1.1.19 fixes a parser's first layer, so there is one per IP
 	// version; both decode into the same layer structs.
@@ -227,7 +235,12 @@ func (a *Analyzer) newRecord() *Record {
 		r = a.free[n-1]
 		a.free = a.free[:n-1]
 		r.reset()
-	} else {
+		return r
+	}
+	select {
+	case r = <-a.recycled: // a nil channel (no Handoff) is never ready
+		r.reset()
+	default:
 		r = &Record{}
 	}
 	return r
@@ -257,16 +270,22 @@ func (a *Analyzer) release(all bool) {
 			}
 			if r.PDU.Pending {
 				// A tracker still holds this PDU and may write to it when a
-				// late response comes: emit it, but never reuse it.
+				// late response comes: emit it, but never reuse it; and if
+				// another goroutine is to read it, give it a copy, so that
+				// the tracker's late write cannot race with the reading.
 				r.PDU.Pending = false
 				recycle = false
+				if a.opts.Handoff {
+					r = r.clone()
+					recycle = true
+				}
 			}
 		}
 		a.stats.Records++
 		if err := a.emit(r); err != nil {
 			a.err = err
 		}
-		if recycle && cap(r.PDU.Nodes) <= maxPooledNodes && cap(r.buf) <= maxPooledData {
+		if recycle && !a.opts.Handoff && pooled(r) {
 			a.free = append(a.free, r)
 		}
 	}
@@ -278,4 +297,22 @@ func (a *Analyzer) release(all bool) {
 // meta builds the conversation view of a record for a protocol tracker.
 func meta(r *Record, client, server netip.AddrPort) dissect.Meta {
 	return dissect.Meta{Frame: r.Frame, Time: r.Time, Client: client.String(), Server: server.String(), Dir: r.PDU.Dir}
+}
+
+func pooled(r *Record) bool {
+	return cap(r.PDU.Nodes) <= maxPooledNodes && cap(r.buf) <= maxPooledData
+}
+
+// Recycle gives back records emitted under Handoff, once the other
+// goroutine is done with them. It may be called from any goroutine.
+func (a *Analyzer) Recycle(rs []*Record) {
+	for _, r := range rs {
+		if !pooled(r) {
+			continue
+		}
+		select {
+		case a.recycled <- r:
+		default: // the pool is full: let the collector have it
+		}
+	}
 }

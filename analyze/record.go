@@ -4,6 +4,7 @@ import (
 	"net/netip"
 	"strconv"
 	"time"
+	"unsafe"
 
 	"github.com/mcdissect/mcdissect/dissect"
 )
@@ -98,3 +99,30 @@ var (
 
 func itoa(n int) string     { return strconv.Itoa(n) }
 func itoa64(n int64) string { return strconv.FormatInt(n, 10) }
+
+// clone is a deep copy of r whose tree and bytes share nothing with it.
+func (r *Record) clone() *Record {
+	c := *r
+	c.buf = append([]byte(nil), r.buf...)
+	c.Parts = append([]Part(nil), r.Parts...)
+	c.PDU.Data = c.buf[:len(r.PDU.Data)]
+	c.PDU.Nodes = append([]dissect.Node(nil), r.PDU.Nodes...)
+	c.PDU.Experts = append([]dissect.ExpertItem(nil), r.PDU.Experts...)
+	c.PDU.Objects = append([]dissect.Object(nil), r.PDU.Objects...)
+	// Values of bytes point into the old buffer: point them into the new.
+	if len(r.buf) > 0 {
+		lo := uintptr(unsafe.Pointer(&r.buf[0]))
+		hi := lo + uintptr(len(r.buf))
+		for i := range c.PDU.Nodes {
+			v := &c.PDU.Nodes[i].Value
+			if len(v.B) == 0 {
+				continue
+			}
+			if p := uintptr(unsafe.Pointer(&v.B[0])); p >= lo && p < hi {
+				off := int(p - lo)
+				v.B = c.buf[off : off+len(v.B)]
+			}
+		}
+	}
+	return &c
+}

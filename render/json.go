@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/mcdissect/mcdissect/analyze"
 	"github.com/mcdissect/mcdissect/dissect"
@@ -19,6 +20,7 @@ type jsonRenderer struct {
 	buf  []byte
 	n    int
 	kids [][]int32
+	show []byte // scratch for display strings
 }
 
 func (j *jsonRenderer) Begin() error { _, err := j.w.WriteString("["); return err }
@@ -130,7 +132,8 @@ func (j *jsonRenderer) appendNode(b []byte, p *dissect.PDU, i int32, ind int) []
 		if redacted(&j.o, n) {
 			b = appendJSONString(b, redactedText)
 		} else {
-			b = appendJSONString(b, string(dissect.AppendValue(nil, n)))
+			j.show = dissect.AppendValue(j.show[:0], n)
+			b = appendJSONBytes(b, j.show)
 		}
 		if !redacted(&j.o, n) {
 			b = appendJSONValue(b, n)
@@ -217,6 +220,11 @@ func appendJSONValue(b []byte, n *dissect.Node) []byte {
 		return append(b, '"')
 	}
 	return b
+}
+
+// appendJSONBytes is appendJSONString for bytes, without a copy.
+func appendJSONBytes(b, s []byte) []byte {
+	return appendJSONString(b, unsafe.String(unsafe.SliceData(s), len(s)))
 }
 
 // appendJSONString appends s as a JSON string. Control characters, DEL and

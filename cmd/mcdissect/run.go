@@ -83,8 +83,11 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mcdissect: %v\n", err)
 		return exitFail
 	}
+	// The analyzer dissects on one goroutine; filtering, statistics and
+	// rendering run on another (the sink), so both cores work. Records
+	// cross in batches, in order, and go back to the analyzer's pool.
 	shown := 0
-	emit := func(rec *analyze.Record) error {
+	consume := func(rec *analyze.Record) error {
 		if flt != nil && !flt.Match(rec) {
 			return nil
 		}
@@ -108,7 +111,14 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return nil
 	}
-	a := analyze.New(c.opts, emit)
+	c.opts.Handoff = true
+	var a *analyze.Analyzer
+	batch := sinkBatch
+	if c.iface != "" {
+		batch = 1
+	}
+	sk := newSink(batch, consume, func(b []*analyze.Record) { a.Recycle(b) })
+	a = analyze.New(c.opts, sk.emit)
 	if c.iface != "" {
 		stop := make(chan os.Signal, 1)
 		signal.Notify(stop, os.Interrupt)
@@ -116,6 +126,9 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 		src = interruptible(src, stop)
 	}
 	warning, runErr := analyze.Run(src, a)
+	if err := sk.close(); err != nil && runErr == nil {
+		runErr = err
+	}
 	endErr := r.End()
 	if c.quiet || len(stats) > 0 {
 		for _, s := range stats {
