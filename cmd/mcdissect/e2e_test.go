@@ -351,3 +351,29 @@ func TestStatistics(t *testing.T) {
 		t.Errorf("-q printed PDU lines")
 	}
 }
+
+// TestDecodeSeed002: seed 002's captured handshake, status request and
+// ping, typed on the command line, decode into the values the seed works
+// out by hand: 24-byte packet, protocol 766, mc.goodboyboy.top, port 25565
+// big-endian, next state 1, and the ping payload 0x2e5d.
+func TestDecodeSeed002(t *testing.T) {
+	out, stderr, code := mcd(t, nil, "decode", "--proto", "slp", "--from", "client",
+		"18 00 fe 05 11 6d 63 2e 67 6f 6f 64 62 6f 79 62 6f 79 2e 74 6f 70 63 dd 01 01 00 09 01 00 00 00 00 00 00 2e 5d")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{
+		"Length: 24 (1-byte VarInt) [off 0, len 1]",
+		"Protocol version: 766 (1.20.5/1.20.6) [off 2, len 2]",
+		"Server address length: 17 [off 4, len 1]",
+		`Server address: "mc.goodboyboy.top" [off 5, len 17]`,
+		"Server port: 25565 [off 22, len 2]",
+		"Next state: Status (1) [off 24, len 1]",
+		"SLP Status Request",
+		"Payload: 11869 (0x0000000000002e5d) [off 2, len 8]",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in\n%s", want, out)
+		}
+	}
+}
