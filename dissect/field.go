@@ -184,3 +184,26 @@ func LookupField(name string) (f *Field, key string, ok bool) {
 	}
 	return nil, "", false
 }
+
+// Dump lists the registry for documentation and golden tests: one line a
+// field (filter name, keyed ones as "name.<key>", type, label, [unit]),
+// a blank line, then one line an expert item (name, severity, summary).
+func (r *Registry) Dump() []byte {
+	var b strings.Builder
+	for _, f := range r.fields {
+		b.WriteString(f.Name)
+		if f.Keyed {
+			b.WriteString(".<key>")
+		}
+		b.WriteString("\t" + f.Type.String() + "\t" + f.Label)
+		if f.Unit != "" {
+			b.WriteString(" [" + f.Unit + "]")
+		}
+		b.WriteByte('\n')
+	}
+	b.WriteByte('\n')
+	for _, e := range r.experts {
+		b.WriteString(e.Name + "\t" + e.Severity.String() + "\t" + e.Summary + "\n")
+	}
+	return []byte(b.String())
+}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcdissect/mcdissect/analyze"
 	"github.com/mcdissect/mcdissect/dissect"
+	"github.com/mcdissect/mcdissect/dissect/dissecttest"
 	"github.com/mcdissect/mcdissect/render"
 )
 
@@ -103,36 +104,9 @@ func TestGolden(t *testing.T) {
 }
 
 // compare checks got against the golden file, or rewrites it with -update.
-// On a difference it reports the first differing line, which is where a
-// reader of the diff should start.
 func compare(t *testing.T, name string, got []byte) {
 	t.Helper()
-	if *update {
-		if err := os.WriteFile(name, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(name)
-	if err != nil {
-		t.Fatalf("%v (run go test ./golden -update to create it)", err)
-	}
-	if bytes.Equal(got, want) {
-		return
-	}
-	gl, wl := strings.Split(string(got), "\n"), strings.Split(string(want), "\n")
-	for i := 0; i < len(gl) || i < len(wl); i++ {
-		var g, w string
-		if i < len(gl) {
-			g = gl[i]
-		}
-		if i < len(wl) {
-			w = wl[i]
-		}
-		if g != w {
-			t.Fatalf("%s differs at line %d:\n got: %s\nwant: %s", name, i+1, g, w)
-		}
-	}
+	dissecttest.Golden(t, name, got, *update)
 }
 
 // TestFieldList keeps fields.txt, the list of every filter name with its
@@ -140,13 +114,7 @@ func compare(t *testing.T, name string, got []byte) {
 func TestFieldList(t *testing.T) {
 	var b bytes.Buffer
 	for _, r := range dissect.Registries() {
-		for _, f := range r.Fields() {
-			name := f.Name
-			if f.Keyed {
-				name += ".<key>"
-			}
-			b.WriteString(name + "\t" + f.Type.String() + "\t" + f.Label + "\n")
-		}
+		b.Write(r.Dump())
 	}
 	compare(t, "fields.txt", b.Bytes())
 }

@@ -8,12 +8,12 @@ import (
 	"flag"
 	"image"
 	"image/png"
-	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/mcdissect/mcdissect/dissect"
+	"github.com/mcdissect/mcdissect/dissect/dissecttest"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/fields.txt")
@@ -962,27 +962,7 @@ func TestTruncationSweep(t *testing.T) {
 }
 
 func TestFieldsGolden(t *testing.T) {
-	var b strings.Builder
-	for _, f := range Registry.Fields() {
-		b.WriteString(f.Name + "\t" + f.Type.String() + "\t" + f.Label + "\n")
-	}
-	for _, e := range Registry.Experts() {
-		b.WriteString(e.Name + "\t" + e.Severity.String() + "\t" + e.Summary + "\n")
-	}
-	const path = "testdata/fields.txt"
-	if *update {
-		os.MkdirAll("testdata", 0o755)
-		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update)", err)
-	}
-	if string(want) != b.String() {
-		t.Errorf("registry differs from %s (run go test -update)", path)
-	}
+	dissecttest.Golden(t, "testdata/fields.txt", Registry.Dump(), *update)
 	for _, name := range []string{"slp.length", "slp.packet_id", "slp.handshake.protocol_version", "slp.handshake.server_address",
 		"slp.handshake.server_port", "slp.handshake.next_state", "slp.status.json", "slp.status.version.name",
 		"slp.status.version.protocol", "slp.status.players.max", "slp.status.players.online", "slp.status.players.sample.name",
