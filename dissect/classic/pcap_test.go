@@ -12,7 +12,7 @@ import (
 	"github.com/mcdissect/mcdissect/dissect"
 )
 
-const realCapture = "../../../shared/captures/classic-session.pcap"
+const realCapture = "../../samples/classic-session.pcap" // a copy of shared/captures, provenance in samples/README.md
 
 // segment is one TCP segment with payload from a pcap.
 type segment struct {
