@@ -22,7 +22,7 @@ const (
 // few tens of MB whatever the capture's size): without it the collector
 // lets the heap grow to twice the live size before it runs. A GOMEMLIMIT
 // set by the user wins.
-const softMemoryLimit = 100 << 20
+const softMemoryLimit = 80 << 20
 
 func main() {
 	if os.Getenv("GOMEMLIMIT") == "" {
