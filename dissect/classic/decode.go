@@ -207,17 +207,20 @@ func (d *dec) item(it *item) {
 		d.yaw(it.f)
 	case kPitch:
 		d.pitch(it.f)
-	case kFixed32:
-		v, i := c.Int32(it.f)
-		if i >= 0 {
-			d.pdu().Nodes[i].Value = dissect.F(float64(v) / 32)
-			d.setText(i, strconv.FormatFloat(float64(v)/32, 'f', -1, 64)+" blocks (fixed point "+strconv.Itoa(int(v))+" ÷ 32)")
+	case kFixed32, kFixed32short:
+		var raw int64
+		var i int32
+		if it.k == kFixed32 {
+			v, n := c.Int32(it.f)
+			raw, i = int64(v), n
+		} else {
+			v, n := c.Uint16(it.f)
+			raw, i = int64(v), n
 		}
-	case kFixed32short:
-		v, i := c.Uint16(it.f)
 		if i >= 0 {
-			d.pdu().Nodes[i].Value = dissect.F(float64(v) / 32)
-			d.setText(i, strconv.FormatFloat(float64(v)/32, 'f', -1, 64)+" blocks (fixed point "+strconv.Itoa(int(v))+" ÷ 32)")
+			v := dissect.F(float64(raw) / 32)
+			d.pdu().Nodes[i].Value = v
+			d.setText(i, string(appendFixed(d.tmp[:0], v)))
 		}
 	case kFixed10k:
 		v, i := c.Int32(it.f)
