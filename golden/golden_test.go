@@ -6,6 +6,7 @@ package golden
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
@@ -97,6 +98,9 @@ func TestGolden(t *testing.T) {
 		for _, c := range []struct{ format, ext string }{{"text", ".txt"}, {"json", ".json"}} {
 			t.Run(base+c.ext, func(t *testing.T) {
 				got := run(t, pcap, c.format)
+				if c.format == "json" && !json.Valid(got) {
+					t.Fatal("-T json output is not valid JSON")
+				}
 				compare(t, base+c.ext, got)
 			})
 		}
