@@ -27,7 +27,7 @@ func DecodeBytes(proto string, dir dissect.Dir, data []byte, emit func(*Record) 
 	switch proto {
 	case "query":
 		r := &Record{Kind: KindPDU, Frame: 1, Time: time.Unix(0, 0).UTC(), Src: src, Dst: dst, Stream: -1, Proto: proto}
-		d := r.setData(data, len(data))
+		d := r.setData(data)
 		query.Decode(&r.PDU, d, len(d), dir)
 		return emit(r)
 	case "slp", "classic", "heartbeat":

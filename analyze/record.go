@@ -47,10 +47,10 @@ type Record struct {
 
 // setData copies data into the record's own buffer: packet buffers are
 // reused by the reader, and records may be held until their conversation
-// resolves.
-func (r *Record) setData(data []byte, wireLen int) []byte {
+// resolves. The PDU itself is set up by the decoder's dissect.Begin, which
+// every path calls next.
+func (r *Record) setData(data []byte) []byte {
 	r.buf = append(r.buf[:0], data...)
-	r.PDU.Reset(r.buf, wireLen)
 	return r.buf
 }
 

@@ -225,7 +225,7 @@ func (h *tcpConn) Deliver(u *reassembly.Unit) {
 	switch u.Kind {
 	case reassembly.KindPDU:
 		r.Kind = KindPDU
-		data := r.setData(u.Data, len(u.Data))
+		data := r.setData(u.Data)
 		r.PDU.Dir = dir
 		h.conn.Decode(&r.PDU, data, h.meta(r))
 		r.PDU.Dir = dir
@@ -234,7 +234,7 @@ func (h *tcpConn) Deliver(u *reassembly.Unit) {
 		gapPDU(&r.PDU, r.Proto, dir, u)
 	case reassembly.KindConflict:
 		r.Kind, r.Reason = KindConflict, u.Reason
-		data := r.setData(u.Data, len(u.Data))
+		data := r.setData(u.Data)
 		conflictPDU(&r.PDU, r.Proto, dir, data, u)
 	default:
 		if u.Reason == reassembly.ReasonIncomplete && h.atEnd(r, u, client, server) {
@@ -244,7 +244,7 @@ func (h *tcpConn) Deliver(u *reassembly.Unit) {
 		if why := h.reason[u.Dir]; why != "" && (h.proto == nil || u.Reason != reassembly.ReasonIncomplete && u.Reason != reassembly.ReasonNotCaptured) {
 			r.Reason = why
 		}
-		data := r.setData(u.Data, len(u.Data))
+		data := r.setData(u.Data)
 		undissectedPDU(&r.PDU, r.Proto, dir, data, u.StreamOffset, r.Reason)
 	}
 	a.push(r)
@@ -318,7 +318,7 @@ func (h *tcpConn) atEnd(r *Record, u *reassembly.Unit, client, server netip.Addr
 		return false
 	}
 	r.Kind = KindPDU
-	data := r.setData(u.Data, len(u.Data))
+	data := r.setData(u.Data)
 	r.PDU.Dir = dir
 	h.conn.Decode(&r.PDU, data, h.meta(r))
 	r.PDU.Dir = dir

@@ -47,7 +47,7 @@ func (a *Analyzer) handleUDP(ci gopacket.CaptureInfo, src, dst netip.AddrPort, p
 	r := a.newRecord()
 	r.Kind, r.Frame, r.Time, r.Src, r.Dst, r.Stream, r.Proto = KindPDU, a.frame, ci.Timestamp, src, dst, -1, "query"
 	r.Parts = append(r.Parts, parts...)
-	data := r.setData(payload, wireLen)
+	data := r.setData(payload)
 	query.Decode(&r.PDU, data, wireLen, dir)
 	client, server := src, dst
 	if r.PDU.Dir == dissect.DirS2C {
