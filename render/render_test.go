@@ -150,3 +150,14 @@ func TestRedact(t *testing.T) {
 		}
 	}
 }
+
+// TestSummaryAllocatesNothing: writing a summary line costs no allocation
+// once the renderer's buffer has grown.
+func TestSummaryAllocatesNothing(t *testing.T) {
+	r := record(t)
+	var buf []byte
+	n := testing.AllocsPerRun(100, func() { buf = AppendSummary(buf[:0], r) })
+	if n != 0 {
+		t.Errorf("%v allocations per summary line", n)
+	}
+}

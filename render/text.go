@@ -37,9 +37,10 @@ func (t *textRenderer) Record(r *analyze.Record) error {
 // AppendSummary appends tshark's one-line summary: number, relative time,
 // source → destination, protocol, info.
 func AppendSummary(dst []byte, r *analyze.Record) []byte {
-	dst = padLeft(dst, strconv.AppendUint(nil, r.Frame, 10), 5)
+	var num [32]byte // on the stack: the summary path allocates nothing
+	dst = padLeft(dst, strconv.AppendUint(num[:0], r.Frame, 10), 5)
 	dst = append(dst, ' ')
-	dst = padLeft(dst, strconv.AppendFloat(nil, r.Rel.Seconds(), 'f', 6, 64), 11)
+	dst = padLeft(dst, strconv.AppendFloat(num[:0], r.Rel.Seconds(), 'f', 6, 64), 11)
 	dst = append(dst, ' ')
 	dst = r.Src.AppendTo(dst)
 	dst = append(dst, " → "...)
