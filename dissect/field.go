@@ -62,9 +62,10 @@ type Field struct {
 	Unit  string // optional unit appended to the value ("s", "bytes", "blocks")
 	// Custom, when set, formats the value for display (Wireshark's
 	// BASE_CUSTOM). It is called by renderers only, so a decoder pays
-	// nothing for a rich display on the summary path. It must append to
-	// dst and may not keep it.
-	Custom func(dst []byte, v Value) []byte
+	// nothing for a rich display on the summary path. It gets the node, so
+	// that it can use the field's length on the wire as well as its value;
+	// it must append to dst and may keep neither.
+	Custom func(dst []byte, n *Node) []byte
 	// Width is the width in bytes hex values are padded to when the node
 	// has no bytes of its own (generated values); 0 pads nothing.
 	Width int

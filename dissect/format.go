@@ -22,7 +22,7 @@ func AppendValue(dst []byte, n *Node) []byte {
 	}
 	f, v := n.Field, n.Value
 	if f.Custom != nil {
-		return f.Custom(dst, v)
+		return f.Custom(dst, n)
 	}
 	switch f.Type {
 	case FTUint, FTFrameNum:

@@ -41,8 +41,8 @@ func TestAppendValue(t *testing.T) {
 }
 
 func TestCustomDisplay(t *testing.T) {
-	f := &Field{Name: "fmt.custom", Type: FTUint, Custom: func(dst []byte, v Value) []byte {
-		return append(append(dst, "custom "...), byte('0'+v.N))
+	f := &Field{Name: "fmt.custom", Type: FTUint, Custom: func(dst []byte, n *Node) []byte {
+		return append(append(dst, "custom "...), byte('0'+n.Value.N))
 	}}
 	if got := Display(&Node{Field: f, Value: U(7)}); got != "custom 7" {
 		t.Errorf("got %q", got)

@@ -191,7 +191,7 @@ func (d *dec) item(it *item) {
 			f := float64(v) / 32
 			d.pdu().Nodes[i].Value = dissect.F(f)
 			if it.f.Custom == nil {
-				d.setText(i, string(appendDelta(d.tmp[:0], dissect.F(f))))
+				d.setText(i, string(appendDelta(d.tmp[:0], &dissect.Node{Value: dissect.F(f)})))
 			}
 			if it.f == FieldDX {
 				d.info = append(d.info, " Δ("...)
@@ -220,7 +220,7 @@ func (d *dec) item(it *item) {
 		if i >= 0 {
 			v := dissect.F(float64(raw) / 32)
 			d.pdu().Nodes[i].Value = v
-			d.setText(i, string(appendFixed(d.tmp[:0], v)))
+			d.setText(i, string(appendFixed(d.tmp[:0], &dissect.Node{Value: v})))
 		}
 	case kFixed10k:
 		v, i := c.Int32(it.f)
@@ -306,7 +306,7 @@ func (d *dec) fixed(f *dissect.Field) {
 	n := &d.pdu().Nodes[i]
 	n.Value = dissect.F(blocks)
 	if f.Custom == nil { // the CPE fields read the same way show their text here
-		n.Text = string(appendFixed(d.tmp[:0], n.Value))
+		n.Text = string(appendFixed(d.tmp[:0], n))
 	}
 	d.addPos(blocks)
 	if f == FieldY && d.absolute() {
@@ -333,7 +333,7 @@ func (d *dec) yaw(f *dissect.Field) {
 	n := &d.pdu().Nodes[i]
 	n.Value = dissect.F(deg)
 	if f.Custom == nil {
-		n.Text = string(appendYaw(d.tmp[:0], n.Value))
+		n.Text = string(appendYaw(d.tmp[:0], n))
 	}
 	d.info = append(d.info, " yaw "...)
 	d.info = strconv.AppendInt(d.info, int64(v), 10)
@@ -348,7 +348,7 @@ func (d *dec) pitch(f *dissect.Field) {
 	n := &d.pdu().Nodes[i]
 	n.Value = dissect.F(deg)
 	if f.Custom == nil {
-		n.Text = string(appendPitch(d.tmp[:0], n.Value))
+		n.Text = string(appendPitch(d.tmp[:0], n))
 	}
 	if v > 64 && v < 192 {
 		d.c.Expert(i, ExpertPitch, "classic.pitch at offset "+strconv.Itoa(int(n.Offset))+": "+strconv.Itoa(int(v))+", valid are 0–64 (down) and 192–255 (up)")

@@ -25,8 +25,8 @@ func init() {
 // appendFixed shows a coordinate stored in blocks with the fixed-point
 // short it came from: "8.125 blocks (fixed point 260 ÷ 32)". The raw value
 // is exact: a multiple of 1/32 is exact in a float64.
-func appendFixed(b []byte, v dissect.Value) []byte {
-	blocks := v.Float()
+func appendFixed(b []byte, n *dissect.Node) []byte {
+	blocks := n.Value.Float()
 	b = strconv.AppendFloat(b, blocks, 'f', -1, 64)
 	b = append(b, " blocks (fixed point "...)
 	b = strconv.AppendInt(b, int64(math.Round(blocks*32)), 10)
@@ -36,8 +36,8 @@ func appendFixed(b []byte, v dissect.Value) []byte {
 // rawAngle recovers the byte an angle in degrees was read from (v*360/256).
 func rawAngle(deg float64) int { return int(math.Round(deg * 256 / 360)) }
 
-func appendYaw(b []byte, v dissect.Value) []byte {
-	deg := v.Float()
+func appendYaw(b []byte, n *dissect.Node) []byte {
+	deg := n.Value.Float()
 	raw := rawAngle(deg)
 	b = strconv.AppendFloat(b, deg, 'f', -1, 64)
 	b = append(b, "° facing "...)
@@ -47,8 +47,8 @@ func appendYaw(b []byte, v dissect.Value) []byte {
 	return append(b, ')')
 }
 
-func appendPitch(b []byte, v dissect.Value) []byte {
-	deg := v.Float()
+func appendPitch(b []byte, n *dissect.Node) []byte {
+	deg := n.Value.Float()
 	raw := rawAngle(deg)
 	b = strconv.AppendFloat(b, deg, 'f', -1, 64)
 	switch {
@@ -72,8 +72,8 @@ func appendPitch(b []byte, v dissect.Value) []byte {
 
 // appendDelta shows a relative move in blocks with the signed byte it came
 // from: "0.125 blocks (signed delta 4 ÷ 32)".
-func appendDelta(b []byte, v dissect.Value) []byte {
-	blocks := v.Float()
+func appendDelta(b []byte, n *dissect.Node) []byte {
+	blocks := n.Value.Float()
 	b = strconv.AppendFloat(b, blocks, 'f', -1, 64)
 	b = append(b, " blocks (signed delta "...)
 	b = strconv.AppendInt(b, int64(math.Round(blocks*32)), 10)

@@ -114,13 +114,18 @@ func (c *Conn) legacyKind(i int, b []byte) kind {
 	return kLegacyExtra
 }
 
-// varIntText shows a VarInt with its byte count: "24 (1-byte VarInt)".
-func varIntText(p *dissect.PDU, node int32, v int64) {
-	if node < 0 {
-		return
-	}
-	n := p.Nodes[node].Length
-	p.Nodes[node].Text = strconv.FormatInt(v, 10) + " (" + strconv.Itoa(int(n)) + "-byte VarInt)"
+// appendVarIntLength shows a frame's VarInt length with its size on the
+// wire, "516 (2-byte VarInt)", when a tree is printed (not per packet).
+func appendVarIntLength(b []byte, n *dissect.Node) []byte {
+	b = strconv.AppendUint(b, n.Value.N, 10)
+	b = append(b, " ("...)
+	b = strconv.AppendInt(b, int64(n.Length), 10)
+	return append(b, "-byte VarInt)"...)
+}
+
+func init() {
+	FieldLength.Custom = appendVarIntLength
+	FieldDataLength.Custom = appendVarIntLength
 }
 
 // modern dissects a VarInt-framed packet. d is the direction's state
@@ -133,7 +138,6 @@ func (c *Conn) modern(cur *dissect.Cursor, d *dirState, i int, m dissect.Meta) f
 		p.Message, p.Info = "Malformed packet", "Malformed packet length"
 		return nil
 	}
-	varIntText(p, li, int64(length))
 	if want := p.WireLen - cur.Off(); int(length) != want {
 		cur.Malformed(li, ExpertLengthMismatch, "slp.length at offset 0: says "+strconv.FormatInt(int64(length), 10)+" bytes follow, the PDU has "+strconv.Itoa(want))
 	}
@@ -151,7 +155,6 @@ func (c *Conn) modern(cur *dissect.Cursor, d *dirState, i int, m dissect.Meta) f
 			return nil
 		}
 		if dl != 0 {
-			varIntText(p, dli, int64(dl))
 			c.compressed(cur, dli, off, dl, phase, i)
 			return nil
 		}
