@@ -9,7 +9,6 @@ import (
 	"github.com/google/gopacket/ip4defrag"
 	"github.com/google/gopacket/layers"
 
-	"github.com/mcdissect/mcdissect/dissect"
 	"github.com/mcdissect/mcdissect/dissect/query"
 )
 
@@ -69,6 +68,7 @@ type Analyzer struct {
 
 	queryTracker *query.Tracker
 	queryServers map[netip.AddrPort]struct{}
+	keys         addrKeys
 
 	tcpState *tcpState
 
@@ -292,11 +292,6 @@ func (a *Analyzer) release(all bool) {
 	n := copy(a.held, a.held[i:])
 	clear(a.held[n:])
 	a.held = a.held[:n]
-}
-
-// meta builds the conversation view of a record for a protocol tracker.
-func meta(r *Record, client, server netip.AddrPort) dissect.Meta {
-	return dissect.Meta{Frame: r.Frame, Time: r.Time, Client: client.String(), Server: server.String(), Dir: r.PDU.Dir}
 }
 
 func pooled(r *Record) bool {

@@ -237,7 +237,7 @@ func (h *tcpConn) Deliver(u *reassembly.Unit) {
 		data := r.setData(u.Data)
 		conflictPDU(&r.PDU, r.Proto, dir, data, u)
 	default:
-		if u.Reason == reassembly.ReasonIncomplete && h.atEnd(r, u, client, server) {
+		if u.Reason == reassembly.ReasonIncomplete && h.atEnd(r, u) {
 			return
 		}
 		r.Kind, r.Reason = KindUndissected, u.Reason
@@ -307,7 +307,7 @@ type endFramer interface {
 // atEnd offers the bytes left when a direction ended to the protocol's
 // FrameAtEnd. When it frames them all, they become one PDU record (in r);
 // otherwise nothing is done and they stay undissected.
-func (h *tcpConn) atEnd(r *Record, u *reassembly.Unit, client, server netip.AddrPort) bool {
+func (h *tcpConn) atEnd(r *Record, u *reassembly.Unit) bool {
 	ef, ok := h.conn.(endFramer)
 	if !ok {
 		return false

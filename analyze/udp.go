@@ -53,7 +53,7 @@ func (a *Analyzer) handleUDP(ci gopacket.CaptureInfo, src, dst netip.AddrPort, p
 	if r.PDU.Dir == dissect.DirS2C {
 		client, server = dst, src
 	}
-	a.queryTracker.Observe(meta(r, client, server), &r.PDU)
+	a.queryTracker.Observe(dissect.Meta{Frame: r.Frame, Time: r.Time, Client: a.keys.of(client), Server: a.keys.of(server), Dir: r.PDU.Dir}, &r.PDU)
 	a.push(r)
 }
 
@@ -62,4 +62,23 @@ func dirOf(serverIsDst bool) dissect.Dir {
 		return dissect.DirC2S
 	}
 	return dissect.DirS2C
+}
+
+// addrKeys remembers the "ip:port" strings the trackers key conversations
+// by, so that a datagram does not format its two addresses again. It is
+// bounded: when full it starts afresh.
+type addrKeys struct{ m map[netip.AddrPort]string }
+
+const maxAddrKeys = 8192
+
+func (k *addrKeys) of(a netip.AddrPort) string {
+	if s, ok := k.m[a]; ok {
+		return s
+	}
+	if k.m == nil || len(k.m) >= maxAddrKeys {
+		k.m = make(map[netip.AddrPort]string, 256)
+	}
+	s := a.String()
+	k.m[a] = s
+	return s
 }
