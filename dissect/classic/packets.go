@@ -48,11 +48,10 @@ type item struct {
 
 // neg is what a connection's two sides agreed, as the framer needs it.
 type neg struct {
-	cpe                                              bool // the client identified with 0x42
-	extPos, extBlocks, fastMap, heldBlock, extTex    bool
-	mapApp2, blockDefsExt2, mapAspect2, models2      bool
-	longerMessages, messageTypes, extPlayerList2     bool
-	customBlocks, twoWayPing, playerClick, notifyAct bool
+	cpe                                           bool // the client identified with 0x42
+	extPos, extBlocks, fastMap, heldBlock, extTex bool
+	mapApp2, blockDefsExt2, mapAspect2, models2   bool
+	longerMessages, messageTypes, extPlayerList2  bool
 }
 
 // pkt is one packet of one direction.

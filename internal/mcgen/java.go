@@ -174,7 +174,6 @@ type slpActor struct {
 	login   bool
 	ping    bool
 	state   int
-	buf     []byte
 	name    []byte
 	uuid    [16]byte
 	pingVal uint64
