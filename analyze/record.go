@@ -42,7 +42,8 @@ type Record struct {
 	Retrans   int    // bytes of retransmitted copies that differed from the first copy
 	PDU       dissect.PDU
 
-	buf []byte // owns PDU.Data
+	buf    []byte       // owns PDU.Data
+	pseudo dissect.Node // scratch node for pseudo-field lookups (FieldRef.Each)
 }
 
 // setData copies data into the record's own buffer: packet buffers are

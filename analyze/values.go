@@ -57,8 +57,11 @@ func (f FieldRef) Each(r *Record, fn func(n *dissect.Node)) {
 }
 
 func (f FieldRef) eachPseudo(r *Record, fn func(n *dissect.Node)) {
-	n := dissect.Node{Field: f.Field, Parent: -1, Flags: dissect.FlagGenerated}
-	emit := func(v dissect.Value) { n.Value = v; fn(&n) }
+	// The node lives in the record, not here: a local one passed to fn
+	// would escape and cost an allocation per field per record.
+	n := &r.pseudo
+	*n = dissect.Node{Field: f.Field, Parent: -1, Flags: dissect.FlagGenerated}
+	emit := func(v dissect.Value) { n.Value = v; fn(n) }
 	v4 := r.Src.Addr().Is4() || r.Src.Addr().Is4In6()
 	switch f.Field {
 	case PFFrameNumber:

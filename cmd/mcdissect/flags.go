@@ -149,21 +149,9 @@ func (c *config) check() error {
 		case "header":
 			c.ropts.Header = v == "y"
 		case "separator":
-			switch v {
-			case "/t":
-				v = "\t"
-			case "/s":
-				v = " "
-			}
-			c.ropts.Separator = v
+			c.ropts.Separator = tsharkChar(v)
 		case "aggregator":
-			switch v {
-			case "/t":
-				v = "\t"
-			case "/s":
-				v = " "
-			}
-			c.ropts.Aggregator = v
+			c.ropts.Aggregator = tsharkChar(v)
 		case "occurrence":
 			if v != "a" && v != "f" && v != "l" {
 				return fmt.Errorf("-E occurrence=%q: choose a, f or l", v)
@@ -194,4 +182,15 @@ func (c *config) check() error {
 		}
 	}
 	return nil
+}
+
+// tsharkChar reads tshark's -E character escapes: /t is a tab, /s a space.
+func tsharkChar(v string) string {
+	switch v {
+	case "/t":
+		return "\t"
+	case "/s":
+		return " "
+	}
+	return v
 }

@@ -130,10 +130,8 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 		runErr = err
 	}
 	endErr := r.End()
-	if c.quiet || len(stats) > 0 {
-		for _, s := range stats {
-			s.print(stdout)
-		}
+	for _, s := range stats {
+		s.print(stdout)
 	}
 	if wr != nil {
 		if err := wr.close(); err != nil && runErr == nil {
