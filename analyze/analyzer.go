@@ -83,6 +83,11 @@ type Analyzer struct {
 type Stats struct {
 	Frames, NonIP, Decoded, Records, Truncated uint64
 	DecodeErrors                               uint64
+	// TCPDropped counts TCP payload bytes the reassembler set aside
+	// without a record: data after a connection closed or was reset,
+	// bytes before the start of a stream picked up mid-way, segments more
+	// than 1 GiB ahead. The CLI says so; they are never dropped silently.
+	TCPDropped uint64
 }
 
 // New makes an analyzer that calls emit for each record, in order. A
@@ -108,7 +113,11 @@ func New(opts Options, emit func(*Record) error) *Analyzer {
 }
 
 // Stats returns the counts so far.
-func (a *Analyzer) Stats() Stats { return a.stats }
+func (a *Analyzer) Stats() Stats {
+	s := a.stats
+	s.TCPDropped = a.tcpState.r.Stats().Dropped
+	return s
+}
 
 // Packet feeds one captured frame. data may be reused by the caller after
 // Packet returns. The error is emit's (ErrStop included).

@@ -112,3 +112,26 @@ func TestClassicPickedUpMidStream(t *testing.T) {
 		t.Errorf("%d positions dissected after the resync, want 6", n)
 	}
 }
+
+// TestDroppedBytesAreCounted: payload after an RST produces no record, but
+// the analyzer's statistics count it, so the CLI can say so.
+func TestDroppedBytesAreCounted(t *testing.T) {
+	capt := capture(t, func(w *capgen.Writer) {
+		c := w.TCP(tcpClient, tcpServer, t0)
+		c.Handshake()
+		c.Send(true, slpHandshake)
+		c.Reset(true)
+		c.Send(true, []byte{0x01, 0x00, 0x09}) // after the RST
+	})
+	src, err := OpenFile(bytes.NewReader(capt))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := New(Options{}, func(*Record) error { return nil })
+	if _, err := Run(src, a); err != nil {
+		t.Fatal(err)
+	}
+	if got := a.Stats().TCPDropped; got != 3 {
+		t.Errorf("TCPDropped = %d, want the 3 bytes sent after the reset", got)
+	}
+}
