@@ -155,3 +155,37 @@ func itoa(n int) string {
 	}
 	return s
 }
+
+// A Lite PDU keeps its root only, whatever the decoder adds, and every
+// index handed out is the root's, so writes through it stay in bounds.
+func TestLiteKeepsRootOnly(t *testing.T) {
+	data := []byte{1, 2, 3, 4, 5}
+	var p PDU
+	p.Lite = true
+	c := Begin(&p, Core.Root(), data, len(data))
+	if _, i := c.Uint16(FieldUndissected); i != 0 {
+		t.Fatalf("Lite field index %d, want 0", i)
+	}
+	c.Open(FieldUndissected, -1)
+	c.Uint8(FieldUndissected)
+	c.Close()
+	if g := p.AddGenerated(0, FieldUndissected, U(1), "x"); g != 0 {
+		t.Fatalf("Lite generated index %d, want 0", g)
+	}
+	c.Finish()
+	if len(p.Nodes) != 1 || p.Nodes[0].Field != Core.Root() {
+		t.Fatalf("Lite PDU has %d nodes (first %v), want the root only", len(p.Nodes), p.Nodes[0].Field)
+	}
+	p.Reset(data, len(data))
+	if !p.Lite {
+		t.Fatal("Reset dropped Lite")
+	}
+	// Without Lite the same walk builds the tree.
+	p.Lite = false
+	c = Begin(&p, Core.Root(), data, len(data))
+	c.Uint16(FieldUndissected)
+	c.Finish()
+	if len(p.Nodes) < 3 {
+		t.Fatalf("full PDU has %d nodes, want root, field and the undissected rest", len(p.Nodes))
+	}
+}

@@ -105,6 +105,16 @@ type PDU struct {
 	// may still come: the pipeline holds the PDU (and those after it) until
 	// the tracker clears it, so that "Response in frame N" can be added.
 	Pending bool
+
+	// Lite is set by the pipeline before decoding when no tree will be
+	// read (summary output, statistics): Wireshark's NULL tree. The PDU
+	// keeps its root node only: AddNode and AddGenerated return the root's
+	// index 0 and add nothing, so writes through a returned index land on
+	// the root harmlessly. Decoders may also skip work only the tree shows
+	// (inflating a level to count its blocks, checking a favicon). Message,
+	// Info, Dir and Pending must be the same as without Lite; expert items
+	// may be fewer. Reset keeps the flag.
+	Lite bool
 }
 
 // Reset empties p for reuse with new data, keeping its slices' capacity.
@@ -112,7 +122,7 @@ func (p *PDU) Reset(data []byte, wireLen int) {
 	if wireLen < len(data) {
 		wireLen = len(data)
 	}
-	*p = PDU{Data: data, WireLen: wireLen, Nodes: p.Nodes[:0], Experts: p.Experts[:0], Objects: p.Objects[:0]}
+	*p = PDU{Data: data, WireLen: wireLen, Nodes: p.Nodes[:0], Experts: p.Experts[:0], Objects: p.Objects[:0], Lite: p.Lite}
 }
 
 // Cut reports whether the capture cut this PDU short.
@@ -121,12 +131,18 @@ func (p *PDU) Cut() bool { return p.WireLen > len(p.Data) }
 // AddNode appends a node and returns its index. The parent must be the
 // last node or one of its ancestors, so the slice stays in pre-order.
 func (p *PDU) AddNode(parent int32, f *Field, off, length int, v Value) int32 {
+	if p.Lite && len(p.Nodes) > 0 {
+		return 0
+	}
 	p.Nodes = append(p.Nodes, Node{Field: f, Parent: parent, Offset: int32(off), Length: int32(length), Value: v})
 	return int32(len(p.Nodes) - 1)
 }
 
 // AddGenerated appends a generated node (no bytes of its own) under parent.
 func (p *PDU) AddGenerated(parent int32, f *Field, v Value, text string) int32 {
+	if p.Lite && len(p.Nodes) > 0 {
+		return 0
+	}
 	var off int32
 	if parent >= 0 && int(parent) < len(p.Nodes) {
 		off = p.Nodes[parent].Offset
