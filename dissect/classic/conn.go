@@ -9,7 +9,11 @@ import (
 
 // Conn is the state of one Classic TCP connection: what the two sides
 // announced (CPE), how far each direction was framed, and the level being
-// sent. One Conn frames and decodes both directions of its connection.
+// sent. One Conn frames and decodes both directions of its connection; or
+// two do, one framing and the other decoding the same PDUs in the same
+// order (the pipeline frames and decodes on different goroutines). Decode
+// reads nothing that only Frame writes: the negotiation it needs it
+// observes itself, and a gap reaches it through Gap.
 type Conn struct {
 	sess *Session
 	n    neg
@@ -207,14 +211,24 @@ func (c *Conn) Frame(dir dissect.Dir, buf []byte, afterGap bool) dissect.Frame {
 	}
 	if afterGap {
 		c.resyncing[dir] = true
-		if dir == dissect.DirS2C {
-			c.level.gap = true
-		}
+		c.Gap(dir) // for a Conn that frames and decodes
 	}
 	if c.resyncing[dir] {
 		return c.resync(dir, buf)
 	}
 	return c.frame(dir, buf)
+}
+
+// Gap tells the decoding side that bytes of dir were lost before the PDUs
+// that follow. It is what Decode needs to know of a gap: a level the
+// server was sending across it is not inflated (its data has a hole), it
+// is reported. The pipeline calls it on the decoding Conn, in order with
+// the PDUs, when a direction has a gap; a Conn that also frames has it
+// called by Frame, and a second call changes nothing.
+func (c *Conn) Gap(dir dissect.Dir) {
+	if dir == dissect.DirS2C {
+		c.level.gap = true
+	}
 }
 
 func (c *Conn) frame(dir dissect.Dir, buf []byte) dissect.Frame {

@@ -209,7 +209,9 @@ const (
 
 // Heartbeat is one heartbeat connection (HTTP to the list server). It
 // frames and decodes both directions and records the salts it sees in its
-// Session.
+// Session. Decoding keeps no state of its own (head is the framer's), so
+// a Heartbeat that only decodes needs no word of gaps: after one the framer
+// gives the direction up and nothing more is decoded.
 type Heartbeat struct {
 	sess *Session
 	head bool // the last request was HEAD (no response body)

@@ -13,6 +13,7 @@ import (
 // replayed is what replaying one pcap produced.
 type replayed struct {
 	pdus    []string // dumpTree of each PDU
+	sums    []string // what Lite must keep of each PDU: Dir, Message, Info, Pending
 	lost    []string // FrameLost / FrameSkip reasons
 	experts map[string]int
 	objects int
@@ -26,7 +27,18 @@ type framer interface {
 // replay reassembles each TCP connection of segs in capture order (a
 // forward sequence jump is a gap), picks Classic or heartbeat with Detect,
 // and frames and decodes everything, as the analyzer would.
-func replay(t *testing.T, segs []segment) *replayed {
+func replay(t *testing.T, segs []segment) *replayed { return replayWith(t, segs, replayOpts{}) }
+
+// replayOpts vary how replayWith decodes.
+type replayOpts struct {
+	// split frames with one instance and decodes with a second one made
+	// by the same constructor, telling the second of gaps through Gap, as
+	// the two-goroutine pipeline does.
+	split bool
+	lite  bool // decode with dissect.PDU.Lite
+}
+
+func replayWith(t *testing.T, segs []segment, o replayOpts) *replayed {
 	out := &replayed{experts: map[string]int{}}
 	sess := NewSession()
 	type side struct {
@@ -41,6 +53,7 @@ func replay(t *testing.T, segs []segment) *replayed {
 	type conn struct {
 		client, server string
 		f              framer
+		d              framer // decodes: f, or a second instance under split
 		hb             *Heartbeat
 		sides          [3]*side
 	}
@@ -53,6 +66,7 @@ func replay(t *testing.T, segs []segment) *replayed {
 		return b + "|" + a
 	}
 	var p dissect.PDU
+	p.Lite = o.lite
 	pump := func(cn *conn, dir dissect.Dir, atEnd bool) {
 		s := cn.sides[dir]
 		if cn.f == nil || s.lost {
@@ -79,11 +93,12 @@ func replay(t *testing.T, segs []segment) *replayed {
 				s.buf = s.buf[f.Len:]
 				continue
 			}
-			cn.f.Decode(&p, s.buf[:f.Len], dissect.Meta{Frame: s.lastFrm, Dir: dir, Client: cn.client, Server: cn.server})
-			if err := dissect.Check(&p); err != nil {
+			cn.d.Decode(&p, s.buf[:f.Len], dissect.Meta{Frame: s.lastFrm, Dir: dir, Client: cn.client, Server: cn.server})
+			if err := dissect.Check(&p); err != nil && !o.lite { // a Lite tree is its root only
 				t.Fatalf("%s: %v\n%s", p.Info, err, dumpTree(&p))
 			}
 			out.pdus = append(out.pdus, dumpTree(&p))
+			out.sums = append(out.sums, summary(&p))
 			for _, e := range p.Experts {
 				out.experts[e.Info.Name]++
 			}
@@ -119,16 +134,28 @@ func replay(t *testing.T, segs []segment) *replayed {
 			if d > 0 {
 				s.gap = true
 				s.buf = nil
+				if g, ok := cn.d.(interface{ Gap(dissect.Dir) }); ok && o.split {
+					g.Gap(dir)
+				}
 			}
 			s.buf = append(s.buf, sg.payload...)
 			s.next = sg.seq + uint32(len(sg.payload))
 			s.lastFrm = sg.frame
 			if cn.f == nil && dir == dissect.DirC2S {
 				if Detect(s.buf) == DetectYes {
-					cn.f = NewConn(sess)
+					cn.f, cn.d = NewConn(sess), nil
+					if o.split {
+						cn.d = NewConn(sess)
+					}
 				} else if DetectHeartbeat(s.buf) == DetectYes {
 					cn.hb = NewHeartbeat(sess)
-					cn.f = cn.hb
+					cn.f, cn.d = cn.hb, nil
+					if o.split {
+						cn.d = NewHeartbeat(sess)
+					}
+				}
+				if cn.d == nil {
+					cn.d = cn.f
 				}
 			}
 			pump(cn, dir, false)
