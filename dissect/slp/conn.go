@@ -32,6 +32,8 @@ type Conn struct {
 	styled  []byte
 	scratch []byte
 	dbuf    []byte
+	vname   []byte // the status version name, for the Info column
+	info    []byte // the status response's Info column, built here
 }
 
 type pending struct {

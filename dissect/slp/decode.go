@@ -79,7 +79,7 @@ func (c *Conn) DecodeCut(p *dissect.PDU, data []byte, wireLen int, m dissect.Met
 		k = c.legacyKind(i, data)
 	}
 	d := t.d[i] // the state before this PDU
-	var link func()
+	var l link
 	switch {
 	case len(data) == 0:
 		p.Message, p.Info = "Empty", "Empty PDU"
@@ -91,15 +91,63 @@ func (c *Conn) DecodeCut(p *dissect.PDU, data []byte, wireLen int, m dissect.Met
 		p.Info = "Encrypted data, " + strconv.Itoa(len(data)) + " bytes"
 		cur.Take(FieldData, wireLen)
 	case k != kModern:
-		link = c.legacy(&cur, k, m)
+		l = c.legacy(&cur, k)
 	default:
-		link = c.modern(&cur, &d, i, m)
+		l = c.modern(&cur, &d, i, m)
 	}
 	cur.Finish()
-	if link != nil {
-		link()
-	}
+	c.link(&cur, l, m)
 	t.advance(i, k, data)
+}
+
+// link is what to do once a PDU's tree is finished: hold a request until
+// its response, or link a response to its request. It is a value rather
+// than a closure so that decoding a PDU allocates nothing for it.
+type link struct {
+	op   linkOp
+	v    uint64 // ping payload
+	vOff int    // offset of the ping payload
+	vi   int32  // its node
+}
+
+type linkOp uint8
+
+const (
+	linkNone linkOp = iota
+	linkHoldStatus
+	linkAnswerStatus
+	linkHoldPing
+	linkAnswerPing
+	linkHoldLegacy
+	linkAnswerLegacy
+)
+
+func (c *Conn) link(cur *dissect.Cursor, l link, m dissect.Meta) {
+	p := cur.P
+	switch l.op {
+	case linkHoldStatus:
+		if !cur.Failed() {
+			c.statusReq.hold(p, m)
+		}
+	case linkAnswerStatus:
+		if c.statusReq.p == p {
+			c.statusReq = pending{}
+		}
+		c.statusReq.answer(p, m, FieldRequestIn, FieldTime)
+	case linkHoldPing:
+		c.holdPing(p, m, l.v)
+	case linkAnswerPing:
+		c.answerPing(p, m, l)
+	case linkHoldLegacy:
+		if !cur.Failed() {
+			c.legacyReq.hold(p, m)
+		}
+	case linkAnswerLegacy:
+		if c.legacyReq.p == p {
+			c.legacyReq = pending{}
+		}
+		c.legacyReq.answer(p, m, FieldRequestIn, FieldTime)
+	}
 }
 
 func (c *Conn) legacyKind(i int, b []byte) kind {
@@ -130,13 +178,13 @@ func init() {
 
 // modern dissects a VarInt-framed packet. d is the direction's state
 // before it. It returns what to do after the tree is finished (links).
-func (c *Conn) modern(cur *dissect.Cursor, d *dirState, i int, m dissect.Meta) func() {
+func (c *Conn) modern(cur *dissect.Cursor, d *dirState, i int, m dissect.Meta) link {
 	p := cur.P
 	t := &c.dec
 	length, li, ok := varInt(cur, FieldLength)
 	if !ok {
 		p.Message, p.Info = "Malformed packet", "Malformed packet length"
-		return nil
+		return link{}
 	}
 	if want := p.WireLen - cur.Off(); int(length) != want {
 		cur.Malformed(li, ExpertLengthMismatch, "slp.length at offset 0: says "+strconv.FormatInt(int64(length), 10)+" bytes follow, the PDU has "+strconv.Itoa(want))
@@ -144,7 +192,7 @@ func (c *Conn) modern(cur *dissect.Cursor, d *dirState, i int, m dissect.Meta) f
 	if length == 0 {
 		cur.Malformed(li, ExpertEmptyPacket, "slp.length at offset 0: 0, so there is no packet ID")
 		p.Message, p.Info = "Empty packet", "Empty packet (length 0)"
-		return nil
+		return link{}
 	}
 	phase := d.phase
 	if d.compress {
@@ -152,11 +200,11 @@ func (c *Conn) modern(cur *dissect.Cursor, d *dirState, i int, m dissect.Meta) f
 		dl, dli, ok := varInt(cur, FieldDataLength)
 		if !ok {
 			p.Message, p.Info = "Malformed packet", "Malformed data length"
-			return nil
+			return link{}
 		}
 		if dl != 0 {
 			c.compressed(cur, dli, off, dl, phase, i)
-			return nil
+			return link{}
 		}
 		p.Nodes[dli].Text = "0 (not compressed)"
 	}
@@ -164,7 +212,7 @@ func (c *Conn) modern(cur *dissect.Cursor, d *dirState, i int, m dissect.Meta) f
 	id, idi, ok := varInt(cur, FieldPacketID)
 	if !ok {
 		p.Message, p.Info = "Malformed packet", "Malformed packet ID"
-		return nil
+		return link{}
 	}
 	guessed := false
 	if i == 1 && !t.hsSeen && phase == phStatus {
@@ -180,7 +228,7 @@ func (c *Conn) modern(cur *dissect.Cursor, d *dirState, i int, m dissect.Meta) f
 		}
 		p.Info = playName + " " + p.Nodes[idi].Text[:4] + ", " + strconv.Itoa(cur.Remaining()) + " bytes of data"
 		c.play(cur)
-		return nil
+		return link{}
 	}
 	if id < 0 || int(id) >= len(names) || (phase == phLogin && !loginIDExists(i, id, t.proto)) {
 		p.Message = "Unknown packet"
@@ -190,7 +238,7 @@ func (c *Conn) modern(cur *dissect.Cursor, d *dirState, i int, m dissect.Meta) f
 		if r := rest(cur); r > 0 {
 			cur.Take(FieldData, r)
 		}
-		return nil
+		return link{}
 	}
 	name := names[id]
 	p.Message, p.Info = name, name
@@ -199,11 +247,11 @@ func (c *Conn) modern(cur *dissect.Cursor, d *dirState, i int, m dissect.Meta) f
 	case phHandshake:
 		c.handshake(cur, m)
 	case phStatus:
-		return c.status(cur, i, id, m, guessed)
+		return c.status(cur, i, id, guessed)
 	case phLogin:
 		c.login(cur, i, id)
 	}
-	return nil
+	return link{}
 }
 
 func loginIDExists(i int, id, proto int32) bool {
@@ -439,36 +487,28 @@ func safeShort(b []byte) string {
 	return string(b)
 }
 
-func (c *Conn) status(cur *dissect.Cursor, i int, id int32, m dissect.Meta, guessed bool) func() {
+func (c *Conn) status(cur *dissect.Cursor, i int, id int32, guessed bool) link {
 	p := cur.P
 	switch {
 	case i == 0 && id == 0:
-		return func() {
-			if !cur.Failed() {
-				c.statusReq.hold(p, m)
-			}
-		}
+		return link{op: linkHoldStatus}
 	case i == 1 && id == 0:
 		c.statusResponse(cur)
-		return func() {
-			if c.statusReq.p == p {
-				c.statusReq = pending{}
-			}
-			c.statusReq.answer(p, m, FieldRequestIn, FieldTime)
-		}
+		return link{op: linkAnswerStatus}
 	case id == 1:
+		off := cur.Off()
 		v, vi := cur.Uint64(FieldPingPayload)
 		if vi < 0 {
-			return nil
+			return link{}
 		}
 		if i == 0 {
 			p.Info = "Ping Request, payload " + strconv.FormatUint(v, 10)
-			return func() { c.holdPing(p, m, v) }
+			return link{op: linkHoldPing, v: v}
 		}
 		p.Info = "Pong Response, payload " + strconv.FormatUint(v, 10)
-		return func() { c.answerPing(p, m, v, vi) }
+		return link{op: linkAnswerPing, v: v, vOff: off, vi: vi}
 	}
-	return nil
+	return link{}
 }
 
 func (c *Conn) holdPing(p *dissect.PDU, m dissect.Meta, v uint64) {
@@ -483,7 +523,8 @@ func (c *Conn) holdPing(p *dissect.PDU, m dissect.Meta, v uint64) {
 	c.nPings++
 }
 
-func (c *Conn) answerPing(p *dissect.PDU, m dissect.Meta, v uint64, vi int32) {
+func (c *Conn) answerPing(p *dissect.PDU, m dissect.Meta, l link) {
+	v := l.v
 	for j := 0; j < c.nPings; j++ {
 		q := &c.pings[j]
 		if q.payload != v {
@@ -498,7 +539,7 @@ func (c *Conn) answerPing(p *dissect.PDU, m dissect.Meta, v uint64, vi int32) {
 		c.pings[c.nPings] = pingReq{}
 		return
 	}
-	p.AddExpert(vi, ExpertPongUnmatched, "slp.ping.payload at offset "+strconv.Itoa(int(p.Nodes[vi].Offset))+": no earlier ping carried "+strconv.FormatUint(v, 10))
+	p.AddExpert(l.vi, ExpertPongUnmatched, "slp.ping.payload at offset "+strconv.Itoa(l.vOff)+": no earlier ping carried "+strconv.FormatUint(v, 10))
 }
 
 func (c *Conn) login(cur *dissect.Cursor, i int, id int32) {

@@ -10,7 +10,7 @@ import (
 
 // legacy dissects a pre-1.7 ping (FE, FE 01, FE 01 FA + MC|PingHost), a
 // lone plugin message, the FF kick that answers them, or bytes after them.
-func (c *Conn) legacy(cur *dissect.Cursor, k kind, m dissect.Meta) func() {
+func (c *Conn) legacy(cur *dissect.Cursor, k kind) link {
 	p := cur.P
 	switch k {
 	case kLegacyPing:
@@ -31,29 +31,20 @@ func (c *Conn) legacy(cur *dissect.Cursor, k kind, m dissect.Meta) func() {
 		} else if r := cur.Remaining(); r > 0 {
 			c.trailing(cur)
 		}
-		return func() {
-			if !cur.Failed() {
-				c.legacyReq.hold(p, m)
-			}
-		}
+		return link{op: linkHoldLegacy}
 	case kLegacyPlug:
 		p.Message = "Legacy Plugin Message"
 		p.Info = p.Message + c.plugin(cur)
 	case kLegacyKick:
 		p.Message = "Legacy Kick"
 		c.kick(cur)
-		return func() {
-			if c.legacyReq.p == p {
-				c.legacyReq = pending{}
-			}
-			c.legacyReq.answer(p, m, FieldRequestIn, FieldTime)
-		}
+		return link{op: linkAnswerLegacy}
 	default:
 		p.Message = "Legacy trailing bytes"
 		p.Info = p.Message + ", " + strconv.Itoa(len(p.Data)) + " bytes"
 		c.trailing(cur)
 	}
-	return nil
+	return link{}
 }
 
 func (c *Conn) trailing(cur *dissect.Cursor) {

@@ -37,7 +37,9 @@ func (t *statusTree) str(parent int32, f *dissect.Field, i int32) (int32, []byte
 	v := dissect.B(b)
 	if t.j.n[i].esc {
 		t.c.scratch = b[:0]
-		v = dissect.S(string(b))
+		if !t.p.Lite {
+			v = dissect.S(string(b))
+		}
 	}
 	return t.add(parent, f, i, v), b
 }
@@ -106,11 +108,11 @@ func (c *Conn) statusResponse(cur *dissect.Cursor) {
 		cur.Fail(FieldStatusJSON, "no JSON after a negative length")
 		return
 	}
+	base := int32(cur.Off()) // not read back from the node: in Lite mode there is none
 	b, ji := cur.Take(FieldStatusJSON, int(jl))
 	if ji < 0 {
 		return
 	}
-	base := p.Nodes[ji].Offset
 	if len(b) > maxStatusChars {
 		if n := utf16Len(b); n > maxStatusChars {
 			cur.Expert(ji, ExpertJSONTooLong, "slp.status.json at offset "+strconv.Itoa(int(base))+": "+strconv.Itoa(n)+" characters, the protocol allows 32767")
@@ -139,18 +141,19 @@ func (c *Conn) statusResponse(cur *dissect.Cursor) {
 		t.wrongType(st, FieldOther, 0, "an object")
 		return
 	}
-	var version, proto, desc string = "", "", ""
-	online, max := "?", "?"
+	var sum statusSummary
 	hasPlayers := false
 	for m := j.n[0].first; m >= 0; m = j.n[m].next {
 		switch {
 		case j.keyIs(m, "version"):
-			version, proto = t.version(st, m)
+			t.version(st, m, &sum)
 		case j.keyIs(m, "players"):
 			hasPlayers = true
-			online, max = t.players(st, m)
+			t.players(st, m, &sum)
 		case j.keyIs(m, "description"):
-			desc = t.description(st, m)
+			sum.desc = t.description(st, m)
+		case p.Lite:
+			// the other members only add nodes and expert items
 		case j.keyIs(m, "favicon"):
 			t.favicon(st, m)
 		case j.keyIs(m, "enforcesSecureChat"):
@@ -168,7 +171,70 @@ func (c *Conn) statusResponse(cur *dissect.Cursor) {
 	if !hasPlayers {
 		p.AddExpert(st, ExpertNoPlayers, "slp.status at offset "+strconv.Itoa(int(base))+": no \"players\" key (proxies and some plugins leave it out)")
 	}
-	p.Info = "Status Response, " + version + " (" + proto + "), " + online + "/" + max + " players, " + strconv.Quote(shortText(desc))
+	c.info = sum.appendInfo(c.info[:0])
+	p.Info = string(c.info)
+}
+
+// statusSummary is what the Info column says of a status response.
+type statusSummary struct {
+	version           []byte // the version name, cut for the Info column
+	proto             int64
+	hasProto          bool
+	online, max       int64
+	hasOnline, hasMax bool
+	desc              string
+}
+
+// appendInfo formats the Info column: `Status Response, 1.20.6 (766),
+// 1/20 players, "A Minecraft Server"`, in one buffer so that the string is
+// the only allocation.
+func (s *statusSummary) appendInfo(b []byte) []byte {
+	b = append(b, "Status Response, "...)
+	b = append(b, s.version...)
+	b = append(b, " ("...)
+	if s.hasProto {
+		b = strconv.AppendInt(b, s.proto, 10)
+	}
+	b = append(b, "), "...)
+	b = appendCount(b, s.online, s.hasOnline)
+	b = append(b, '/')
+	b = appendCount(b, s.max, s.hasMax)
+	b = append(b, " players, "...)
+	return appendQuotedShort(b, s.desc)
+}
+
+func appendCount(b []byte, v int64, ok bool) []byte {
+	if !ok {
+		return append(b, '?')
+	}
+	return strconv.AppendInt(b, v, 10)
+}
+
+// appendQuotedShort appends strconv.Quote(shortText(s)) without building
+// the cut string: the cut text is quoted, then "…" goes inside the quotes.
+func appendQuotedShort(b []byte, s string) []byte {
+	if len(s) <= 64 {
+		return strconv.AppendQuote(b, s)
+	}
+	n := 64
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	b = strconv.AppendQuote(b, s[:n])
+	return append(b[:len(b)-1], "…\""...)
+}
+
+// appendShort appends safeShort(b) without building a string.
+func appendShort(dst, b []byte) []byte {
+	const max = 64
+	if len(b) > max {
+		n := max
+		for n > 0 && !utf8.RuneStart(b[n]) {
+			n--
+		}
+		return append(append(dst, b[:n]...), "…"...)
+	}
+	return append(dst, b...)
 }
 
 func shortText(s string) string {
@@ -178,38 +244,45 @@ func shortText(s string) string {
 	return s
 }
 
-func (t *statusTree) version(st, m int32) (name, proto string) {
+func (t *statusTree) version(st, m int32, sum *statusSummary) {
 	j := t.j
 	if j.n[m].kind != jObject {
 		t.wrongType(st, FieldVersion, m, "an object")
-		return "", ""
+		sum.version, sum.hasProto = nil, false
+		return
 	}
+	sum.version, sum.hasProto = nil, false
 	vn := t.add(st, FieldVersion, m, dissect.Value{})
 	for k := j.n[m].first; k >= 0; k = j.n[k].next {
 		switch {
 		case j.keyIs(k, "name"):
 			_, b := t.str(vn, FieldVersionName, k)
-			name = safeShort(b)
+			// b may be the shared unescape buffer, which later strings
+			// reuse: the Info column keeps its own copy.
+			t.c.vname = appendShort(t.c.vname[:0], b)
+			sum.version = t.c.vname
 		case j.keyIs(k, "protocol"):
 			v, i, ok := t.integer(vn, FieldVersionProto, k)
 			if ok {
-				proto = strconv.FormatInt(v, 10)
-				if s := protocolText(v); s != "" {
-					t.p.Nodes[i].Text = s
+				sum.proto, sum.hasProto = v, true
+				if !t.p.Lite {
+					if s := protocolText(v); s != "" {
+						t.p.Nodes[i].Text = s
+					}
 				}
 			}
+		case t.p.Lite:
 		default:
 			t.other(vn, k)
 		}
 	}
-	return name, proto
 }
 
 const zeroUUID = "00000000-0000-0000-0000-000000000000"
 
-func (t *statusTree) players(st, m int32) (online, max string) {
+func (t *statusTree) players(st, m int32, sum *statusSummary) {
 	j := t.j
-	online, max = "?", "?"
+	sum.hasOnline, sum.hasMax = false, false
 	if j.n[m].kind != jObject {
 		t.wrongType(st, FieldPlayers, m, "an object")
 		return
@@ -219,12 +292,14 @@ func (t *statusTree) players(st, m int32) (online, max string) {
 		switch {
 		case j.keyIs(k, "max"):
 			if v, _, ok := t.integer(pn, FieldPlayersMax, k); ok {
-				max = strconv.FormatInt(v, 10)
+				sum.max, sum.hasMax = v, true
 			}
 		case j.keyIs(k, "online"):
 			if v, _, ok := t.integer(pn, FieldPlayersOnline, k); ok {
-				online = strconv.FormatInt(v, 10)
+				sum.online, sum.hasOnline = v, true
 			}
+		case t.p.Lite:
+			// the sample and unknown members only add nodes and notes
 		case j.keyIs(k, "sample") && j.n[k].kind == jArray:
 			motd := false
 			var first int32 = -1
@@ -451,12 +526,9 @@ func (t *statusTree) favicon(st, m int32) {
 		t.c.scratch = s[:0]
 		v = dissect.S(string(s))
 	}
+	// The node's display ("data:image/png;base64,iVBO… (N characters)")
+	// is made by appendFavicon when a tree is printed, not here.
 	n := t.add(st, FieldFavicon, m, v)
-	head := s
-	if len(head) > 40 {
-		head = head[:40]
-	}
-	t.p.Nodes[n].Text = string(head) + "… (" + strconv.Itoa(len(s)) + " characters)"
 	bad := func(why string) {
 		t.p.AddExpert(n, ExpertFaviconInvalid, "slp.status.favicon at "+t.pos(m)+": "+why)
 	}
@@ -483,21 +555,42 @@ func (t *statusTree) favicon(st, m int32) {
 		return
 	}
 	mime := meta[:len(meta)-len(b64)]
-	t.p.AddGenerated(n, FieldFaviconMIME, dissect.S(string(mime)), "")
-	if string(mime) != "image/png" {
+	if string(mime) == "image/png" {
+		t.p.AddGenerated(n, FieldFaviconMIME, dissect.S("image/png"), "")
+	} else {
+		t.p.AddGenerated(n, FieldFaviconMIME, dissect.S(string(mime)), "")
 		bad("media type " + strconv.Quote(string(mime)) + ", the vanilla client reads only image/png")
 	}
 	// count and check the base64 characters, keep the first 32
 	var first [32]byte
 	nf, chars, pad := 0, 0, 0
 	for k := comma + 1; k < len(s); k++ {
+		if nf == len(first) && pad == 0 {
+			// The bulk of a favicon: a run of base64 characters, checked
+			// eight at a time (each table entry is 1 for a base64
+			// character, 0 otherwise).
+			r := k
+			for ; r+8 <= len(s); r += 8 {
+				if b64Table[s[r]]&b64Table[s[r+1]]&b64Table[s[r+2]]&b64Table[s[r+3]]&
+					b64Table[s[r+4]]&b64Table[s[r+5]]&b64Table[s[r+6]]&b64Table[s[r+7]] == 0 {
+					break
+				}
+			}
+			for r < len(s) && b64Table[s[r]] != 0 {
+				r++
+			}
+			chars += r - k
+			if k = r; k == len(s) {
+				break
+			}
+		}
 		ch := s[k]
 		switch {
 		case ch == '\n' || ch == '\r':
 			continue
 		case ch == '=':
 			pad++
-		case pad > 0 || !isB64(ch):
+		case pad > 0 || b64Table[ch] == 0:
 			bad("a byte " + hexByte(ch) + " that is not base64 at character " + strconv.Itoa(k))
 			return
 		}
@@ -534,9 +627,43 @@ func (t *statusTree) favicon(st, m int32) {
 	}
 }
 
+// b64Table is 1 for the characters of standard base64 (not '='), 0 for
+// every other byte.
+var b64Table = func() (t [256]byte) {
+	for c := range t {
+		if isB64(byte(c)) {
+			t[c] = 1
+		}
+	}
+	return t
+}()
+
 func isB64(c byte) bool {
 	return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/'
 }
+
+// appendFavicon displays a favicon: its first 40 bytes, then how many
+// characters it has. It is the field's Custom formatter, so the text is
+// made only when a tree is printed.
+func appendFavicon(dst []byte, n *dissect.Node) []byte {
+	v := n.Value
+	var buf []byte
+	size := 0
+	if v.S != "" || v.B == nil {
+		size = len(v.S)
+		buf = append(buf, v.S[:min(len(v.S), 40)]...)
+	} else {
+		size = len(v.B)
+		buf = append(buf, v.B[:min(len(v.B), 40)]...)
+	}
+	buf = append(buf, "… ("...)
+	buf = strconv.AppendInt(buf, int64(size), 10)
+	buf = append(buf, " characters)"...)
+	// escaped as a whole, as the node's text would be
+	return dissect.AppendSafe(dst, string(buf))
+}
+
+func init() { FieldFavicon.Custom = appendFavicon }
 
 // forge shows Forge's forgeData: FML network version, channels and mods
 // as JSON (FML 2/3), and the packed "d" string of Forge 1.18.1+.
