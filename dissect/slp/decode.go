@@ -25,6 +25,14 @@ const playName = "Configuration/Play packet"
 // idTexts caches "Name (0x00)" for every named packet.
 var idTexts = map[string]string{}
 
+// playIDTexts caches "0x1f (Configuration/Play packet)" for every byte.
+var playIDTexts = func() (t [256]string) {
+	for id := range t {
+		t[id] = hexByte(byte(id)) + " (" + playName + ")"
+	}
+	return t
+}()
+
 func init() {
 	for _, t := range [][]string{namesHandshakeC2S, namesStatusC2S, namesStatusS2C, namesLoginC2S, namesLoginS2C} {
 		for id, n := range t {
@@ -222,11 +230,23 @@ func (c *Conn) modern(cur *dissect.Cursor, d *dirState, i int, m dissect.Meta) l
 	names := packetNames(phase, i)
 	if phase == phPlay {
 		p.Message = playName
-		p.Nodes[idi].Text = hexByte(byte(id)) + " (" + playName + ")"
+		// Computed here, not read back from the node: in Lite mode there is none.
+		var idText string
 		if id > 0xff || id < 0 {
-			p.Nodes[idi].Text = strconv.FormatInt(int64(id), 10) + " (" + playName + ")"
+			idText = strconv.FormatInt(int64(id), 10) + " (" + playName + ")"
+		} else {
+			idText = playIDTexts[id]
 		}
-		p.Info = playName + " " + p.Nodes[idi].Text[:4] + ", " + strconv.Itoa(cur.Remaining()) + " bytes of data"
+		if !p.Lite {
+			p.Nodes[idi].Text = idText
+		}
+		var buf [64]byte
+		info := append(buf[:0], playName+" "...)
+		info = append(info, idText[:4]...)
+		info = append(info, ", "...)
+		info = strconv.AppendInt(info, int64(cur.Remaining()), 10)
+		info = append(info, " bytes of data"...)
+		p.Info = string(info)
 		c.play(cur)
 		return link{}
 	}
@@ -242,7 +262,9 @@ func (c *Conn) modern(cur *dissect.Cursor, d *dirState, i int, m dissect.Meta) l
 	}
 	name := names[id]
 	p.Message, p.Info = name, name
-	p.Nodes[idi].Text = idTexts[name]
+	if !p.Lite {
+		p.Nodes[idi].Text = idTexts[name]
+	}
 	switch phase {
 	case phHandshake:
 		c.handshake(cur, m)
@@ -302,10 +324,11 @@ func (c *Conn) play(cur *dissect.Cursor) {
 	if r == 0 {
 		return
 	}
+	off := cur.Off()
 	_, n := cur.Take(FieldData, r)
 	if n >= 0 && !c.playNoted {
 		c.playNoted = true
-		cur.Expert(n, ExpertPlay, "slp.data at offset "+strconv.Itoa(int(cur.P.Nodes[n].Offset))+": configuration and play packets are out of scope; this connection's later packets are framed (length, ID, inflated size) but their bodies are not dissected")
+		cur.Expert(n, ExpertPlay, "slp.data at offset "+strconv.Itoa(off)+": configuration and play packets are out of scope; this connection's later packets are framed (length, ID, inflated size) but their bodies are not dissected")
 	}
 }
 
@@ -322,23 +345,24 @@ func str(cur *dissect.Cursor, lf, f *dissect.Field, maxChars int) ([]byte, int32
 		cur.Fail(f, "no string after a negative length")
 		return nil, -1
 	}
+	so := cur.Off()
 	b, si := cur.Take(f, int(n))
 	if si < 0 {
 		return nil, -1
 	}
-	checkString(cur, si, f, b, maxChars)
+	checkString(cur, si, so, f, b, maxChars)
 	return b, si
 }
 
-// checkString flags invalid UTF-8 and strings over their maximum.
-func checkString(cur *dissect.Cursor, si int32, f *dissect.Field, b []byte, maxChars int) {
-	off := strconv.Itoa(int(cur.P.Nodes[si].Offset))
+// checkString flags invalid UTF-8 and strings over their maximum; so is
+// the string's offset.
+func checkString(cur *dissect.Cursor, si int32, so int, f *dissect.Field, b []byte, maxChars int) {
 	if !utf8.Valid(b) {
-		cur.Expert(si, ExpertStringUTF8, f.Name+" at offset "+off+": not valid UTF-8")
+		cur.Expert(si, ExpertStringUTF8, f.Name+" at offset "+strconv.Itoa(so)+": not valid UTF-8")
 	}
 	if len(b) > maxChars {
 		if n := utf16Len(b); n > maxChars {
-			cur.Expert(si, ExpertStringTooLong, f.Name+" at offset "+off+": "+strconv.Itoa(n)+" characters, the protocol allows "+strconv.Itoa(maxChars))
+			cur.Expert(si, ExpertStringTooLong, f.Name+" at offset "+strconv.Itoa(so)+": "+strconv.Itoa(n)+" characters, the protocol allows "+strconv.Itoa(maxChars))
 		}
 	}
 }
@@ -363,7 +387,7 @@ var forgeMarkers = []string{"\x00FML\x00", "\x00FML2\x00", "\x00FML3\x00", "\x00
 func (c *Conn) handshake(cur *dissect.Cursor, m dissect.Meta) {
 	p := cur.P
 	pv, pvi, _ := varInt(cur, FieldHsProtocol)
-	if pvi >= 0 {
+	if pvi >= 0 && !p.Lite {
 		if s := protocolText(int64(pv)); s != "" {
 			p.Nodes[pvi].Text = s
 		} else if pv < -1 {
@@ -754,7 +778,7 @@ func shortArray(cur *dissect.Cursor, lf, f *dissect.Field) int32 {
 // uuid reads a 16-byte UUID and shows it in its usual form.
 func uuid(cur *dissect.Cursor, f *dissect.Field) int32 {
 	b, i := cur.Take(f, 16)
-	if i < 0 {
+	if i < 0 || cur.P.Lite {
 		return i
 	}
 	cur.P.Nodes[i].Value = dissect.S(formatUUID(b))
@@ -790,13 +814,14 @@ const (
 // bomb is reported, not obeyed) and at InflateCap.
 func (c *Conn) compressed(cur *dissect.Cursor, dli int32, dlOff int, dl int32, phase uint8, i int) {
 	p := cur.P
-	dlPos := "slp.data_length at offset " + strconv.Itoa(dlOff) + ": "
+	// the position prefixes are built only for an expert item
+	dlPos := func() string { return "slp.data_length at offset " + strconv.Itoa(dlOff) + ": " }
 	if dl < 0 {
-		cur.Malformed(dli, dissect.ExpertMalformed, dlPos+"negative data length "+strconv.FormatInt(int64(dl), 10))
+		cur.Malformed(dli, dissect.ExpertMalformed, dlPos()+"negative data length "+strconv.FormatInt(int64(dl), 10))
 	} else if dl > MaxDataLength {
-		cur.Malformed(dli, ExpertCompressLarge, dlPos+strconv.FormatInt(int64(dl), 10)+" bytes declared, the protocol allows at most 8388608")
+		cur.Malformed(dli, ExpertCompressLarge, dlPos()+strconv.FormatInt(int64(dl), 10)+" bytes declared, the protocol allows at most 8388608")
 	} else if th := c.dec.threshold; dl < th {
-		cur.Expert(dli, ExpertCompressSmall, dlPos+strconv.FormatInt(int64(dl), 10)+" bytes is below the compression threshold "+strconv.FormatInt(int64(th), 10)+" (vanilla rejects such packets)")
+		cur.Expert(dli, ExpertCompressSmall, dlPos()+strconv.FormatInt(int64(dl), 10)+" bytes is below the compression threshold "+strconv.FormatInt(int64(th), 10)+" (vanilla rejects such packets)")
 	}
 	zoff := cur.Off()
 	body, zi := cur.Take(FieldCompressed, rest(cur))
@@ -814,17 +839,17 @@ func (c *Conn) compressed(cur *dissect.Cursor, dli int32, dlOff int, dl int32, p
 	}
 	var head [5]byte
 	n, headN, err := c.inflate(body, limit+1, head[:])
-	zpos := "slp.compressed at offset " + strconv.Itoa(zoff) + ": "
+	zpos := func() string { return "slp.compressed at offset " + strconv.Itoa(zoff) + ": " }
 	p.AddGenerated(zi, FieldInflated, dissect.U(uint64(n)), "")
 	switch {
 	case err != nil:
-		cur.Malformed(zi, ExpertCompressInvalid, zpos+"zlib error after "+strconv.FormatInt(n, 10)+" inflated bytes: "+err.Error())
+		cur.Malformed(zi, ExpertCompressInvalid, zpos()+"zlib error after "+strconv.FormatInt(n, 10)+" inflated bytes: "+err.Error())
 	case n > limit && limit == int64(dl):
-		cur.Malformed(zi, ExpertCompressBomb, zpos+strconv.Itoa(len(body))+" bytes of zlib data inflate past the declared "+strconv.FormatInt(int64(dl), 10)+" bytes; stopped there")
+		cur.Malformed(zi, ExpertCompressBomb, zpos()+strconv.Itoa(len(body))+" bytes of zlib data inflate past the declared "+strconv.FormatInt(int64(dl), 10)+" bytes; stopped there")
 	case n > limit:
-		cur.Expert(zi, ExpertCompressCapped, zpos+"inflation stopped at the "+strconv.Itoa(InflateCap)+"-byte cap of "+strconv.FormatInt(int64(dl), 10)+" declared")
+		cur.Expert(zi, ExpertCompressCapped, zpos()+"inflation stopped at the "+strconv.Itoa(InflateCap)+"-byte cap of "+strconv.FormatInt(int64(dl), 10)+" declared")
 	case n < int64(dl):
-		cur.Malformed(zi, ExpertCompressShort, zpos+"inflates to "+strconv.FormatInt(n, 10)+" bytes, "+strconv.FormatInt(int64(dl), 10)+" declared")
+		cur.Malformed(zi, ExpertCompressShort, zpos()+"inflates to "+strconv.FormatInt(n, 10)+" bytes, "+strconv.FormatInt(int64(dl), 10)+" declared")
 	}
 	name := "Compressed packet"
 	if id, _, st := readVarInt(head[:headN]); st == viOK {
@@ -836,17 +861,19 @@ func (c *Conn) compressed(cur *dissect.Cursor, dli int32, dlOff int, dl int32, p
 		case id >= 0 && int(id) < len(names):
 			name = names[id]
 		}
-		p.AddGenerated(zi, FieldInnerID, dissect.U(uint64(uint32(id))), idText+" ("+name+")")
+		if !p.Lite {
+			p.AddGenerated(zi, FieldInnerID, dissect.U(uint64(uint32(id))), idText+" ("+name+")")
+		}
 	}
 	p.Message = name
 	p.Info = name + " (compressed " + strconv.Itoa(len(body)) + " → " + strconv.FormatInt(min(n, limit), 10) + " bytes)"
 	switch phase {
 	case phLogin:
-		cur.Expert(zi, ExpertCompressedLogin, zpos+"a compressed "+name+": its fields are inside the zlib data and not shown")
+		cur.Expert(zi, ExpertCompressedLogin, zpos()+"a compressed "+name+": its fields are inside the zlib data and not shown")
 	case phPlay:
 		if !c.playNoted {
 			c.playNoted = true
-			cur.Expert(zi, ExpertPlay, zpos+"configuration and play packets are out of scope; this connection's later packets are framed (length, ID, inflated size) but their bodies are not dissected")
+			cur.Expert(zi, ExpertPlay, zpos()+"configuration and play packets are out of scope; this connection's later packets are framed (length, ID, inflated size) but their bodies are not dissected")
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package slp
 
 import (
+	"encoding/binary"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -255,6 +256,14 @@ func (p *jparser) array(depth int) int32 {
 func (p *jparser) str() (esc, ctrl, ok bool) {
 	p.pos++
 	for p.pos < len(p.s) {
+		// Skip eight plain bytes at a time (none a quote, a backslash or
+		// a control character): a favicon is kilobytes of them.
+		for p.pos+8 <= len(p.s) && plain8(binary.LittleEndian.Uint64(p.s[p.pos:])) {
+			p.pos += 8
+		}
+		if p.pos >= len(p.s) {
+			break
+		}
 		c := p.s[p.pos]
 		switch {
 		case c == '"':
@@ -288,6 +297,17 @@ func (p *jparser) str() (esc, ctrl, ok bool) {
 		}
 	}
 	return esc, ctrl, p.fail("the text ends inside a string")
+}
+
+// plain8 reports whether none of the eight bytes in x is '"', '\\' or
+// below 0x20, with the bit tricks of "Bit Twiddling Hacks" (haszero,
+// hasless): a byte b is zero exactly when (b-1) & ^b has its top bit set
+// and no lower byte borrowed, and the test as a whole is exact.
+func plain8(x uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	q := x ^ (ones * '"')
+	bs := x ^ (ones * '\\')
+	return ((q-ones)&^q|(bs-ones)&^bs|(x-ones*0x20)&^x)&highs == 0
 }
 
 func isHex4(b []byte) bool {

@@ -113,12 +113,13 @@ func (c *Conn) statusResponse(cur *dissect.Cursor) {
 	if ji < 0 {
 		return
 	}
-	if len(b) > maxStatusChars {
+	if len(b) > maxStatusChars && !p.Lite {
 		if n := utf16Len(b); n > maxStatusChars {
 			cur.Expert(ji, ExpertJSONTooLong, "slp.status.json at offset "+strconv.Itoa(int(base))+": "+strconv.Itoa(n)+" characters, the protocol allows 32767")
 		}
 	}
-	if !utf8.Valid(b) {
+	// Both checks only add expert items, which Lite mode may leave out.
+	if !p.Lite && !utf8.Valid(b) {
 		cur.Expert(ji, ExpertStringUTF8, "slp.status.json at offset "+strconv.Itoa(int(base))+": not valid UTF-8")
 	}
 	j := &c.jp
@@ -351,6 +352,12 @@ func hasSection(b []byte) bool {
 // description renders the MOTD to plain text (and, when it has colours or
 // styles, a bracketed rendering of them) on a node over its JSON value.
 func (t *statusTree) description(st, m int32) string {
+	if t.p.Lite {
+		// the styled rendering is only shown in the tree
+		t.c.plain, t.c.styled = t.c.plain[:0], t.c.styled[:0]
+		t.c.chat(t.j, m, 0)
+		return string(t.c.plain)
+	}
 	plain, styled := t.c.renderChat(t.j, m)
 	n := t.add(st, FieldDescription, m, dissect.S(plain))
 	if styled != plain {

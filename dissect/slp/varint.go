@@ -75,7 +75,13 @@ func varInt(c *dissect.Cursor, f *dissect.Field) (int32, int32, bool) {
 	return v, c.Field(f, n, val), true
 }
 
-func hexByte(b byte) string {
+func hexByte(b byte) string { return hexBytes[b] }
+
+// hexBytes holds "0x00" to "0xff", so that showing a byte allocates nothing.
+var hexBytes = func() (t [256]string) {
 	const digits = "0123456789abcdef"
-	return "0x" + string([]byte{digits[b>>4], digits[b&15]})
-}
+	for b := range t {
+		t[b] = "0x" + string([]byte{digits[b>>4], digits[b&15]})
+	}
+	return t
+}()
