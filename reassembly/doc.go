@@ -83,6 +83,13 @@
 // looked up there. The list is a reused slice, so the in-order path does not
 // allocate. glue.go lists the other gopacket behaviours this works around.
 //
+// A segment that starts exactly where the stream stands, while gopacket
+// queues nothing for that direction, does not go through gopacket at all:
+// gopacket would only hand the same bytes straight back. The sequence
+// numbers gopacket sees are then shifted when it is next needed, so its
+// expected position agrees with the stream again (glue.go, gpSync). A
+// connection that is always in order never enters gopacket's pool.
+//
 // Importing gopacket/reassembly registers two flags (assembly_debug_log,
 // assembly_memuse_log) on the standard flag.CommandLine.
 package reassembly

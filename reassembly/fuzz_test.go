@@ -3,6 +3,8 @@ package reassembly
 import (
 	"bytes"
 	"math/rand/v2"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -130,40 +132,21 @@ func FuzzReassembler(f *testing.F) {
 			}
 		}
 
-		var units []Unit
 		lim := Limits{}
 		if small {
 			lim = Limits{MaxBufferedPerConn: 4000, MaxBufferedTotal: 20000, HistoryBytes: 300}
 		}
-		r := New(func(c *ConnInfo) ConnHandler {
-			rc := &recorder{units: &units}
-			fixed := fixedFrame(7)
-			rc.frame = func(_ Dir, b []byte, afterGap bool) FrameResult {
-				switch framer {
-				case 1:
-					if afterGap {
-						return Lost()
-					}
-				case 2:
-					return fixed(b)
-				case 3:
-					if afterGap && b[0] > 50 {
-						return Skip(1)
-					}
-				}
-				return prefixFrame(b)
-			}
-			return rc
-		}, lim)
-		feed(r, 1, script)
-		r.Close()
+		units, log, stats := fuzzRun(t, script, lim, framer, false)
+		// The in-order fast path must not change anything a caller sees:
+		// the same script through gopacket alone gives the same units.
+		_, refLog, refStats := fuzzRun(t, script, lim, framer, true)
+		if !slices.Equal(log, refLog) {
+			t.Fatalf("fast path units:\n%s\ngopacket only:\n%s", strings.Join(log, "\n"), strings.Join(refLog, "\n"))
+		}
+		if stats != refStats {
+			t.Fatalf("fast path stats %+v\ngopacket only %+v", stats, refStats)
+		}
 
-		if r.internalErrors != 0 {
-			t.Fatalf("%d internal errors", r.internalErrors)
-		}
-		if st := r.Stats(); st.Buffered != 0 || r.glue.live != 0 {
-			t.Fatalf("after Close: buffered %d, gopacket connections %d", st.Buffered, r.glue.live)
-		}
 		next := int64(0)
 		for _, u := range units {
 			if u.Conn.Stream != 0 || u.Dir != ClientToServer {
@@ -217,6 +200,45 @@ func FuzzReassembler(f *testing.F) {
 			t.Fatalf("units cover %d bytes, stream seen covers %d (base %d)", next, want, base)
 		}
 	})
+}
+
+// fuzzRun plays a fuzz script through a new Reassembler, closes it and
+// checks that it ended clean; it returns the units delivered (copies), the
+// same formatted, and the final Stats.
+func fuzzRun(t *testing.T, script []pkt, lim Limits, framer byte, gopacketOnly bool) ([]Unit, []string, Stats) {
+	var units []Unit
+	var log []string
+	r := New(func(c *ConnInfo) ConnHandler {
+		rc := &recorder{units: &units, log: &log}
+		fixed := fixedFrame(7)
+		rc.frame = func(_ Dir, b []byte, afterGap bool) FrameResult {
+			switch framer {
+			case 1:
+				if afterGap {
+					return Lost()
+				}
+			case 2:
+				return fixed(b)
+			case 3:
+				if afterGap && b[0] > 50 {
+					return Skip(1)
+				}
+			}
+			return prefixFrame(b)
+		}
+		return rc
+	}, lim)
+	r.gopacketOnly = gopacketOnly
+	feed(r, 1, script)
+	r.Close()
+	if r.internalErrors != 0 {
+		t.Fatalf("gopacket only %v: %d internal errors", gopacketOnly, r.internalErrors)
+	}
+	st := r.Stats()
+	if st.Buffered != 0 || r.glue.live != 0 {
+		t.Fatalf("gopacket only %v: after Close: buffered %d, gopacket connections %d", gopacketOnly, st.Buffered, r.glue.live)
+	}
+	return units, log, st
 }
 
 func equalParts(a, b []Part) bool {

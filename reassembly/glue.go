@@ -12,7 +12,8 @@ import (
 // before or after it, because of known gopacket v1.1.19 behaviours:
 //   - Sequence.Difference is off by one across the 2^32 wrap (issue #410,
 //     fixed only in the old tcpassembly package), so gopacket never sees
-//     real sequence numbers: it sees stream offsets (uint32(offset)).
+//     real sequence numbers: it sees stream offsets, shifted back by the
+//     bytes delivered without it (half.gpSeq).
 //   - A queued segment is overwritten by a later copy (last copy wins); we
 //     want the first copy, so only bytes gopacket has never seen are fed.
 //   - A FIN without payload that arrives early is dropped, RST closes one
@@ -64,15 +65,29 @@ func (g *glue) ReassemblyComplete(_ gpr.AssemblerContext) bool {
 	return true // remove it from gopacket's pool
 }
 
-// gpSeq maps a stream offset to the sequence number gopacket sees. Offsets
-// start at 0, so gopacket's wrap (and its off-by-one there) is only met
-// after 4 GiB in one direction.
-func gpSeq(off int64) uint32 { return uint32(off) }
+// gpSeq maps a stream offset to the sequence number gopacket sees: the
+// offset less the bytes delivered without gopacket (see gpSync). Those
+// numbers start at 0 and grow only with what gopacket handled, so its wrap
+// (and its off-by-one there) is only met after 4 GiB in one direction.
+func (h *half) gpSeq(off int64) uint32 { return uint32(off - h.gpShift) }
+
+// gpSync makes gopacket's next expected sequence number stand for fed again
+// after the in-order fast path (deliver.go) moved fed on without it. Moving
+// the origin of gopacket's sequence space is all it takes: the fast path
+// only runs while gopacket queues nothing for the direction, so no queued
+// byte has a number that would change meaning.
+func (h *half) gpSync() {
+	if h.gpNext != h.fed {
+		h.gpShift += h.fed - h.gpNext
+		h.gpNext = h.fed
+	}
+}
 
 // gpFeed hands gopacket bytes it has never seen, at offset off.
 func (r *Reassembler) gpFeed(c *conn, d Dir, off int64, p []byte) {
 	h := &c.half[d]
-	r.gtcp.Seq = gpSeq(off)
+	h.gpSync()
+	r.gtcp.Seq = h.gpSeq(off)
 	r.gtcp.Payload = p
 	r.gtcp.FIN = false
 	r.gpStart = !h.gpStarted && off == h.fed
@@ -87,7 +102,7 @@ func (r *Reassembler) gpSkip(c *conn, d Dir) {
 	h := &c.half[d]
 	old := r.asm.MaxBufferedPagesPerConnection
 	r.asm.MaxBufferedPagesPerConnection = 1
-	r.gtcp.Seq = gpSeq(h.gpNext + 1)
+	r.gtcp.Seq = h.gpSeq(h.gpNext + 1)
 	r.gtcp.Payload = nil
 	r.gtcp.FIN = false
 	r.gpStart = false
@@ -103,7 +118,7 @@ func (r *Reassembler) gpClose(c *conn) {
 		return
 	}
 	for d := range c.half {
-		r.gtcp.Seq = gpSeq(c.half[d].gpNext)
+		r.gtcp.Seq = c.half[d].gpSeq(c.half[d].gpNext)
 		r.gtcp.Payload = nil
 		r.gtcp.FIN = true
 		r.gpStart = true

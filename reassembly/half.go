@@ -17,8 +17,11 @@ type half struct {
 	// every offset below it has been delivered to the framer.
 	fed int64
 	// gpNext is gopacket's next expected offset: fed, except after a
-	// trailing gap that was reported without gopacket's help.
+	// trailing gap that was reported without gopacket's help, or after
+	// in-order bytes that bypassed gopacket (gpSync catches up).
 	gpNext int64
+	// gpShift is the origin of the sequence numbers gopacket sees (gpSeq).
+	gpShift int64
 	// segs records, in offset order and without overlap, which frame each
 	// byte range came from: ranges below fed still in the PDU buffer, and
 	// ranges gopacket queues out of order (off >= fed). segs[sh:] is live.

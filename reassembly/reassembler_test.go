@@ -351,6 +351,18 @@ func TestReassembler(t *testing.T) {
 			if s := r.Stats(); s.Buffered != 0 || s.Open != 0 {
 				t.Errorf("after Close: buffered %d, open %d", s.Buffered, s.Open)
 			}
+			// Without the in-order fast path, the same units.
+			var ref []string
+			rr := newTestReassembler(tc.framer, tc.limits, &ref)
+			rr.gopacketOnly = true
+			feed(rr, 1, tc.script)
+			rr.Close()
+			if !slices.Equal(ref, log) {
+				t.Errorf("through gopacket only:\n%s", strings.Join(ref, "\n"))
+			}
+			if rr.Stats() != r.Stats() {
+				t.Errorf("stats through gopacket only %+v, with the fast path %+v", rr.Stats(), r.Stats())
+			}
 		})
 	}
 }
