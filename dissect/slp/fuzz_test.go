@@ -28,6 +28,19 @@ func FuzzFrame(f *testing.F) {
 	f.Fuzz(func(t *testing.T, a, b []byte, cutA, cutB uint16) {
 		c := NewConn()
 		p := &dissect.PDU{}
+		// fc and lc decode the same PDUs, in full and in Lite mode, and
+		// never frame, as the pipeline's decoding goroutine does; each PDU
+		// is kept, for its Pending mark. They must say the same.
+		fc, lc := NewConn(), NewConn()
+		var fulls, lites []*dissect.PDU
+		decode := func(data []byte, wireLen int, dir dissect.Dir) {
+			c.DecodeCut(p, data, wireLen, dissect.Meta{Dir: dir})
+			fp, lp := &dissect.PDU{}, &dissect.PDU{Lite: true}
+			fc.DecodeCut(fp, data, wireLen, dissect.Meta{Dir: dir})
+			lc.DecodeCut(lp, data, wireLen, dissect.Meta{Dir: dir})
+			fulls, lites = append(fulls, fp), append(lites, lp)
+			sameSummaries(t, fulls, lites)
+		}
 		feed := func(dir dissect.Dir, data []byte, cut int) {
 			var buf []byte
 			if cut <= 0 {
@@ -43,7 +56,7 @@ func FuzzFrame(f *testing.F) {
 						if fr.Len <= 0 || fr.Len > len(buf) {
 							t.Fatalf("FrameOK %d of %d bytes", fr.Len, len(buf))
 						}
-						c.Decode(p, buf[:fr.Len], dissect.Meta{Dir: dir})
+						decode(buf[:fr.Len], fr.Len, dir)
 						if err := dissect.Check(p); err != nil {
 							t.Fatalf("%v", err)
 						}
@@ -61,7 +74,7 @@ func FuzzFrame(f *testing.F) {
 				if len(data) == 0 {
 					if len(buf) > 0 && len(buf) < 4 && c.Frame(dir, buf, false).Status == dissect.FrameNeedMore {
 						// an incomplete PDU at the end: decode what there is as cut
-						c.DecodeCut(p, buf, len(buf)+1, dissect.Meta{Dir: dir})
+						decode(buf, len(buf)+1, dir)
 						if err := dissect.Check(p); err != nil {
 							t.Fatalf("cut: %v", err)
 						}
@@ -72,7 +85,24 @@ func FuzzFrame(f *testing.F) {
 		}
 		feed(c2s, a, int(cutA%64))
 		feed(s2c, b, int(cutB%64))
+		fc.Close()
+		lc.Close()
+		sameSummaries(t, fulls, lites)
 	})
+}
+
+// sameSummaries fails unless Lite decoding said what full decoding said.
+func sameSummaries(t *testing.T, fulls, lites []*dissect.PDU) {
+	t.Helper()
+	for k := range fulls {
+		f, l := fulls[k], lites[k]
+		if f.Message != l.Message || f.Info != l.Info || f.Dir != l.Dir || f.Pending != l.Pending {
+			t.Fatalf("PDU %d: full %q %q %v pending %v, Lite %q %q %v pending %v", k, f.Message, f.Info, f.Dir, f.Pending, l.Message, l.Info, l.Dir, l.Pending)
+		}
+		if len(l.Nodes) != 1 {
+			t.Fatalf("PDU %d: Lite tree of %d nodes", k, len(l.Nodes))
+		}
+	}
 }
 
 // FuzzDecode decodes arbitrary bytes as a PDU in one of several connection
@@ -100,22 +130,34 @@ func FuzzDecode(f *testing.F) {
 		case 5:
 			prefix = []step{{c2s, []byte{0xFE, 0x01}}}
 		}
+		lc := NewConn() // the same in Lite mode, never framing
+		var fulls, lites []*dissect.PDU
+		decode := func(data []byte, wireLen int, m dissect.Meta) {
+			fp, lp := &dissect.PDU{}, &dissect.PDU{Lite: true}
+			c.DecodeCut(fp, data, wireLen, m)
+			lc.DecodeCut(lp, data, wireLen, m)
+			fulls, lites = append(fulls, fp), append(lites, lp)
+			sameSummaries(t, fulls, lites)
+			*p = *fp
+		}
 		for _, s := range prefix {
 			c.Frame(s.dir, s.data, false)
-			c.Decode(p, s.data, dissect.Meta{Dir: s.dir})
+			decode(s.data, len(s.data), dissect.Meta{Dir: s.dir})
 		}
 		dir := c2s
 		if state&0x80 != 0 {
 			dir = s2c
 		}
-		c.Decode(p, data, dissect.Meta{Dir: dir, Server: "1.2.3.4:25565"})
+		decode(data, len(data), dissect.Meta{Dir: dir, Server: "1.2.3.4:25565"})
 		if err := dissect.Check(p); err != nil {
 			t.Fatalf("%v", err)
 		}
-		c.DecodeCut(p, data, len(data)+int(state), dissect.Meta{Dir: dir})
+		decode(data, len(data)+int(state), dissect.Meta{Dir: dir})
 		if err := dissect.Check(p); err != nil {
 			t.Fatalf("cut: %v", err)
 		}
 		c.Close()
+		lc.Close()
+		sameSummaries(t, fulls, lites)
 	})
 }
