@@ -32,6 +32,14 @@ type Options struct {
 	// gives it back with Recycle when done; the analyzer then never
 	// touches a record after emitting it.
 	Handoff bool
+	// Parallel runs the back end (decoding, trackers, emit) on a goroutine
+	// of its own; jobs cross in batches of Batch (default 256; 1 for live
+	// captures, whose output must not wait).
+	Parallel bool
+	Batch    int
+	// Lite decodes without trees (dissect.PDU.Lite): for output that
+	// shows only the summary columns.
+	Lite bool
 }
 
 func (o *Options) defaults() {
@@ -42,6 +50,9 @@ func (o *Options) defaults() {
 	}
 	if o.MaxHeld == 0 {
 		o.MaxHeld = 1 << 10
+	}
+	if o.Batch <= 0 {
+		o.Batch = 256
 	}
 }
 
@@ -61,22 +72,25 @@ type Analyzer struct {
 	defrag  *ip4defrag.IPv4Defragmenter
 	frags   fragFrames
 
-	frame   uint64
-	first   time.Time
-	now     time.Time
-	flushed time.Time
-
-	queryTracker *query.Tracker
+	// The front end's state (see back.go).
+	frame        uint64
+	first        time.Time
+	now          time.Time
+	flushed      time.Time
 	queryServers map[netip.AddrPort]struct{}
+	tcpState     *tcpState
+	free         []*Record
+	recycled     chan *Record // records given back by another goroutine
+	stats        Stats
+	pp           *pipe // the back end's goroutine (Parallel), or nil
+
+	// The back end's state.
+	queryTracker *query.Tracker
 	keys         addrKeys
-
-	tcpState *tcpState
-
-	held     []*Record // records waiting to be emitted, in order
-	free     []*Record
-	recycled chan *Record // records given back by another goroutine (Handoff)
-	err      error
-	stats    Stats
+	held         []*Record // records waiting to be emitted, in order
+	bnow         time.Time // packet time as the back end has seen it
+	berr         error     // emit's error (ErrStop included)
+	records      uint64
 }
 
 // Stats counts what a run saw.
@@ -99,7 +113,7 @@ func New(opts Options, emit func(*Record) error) *Analyzer {
 		queryTracker: query.NewTracker(),
 		queryServers: map[netip.AddrPort]struct{}{},
 	}
-	if opts.Handoff {
+	if opts.Handoff || opts.Parallel {
 		a.recycled = make(chan *Record, 4*opts.MaxHeld)
 	}
 	// gopacket 1.1.19 fixes a parser's first layer, so there is one per IP
@@ -109,12 +123,16 @@ func New(opts Options, emit func(*Record) error) *Analyzer {
 	a.parser4.IgnoreUnsupported = true
 	a.parser6.IgnoreUnsupported = true
 	a.tcpState = newTCPState(a)
+	if opts.Parallel {
+		a.pp = startPipe(a)
+	}
 	return a
 }
 
-// Stats returns the counts so far.
+// Stats returns the counts so far; with Parallel, call it after Finish.
 func (a *Analyzer) Stats() Stats {
 	s := a.stats
+	s.Records = a.records
 	s.TCPDropped = a.tcpState.r.Stats().Dropped
 	return s
 }
@@ -122,8 +140,8 @@ func (a *Analyzer) Stats() Stats {
 // Packet feeds one captured frame. data may be reused by the caller after
 // Packet returns. The error is emit's (ErrStop included).
 func (a *Analyzer) Packet(data []byte, ci gopacket.CaptureInfo, link layers.LinkType) error {
-	if a.err != nil {
-		return a.err
+	if err := a.failed(); err != nil {
+		return err
 	}
 	a.frame++
 	a.stats.Frames++
@@ -136,7 +154,7 @@ func (a *Analyzer) Packet(data []byte, ci gopacket.CaptureInfo, link layers.Link
 	off, ver, ok := netStart(link, data)
 	if !ok {
 		a.stats.NonIP++
-		return a.err
+		return a.failed()
 	}
 	if ver == 0 {
 		ver = int(data[off] >> 4)
@@ -202,31 +220,29 @@ func (a *Analyzer) endpoints(sport, dport uint16) (src, dst netip.AddrPort) {
 func (a *Analyzer) afterPacket() error {
 	if a.now.Sub(a.flushed) >= time.Second {
 		a.flushed = a.now
-		a.queryTracker.Expire(a.now)
+		a.submit(job{op: opTick})
 		a.tcpState.flushIdle(a.now)
 		a.defrag.DiscardOlderThan(a.now.Add(-30 * time.Second))
 		a.frags.discardOlderThan(a.frame)
 	}
-	a.release(false)
-	return a.err
+	return a.failed()
 }
 
 // Finish flushes every stream and tracker at the end of the input and
 // emits what was held.
 func (a *Analyzer) Finish() error {
-	if a.err != nil {
-		if a.err == ErrStop {
-			return nil
-		}
-		return a.err
+	if a.failed() == nil {
+		a.tcpState.close()
+		a.submit(job{op: opFinish})
 	}
-	a.tcpState.close()
-	a.queryTracker.Close()
-	a.release(true)
-	if a.err == ErrStop {
+	if a.pp != nil {
+		a.pp.wait()
+		a.pp = nil
+	}
+	if a.berr == ErrStop {
 		return nil
 	}
-	return a.err
+	return a.berr
 }
 
 // Pooled records keep their slices for the next PDU, but not the slices of
@@ -255,10 +271,10 @@ func (a *Analyzer) newRecord() *Record {
 	return r
 }
 
-func (a *Analyzer) push(r *Record) {
+// stamp sets what the front end knows of every record.
+func (a *Analyzer) stamp(r *Record) {
 	r.Rel = r.Time.Sub(a.first)
-	a.held = append(a.held, r)
-	a.release(false)
+	r.PDU.Lite = a.opts.Lite
 }
 
 // release emits held records from the front while they are no longer
@@ -266,14 +282,14 @@ func (a *Analyzer) push(r *Record) {
 // order; past MaxHeld records or HoldWindow of packet time it is given up on.
 func (a *Analyzer) release(all bool) {
 	i := 0
-	for ; i < len(a.held) && a.err == nil; i++ {
+	for ; i < len(a.held) && a.berr == nil; i++ {
 		r := a.held[i]
 		recycle := true
 		if r.PDU.Pending {
-			if !all && len(a.held)-i <= a.opts.MaxHeld && a.now.Sub(r.Time) < a.opts.HoldWindow {
+			if !all && len(a.held)-i <= a.opts.MaxHeld && a.bnow.Sub(r.Time) < a.opts.HoldWindow {
 				break
 			}
-			a.queryTracker.Expire(a.now)
+			a.queryTracker.Expire(a.bnow)
 			if r.PDU.Pending && r.Proto == "query" {
 				a.queryTracker.GiveUp(&r.PDU)
 			}
@@ -290,12 +306,19 @@ func (a *Analyzer) release(all bool) {
 				}
 			}
 		}
-		a.stats.Records++
+		a.records++
 		if err := a.emit(r); err != nil {
-			a.err = err
+			a.berr = err
 		}
 		if recycle && !a.opts.Handoff && pooled(r) {
-			a.free = append(a.free, r)
+			if a.pp == nil {
+				a.free = append(a.free, r)
+			} else {
+				select {
+				case a.recycled <- r:
+				default:
+				}
+			}
 		}
 	}
 	n := copy(a.held, a.held[i:])

@@ -57,6 +57,6 @@ func decodeStreamBytes(proto string, dir dissect.Dir, src, dst netip.AddrPort, d
 		h.Deliver(&u)
 		off += n
 	}
-	a.release(true)
+	a.submit(job{op: opFinish})
 	return out
 }

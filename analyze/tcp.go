@@ -76,22 +76,23 @@ type tcpConn struct {
 	t      *tcpState
 	info   *reassembly.ConnInfo
 	proto  *tcpProto
-	conn   streamConn
-	ignore bool      // no protocol of ours: its bytes produce no records
-	cands  []cand    // protocols still possible (port, -d or heuristics)
-	reason [2]string // the framer's last reason for losing or skipping bytes, per direction
+	conn   streamConn // the front end's instance: framing
+	dec    streamConn // the back end's instance: decoding (see back.go)
+	ignore bool       // no protocol of ours: its bytes produce no records
+	cands  []cand     // protocols still possible (port, -d or heuristics)
+	reason [2]string  // the framer's last reason for losing or skipping bytes, per direction
 	// The endpoints as the protocol trackers key them ("ip:port"), made
 	// once per connection rather than once per PDU.
 	clientKey, serverKey string
 }
 
-// meta is the conversation view of a record of this connection.
-func (h *tcpConn) meta(r *Record) dissect.Meta {
+// decodeJob is the back end's job of decoding r, a PDU of this connection.
+func (h *tcpConn) decodeJob(r *Record, dir dissect.Dir) job {
 	if h.clientKey == "" {
 		h.clientKey = netip.AddrPortFrom(h.info.Client.IP, h.info.Client.Port).String()
 		h.serverKey = netip.AddrPortFrom(h.info.Server.IP, h.info.Server.Port).String()
 	}
-	return dissect.Meta{Frame: r.Frame, Time: r.Time, Client: h.clientKey, Server: h.serverKey, Dir: r.PDU.Dir}
+	return job{op: opTCP, r: r, dec: h.dec, dir: dir, client: h.clientKey, server: h.serverKey}
 }
 
 func (t *tcpState) factory(c *reassembly.ConnInfo) reassembly.ConnHandler {
@@ -134,7 +135,7 @@ func (h *tcpConn) setProto(p *tcpProto) {
 		h.ignore = true
 		return
 	}
-	h.conn = p.newConn(h.t)
+	h.conn, h.dec = p.newConn(h.t), p.newConn(h.t)
 }
 
 func ddir(d reassembly.Dir) dissect.Dir {
@@ -208,6 +209,7 @@ func (h *tcpConn) Deliver(u *reassembly.Unit) {
 	a := h.t.a
 	r := a.newRecord()
 	r.Frame, r.Time, r.TCP, r.Stream = u.Frame, u.Time, true, u.Conn.Stream
+	a.stamp(r)
 	client := netip.AddrPortFrom(u.Conn.Client.IP, u.Conn.Client.Port)
 	server := netip.AddrPortFrom(u.Conn.Server.IP, u.Conn.Server.Port)
 	r.Src, r.Dst = client, server
@@ -225,13 +227,16 @@ func (h *tcpConn) Deliver(u *reassembly.Unit) {
 	switch u.Kind {
 	case reassembly.KindPDU:
 		r.Kind = KindPDU
-		data := r.setData(u.Data)
-		r.PDU.Dir = dir
-		h.conn.Decode(&r.PDU, data, h.meta(r))
-		r.PDU.Dir = dir
+		r.setData(u.Data)
+		a.submit(h.decodeJob(r, dir))
+		return
 	case reassembly.KindGap:
 		r.Kind, r.GapLength, r.Reason = KindGap, u.Length, u.Reason
 		gapPDU(&r.PDU, r.Proto, dir, u)
+		if h.dec != nil {
+			a.submit(job{op: opGap, r: r, dec: h.dec, dir: dir})
+			return
+		}
 	case reassembly.KindConflict:
 		r.Kind, r.Reason = KindConflict, u.Reason
 		data := r.setData(u.Data)
@@ -247,7 +252,7 @@ func (h *tcpConn) Deliver(u *reassembly.Unit) {
 		data := r.setData(u.Data)
 		undissectedPDU(&r.PDU, r.Proto, dir, data, u.StreamOffset, r.Reason)
 	}
-	a.push(r)
+	a.submit(job{op: opEmit, r: r})
 }
 
 // rootField is the protocol's own field, or the core's for unclaimed streams.
@@ -293,8 +298,8 @@ func conflictPDU(p *dissect.PDU, proto string, dir dissect.Dir, data []byte, u *
 // Closed tells the protocol connection that no more bytes will come, so
 // that it can let go of requests still waiting for a response.
 func (h *tcpConn) Closed(*reassembly.ConnInfo) {
-	if c, ok := h.conn.(interface{ Close() }); ok {
-		c.Close()
+	if h.dec != nil {
+		h.t.a.submit(job{op: opClose, dec: h.dec})
 	}
 }
 
@@ -318,11 +323,8 @@ func (h *tcpConn) atEnd(r *Record, u *reassembly.Unit) bool {
 		return false
 	}
 	r.Kind = KindPDU
-	data := r.setData(u.Data)
-	r.PDU.Dir = dir
-	h.conn.Decode(&r.PDU, data, h.meta(r))
-	r.PDU.Dir = dir
-	h.t.a.push(r)
+	r.setData(u.Data)
+	h.t.a.submit(h.decodeJob(r, dir))
 	return true
 }
 
@@ -346,7 +348,7 @@ func (h *tcpConn) midStream(dir reassembly.Dir, buf []byte) reassembly.FrameResu
 		f := conn.Frame(ddir(dir), buf, true)
 		switch f.Status {
 		case dissect.FrameOK, dissect.FrameSkip:
-			h.proto, h.conn, h.cands = c.p, conn, nil
+			h.proto, h.conn, h.dec, h.cands = c.p, conn, c.p.newConn(h.t), nil
 			return h.result(dir, f)
 		case dissect.FrameNeedMore:
 			need = true

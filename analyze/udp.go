@@ -46,15 +46,10 @@ func (a *Analyzer) handleUDP(ci gopacket.CaptureInfo, src, dst netip.AddrPort, p
 	}
 	r := a.newRecord()
 	r.Kind, r.Frame, r.Time, r.Src, r.Dst, r.Stream, r.Proto = KindPDU, a.frame, ci.Timestamp, src, dst, -1, "query"
+	a.stamp(r)
 	r.Parts = append(r.Parts, parts...)
-	data := r.setData(payload)
-	query.Decode(&r.PDU, data, wireLen, dir)
-	client, server := src, dst
-	if r.PDU.Dir == dissect.DirS2C {
-		client, server = dst, src
-	}
-	a.queryTracker.Observe(dissect.Meta{Frame: r.Frame, Time: r.Time, Client: a.keys.of(client), Server: a.keys.of(server), Dir: r.PDU.Dir}, &r.PDU)
-	a.push(r)
+	r.setData(payload)
+	a.submit(job{op: opQuery, r: r, dir: dir, wire: wireLen})
 }
 
 func dirOf(serverIsDst bool) dissect.Dir {

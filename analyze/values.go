@@ -35,6 +35,10 @@ func isPseudo(f *dissect.Field) bool {
 	return false
 }
 
+// NeedsTree reports whether the field's values come from the dissection
+// tree (or its expert items), so that decoding must not be Lite.
+func (f FieldRef) NeedsTree() bool { return !f.pseudo || f.Field == PFExpert }
+
 // Each calls fn with every occurrence of the field in r, in tree order. For
 // pseudo-fields the node is made up for the call and must not be kept.
 // Protocol roots match their protocol's records, as in Wireshark, where a

@@ -112,10 +112,15 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 		return nil
 	}
 	c.opts.Handoff = true
+	// Decoding runs on a goroutine of its own too, apart from reading,
+	// reassembly and framing, when there is a core for it.
+	c.opts.Parallel = runtime.GOMAXPROCS(0) > 1
+	c.opts.Lite = c.summaryOnly(flt, stats, exp)
 	var a *analyze.Analyzer
 	batch := sinkBatch
 	if c.iface != "" {
 		batch = 1
+		c.opts.Batch = 1
 	}
 	sk := newSink(batch, consume, func(b []*analyze.Record) { a.Recycle(b) })
 	a = analyze.New(c.opts, sk.emit)
@@ -185,4 +190,30 @@ func (c *config) openSource(stdin io.Reader) (analyze.Source, func(), error) {
 		return nil, nil, fmt.Errorf("%s: %v", name, err)
 	}
 	return src, closeFn, nil
+}
+
+// summaryOnly reports whether nothing of the run reads a PDU's tree or its
+// expert items: then PDUs are decoded Lite (Wireshark's NULL tree), and
+// only what the summary columns show is worked out.
+func (c *config) summaryOnly(flt *filter.Filter, stats []stat, exp *exporter) bool {
+	if c.verbose || c.hex || flt != nil || exp != nil {
+		return false
+	}
+	switch c.format {
+	case "text":
+	case "fields":
+		for _, f := range c.refs {
+			if f.NeedsTree() {
+				return false
+			}
+		}
+	default:
+		return false
+	}
+	for _, s := range stats {
+		if _, ok := s.(*expertStat); ok {
+			return false
+		}
+	}
+	return true
 }

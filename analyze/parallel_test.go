@@ -1,0 +1,164 @@
+package analyze
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// recordLine is what a record says, with its tree when it has one: two
+// runs that dissect alike produce the same lines.
+func recordLine(r *Record, tree bool) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d %v %s %s %s kind=%d dir=%v %q %q rel=%v parts=%v gap=%d %q",
+		r.Frame, r.Time.UnixNano(), r.Src, r.Dst, r.Proto, r.Kind, r.PDU.Dir, r.PDU.Message, r.PDU.Info, r.Rel, r.Parts, r.GapLength, r.Reason)
+	if tree {
+		for _, n := range r.PDU.Nodes {
+			fmt.Fprintf(&b, "\n  %s %d+%d %x %d %q %q %x", n.Name(), n.Offset, n.Length, n.Flags, n.Value.N, n.Value.S, n.Text, n.Value.B)
+		}
+		for _, e := range r.PDU.Experts {
+			fmt.Fprintf(&b, "\n  ! %d %s %s", e.Node, e.Info.Name, e.Msg)
+		}
+	}
+	return b.String()
+}
+
+func runLines(t *testing.T, path string, opts Options, tree bool) []string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	src, err := OpenFile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	var a *Analyzer
+	emit := func(r *Record) error {
+		lines = append(lines, recordLine(r, tree))
+		if opts.Handoff {
+			a.Recycle([]*Record{r})
+		}
+		return nil
+	}
+	a = New(opts, emit)
+	if _, err := Run(src, a); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := a.Stats().Records, uint64(len(lines)); got != want {
+		t.Errorf("Stats().Records = %d, emitted %d", got, want)
+	}
+	return lines
+}
+
+// The back end on its own goroutine (Parallel), fed in batches of any
+// size, must emit exactly what the one-goroutine analyzer emits; and Lite
+// decoding must give every record the same summary columns. Every sample
+// capture is run, so every protocol's framer/decoder instance split is
+// exercised on real traffic.
+func TestParallelAndLiteMatchSerial(t *testing.T) {
+	paths, _ := filepath.Glob("../samples/*.pcap")
+	if len(paths) == 0 {
+		t.Fatal("no sample captures")
+	}
+	for _, path := range paths {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			want := runLines(t, path, Options{}, true)
+			if len(want) == 0 {
+				t.Fatal("no records")
+			}
+			for _, o := range []Options{{Parallel: true}, {Parallel: true, Batch: 1}, {Parallel: true, Batch: 7, Handoff: true}} {
+				got := runLines(t, path, o, true)
+				diffLines(t, fmt.Sprintf("parallel batch %d", o.Batch), got, want)
+			}
+			wantCols := runLines(t, path, Options{}, false)
+			for _, o := range []Options{{Lite: true}, {Lite: true, Parallel: true}} {
+				got := runLines(t, path, o, false)
+				diffLines(t, fmt.Sprintf("lite parallel=%v", o.Parallel), got, wantCols)
+			}
+		})
+	}
+}
+
+func diffLines(t *testing.T, what string, got, want []string) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Errorf("%s: %d records, want %d", what, len(got), len(want))
+	}
+	for i := range min(len(got), len(want)) {
+		if got[i] != want[i] {
+			t.Errorf("%s: record %d differs:\n got %s\nwant %s", what, i, got[i], want[i])
+			return
+		}
+	}
+}
+
+// A Lite record keeps its root node only.
+func TestLiteRecordsHaveNoTree(t *testing.T) {
+	var n int
+	a := New(Options{Lite: true}, func(r *Record) error {
+		if len(r.PDU.Nodes) > 1 {
+			t.Errorf("frame %d (%s): %d nodes in a Lite record", r.Frame, r.PDU.Message, len(r.PDU.Nodes))
+		}
+		n++
+		return nil
+	})
+	f, err := os.Open("../samples/query-full.pcap")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	src, err := OpenFile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Run(src, a); err != nil {
+		t.Fatal(err)
+	}
+	if n == 0 {
+		t.Fatal("no records")
+	}
+}
+
+// An emit error stops a parallel analyzer: the front end stops reading soon
+// after, Finish returns the error (nil for ErrStop), and nothing is emitted
+// after it.
+func TestParallelStop(t *testing.T) {
+	for _, stop := range []error{ErrStop, os.ErrClosed} {
+		n := 0
+		a := New(Options{Parallel: true, Batch: 3}, func(r *Record) error {
+			n++
+			if n == 5 {
+				return stop
+			}
+			if n > 5 {
+				t.Errorf("record %d emitted after the error", n)
+			}
+			return nil
+		})
+		f, err := os.Open("../samples/classic-session.pcap")
+		if err != nil {
+			t.Fatal(err)
+		}
+		src, err := OpenFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = Run(src, a)
+		f.Close()
+		want := stop
+		if stop == ErrStop {
+			want = nil
+		}
+		if err != want {
+			t.Errorf("Run = %v, want %v", err, want)
+		}
+		if n != 5 {
+			t.Errorf("%d records emitted, want 5", n)
+		}
+	}
+}
