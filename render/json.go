@@ -2,6 +2,7 @@ package render
 
 import (
 	"bufio"
+	"encoding/hex"
 	"strconv"
 	"unicode"
 	"unicode/utf8"
@@ -21,6 +22,9 @@ type jsonRenderer struct {
 	n    int
 	kids [][]int32
 	show []byte // scratch for display strings
+	// heads caches, per field, the start of its nodes' objects (name and
+	// label, escaped): most of every node's bytes, the same each time.
+	heads map[*dissect.Field][]byte
 }
 
 func (j *jsonRenderer) Begin() error { _, err := j.w.WriteString("["); return err }
@@ -42,13 +46,14 @@ func (j *jsonRenderer) Record(r *analyze.Record) error {
 	b = append(b, "\n  {\"frame\": "...)
 	b = strconv.AppendUint(b, r.Frame, 10)
 	b = append(b, ", \"time\": "...)
-	b = appendJSONString(b, r.Time.UTC().Format("2006-01-02T15:04:05.000000000Z"))
+	j.show = r.Time.UTC().AppendFormat(j.show[:0], "2006-01-02T15:04:05.000000000Z")
+	b = appendJSONBytes(b, j.show)
 	b = append(b, ", \"time_relative\": "...)
 	b = strconv.AppendFloat(b, r.Rel.Seconds(), 'f', 9, 64)
 	b = append(b, ", \"src\": "...)
-	b = appendJSONString(b, r.Src.String())
+	b = appendJSONBytes(b, r.Src.AppendTo(j.show[:0]))
 	b = append(b, ", \"dst\": "...)
-	b = appendJSONString(b, r.Dst.String())
+	b = appendJSONBytes(b, r.Dst.AppendTo(j.show[:0]))
 	if r.TCP {
 		b = append(b, ", \"transport\": \"tcp\", \"stream\": "...)
 		b = strconv.AppendInt(b, int64(r.Stream), 10)
@@ -119,11 +124,11 @@ func (j *jsonRenderer) childrenIndex(p *dissect.PDU) {
 
 func (j *jsonRenderer) appendNode(b []byte, p *dissect.PDU, i int32, ind int) []byte {
 	n := &p.Nodes[i]
-	b = append(b, "{\"name\": "...)
-	b = appendJSONString(b, n.Name())
-	b = append(b, ", \"label\": "...)
-	b = appendJSONString(b, n.Field.Label)
-	b = append(b, ", \"offset\": "...)
+	if n.Key == "" {
+		b = append(b, j.head(n.Field)...)
+	} else {
+		b = appendHead(b, n.Name(), n.Field.Label)
+	}
 	b = strconv.AppendInt(b, int64(n.Offset), 10)
 	b = append(b, ", \"length\": "...)
 	b = strconv.AppendInt(b, int64(n.Length), 10)
@@ -185,6 +190,27 @@ func (j *jsonRenderer) appendNode(b []byte, p *dissect.PDU, i int32, ind int) []
 	return append(b, '}')
 }
 
+// head is the cached start of an object of f's nodes.
+func (j *jsonRenderer) head(f *dissect.Field) []byte {
+	h, ok := j.heads[f]
+	if !ok {
+		if j.heads == nil {
+			j.heads = make(map[*dissect.Field][]byte)
+		}
+		h = appendHead(nil, f.Name, f.Label)
+		j.heads[f] = h
+	}
+	return h
+}
+
+func appendHead(b []byte, name, label string) []byte {
+	b = append(b, "{\"name\": "...)
+	b = appendJSONString(b, name)
+	b = append(b, ", \"label\": "...)
+	b = appendJSONString(b, label)
+	return append(b, ", \"offset\": "...)
+}
+
 func appendSpaces(b []byte, n int) []byte {
 	for ; n > 0; n-- {
 		b = append(b, ' ')
@@ -214,13 +240,19 @@ func appendJSONValue(b []byte, n *dissect.Node) []byte {
 		return appendJSONString(b, v.Text())
 	case dissect.FTBytes:
 		b = append(b, ", \"value\": \""...)
-		for _, c := range v.B {
-			b = append(b, hexDigits[c>>4], hexDigits[c&15])
-		}
+		b = hex.AppendEncode(b, v.B)
 		return append(b, '"')
 	}
 	return b
 }
+
+// jsonPlain marks the bytes a JSON string carries as they are.
+var jsonPlain = func() (t [256]bool) {
+	for c := 0x20; c < 0x7f; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return
+}()
 
 // appendJSONBytes is appendJSONString for bytes, without a copy.
 func appendJSONBytes(b, s []byte) []byte {
@@ -233,6 +265,17 @@ func appendJSONBytes(b, s []byte) []byte {
 func appendJSONString(b []byte, s string) []byte {
 	b = append(b, '"')
 	for i := 0; i < len(s); {
+		// Runs of printable ASCII, most of any output, go in one copy.
+		j := i
+		for j < len(s) && jsonPlain[s[j]] {
+			j++
+		}
+		if j > i {
+			b = append(b, s[i:j]...)
+			if i = j; i == len(s) {
+				break
+			}
+		}
 		c := s[i]
 		if c >= 0x20 && c < 0x7f {
 			if c == '"' || c == '\\' {

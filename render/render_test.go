@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/netip"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -159,5 +160,20 @@ func TestSummaryAllocatesNothing(t *testing.T) {
 	n := testing.AllocsPerRun(100, func() { buf = AppendSummary(buf[:0], r) })
 	if n != 0 {
 		t.Errorf("%v allocations per summary line", n)
+	}
+}
+
+// The integer seconds formatting prints what %.6f of the float would.
+func TestAppendSeconds(t *testing.T) {
+	for _, d := range []time.Duration{0, 1, 499, 500 * time.Microsecond, 999_999_000, time.Second, 61*time.Second + 123456*time.Microsecond,
+		-time.Millisecond, -400, 3*time.Hour + 7, 1234567891011 * time.Microsecond, 1_000_001_499} {
+		got := string(appendSeconds(nil, d))
+		want := strconv.FormatFloat(d.Seconds(), 'f', 6, 64)
+		if want == "-0.000000" {
+			want = "0.000000"
+		}
+		if got != want {
+			t.Errorf("%d ns: %s, want %s", int64(d), got, want)
+		}
 	}
 }
