@@ -130,8 +130,28 @@ func AppendQuoted(dst []byte, s string) []byte {
 // format characters (bidirectional overrides) become \xNN or \u{NNNN}.
 func AppendSafe(dst []byte, s string) []byte { return appendEscaped(dst, s, false) }
 
+// plainByte marks the bytes shown as they are whether quoted or not;
+// '"' and '\\' are plain only unquoted.
+var plainByte = func() (t [256]bool) {
+	for c := 0x20; c < 0x7f; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return
+}()
+
 func appendEscaped(dst []byte, s string, quoted bool) []byte {
 	for i := 0; i < len(s); {
+		// Runs of plain ASCII, nearly all text, go in one copy.
+		j := i
+		for j < len(s) && plainByte[s[j]] {
+			j++
+		}
+		if j > i {
+			dst = append(dst, s[i:j]...)
+			if i = j; i == len(s) {
+				break
+			}
+		}
 		c := s[i]
 		if c >= 0x20 && c < 0x7f {
 			if quoted && (c == '"' || c == '\\') {

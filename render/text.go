@@ -2,6 +2,7 @@ package render
 
 import (
 	"bufio"
+	"slices"
 	"strconv"
 	"time"
 
@@ -10,9 +11,10 @@ import (
 )
 
 type textRenderer struct {
-	w    *bufio.Writer
-	o    Options
-	line []byte
+	w     *bufio.Writer
+	o     Options
+	line  []byte
+	depth []int // scratch for AppendTree
 }
 
 func (t *textRenderer) Begin() error { return nil }
@@ -23,7 +25,7 @@ func (t *textRenderer) Record(r *analyze.Record) error {
 	t.line = append(t.line, '\n')
 	if t.o.Verbose {
 		t.line = appendHeader(t.line, r)
-		t.line = AppendTree(t.line, r, &t.o)
+		t.line, t.depth = appendTree(t.line, r, &t.o, t.depth)
 	}
 	if t.o.Hex {
 		t.line = AppendHexDump(t.line, &r.PDU, &t.o)
@@ -146,10 +148,17 @@ func appendHeader(dst []byte, r *analyze.Record) []byte {
 // byte range, generated items in brackets and expert items under the node
 // they concern.
 func AppendTree(dst []byte, r *analyze.Record, o *Options) []byte {
+	dst, _ = appendTree(dst, r, o, nil)
+	return dst
+}
+
+// appendTree is AppendTree with a reusable scratch slice for the depths.
+func appendTree(dst []byte, r *analyze.Record, o *Options, depth []int) ([]byte, []int) {
 	p := &r.PDU
-	depth := make([]int, len(p.Nodes)) // small: one int per node
+	depth = slices.Grow(depth[:0], len(p.Nodes))[:len(p.Nodes)]
 	for i := range p.Nodes {
 		n := &p.Nodes[i]
+		depth[i] = 0
 		if n.Parent >= 0 {
 			depth[i] = depth[n.Parent] + 1
 		}
@@ -164,7 +173,7 @@ func AppendTree(dst []byte, r *analyze.Record, o *Options) []byte {
 			}
 		}
 	}
-	return dst
+	return dst, depth
 }
 
 func appendIndent(dst []byte, d int) []byte {
