@@ -114,7 +114,7 @@ func New(opts Options, emit func(*Record) error) *Analyzer {
 		queryServers: map[netip.AddrPort]struct{}{},
 	}
 	if opts.Handoff || opts.Parallel {
-		a.recycled = make(chan *Record, 4*opts.MaxHeld)
+		a.recycled = make(chan *Record, 2*opts.MaxHeld)
 	}
 	// gopacket 1.1.19 fixes a parser's first layer, so there is one per IP
 	// version; both decode into the same layer structs.

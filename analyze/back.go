@@ -118,7 +118,7 @@ type pipe struct {
 }
 
 func startPipe(a *Analyzer) *pipe {
-	p := &pipe{a: a, batches: make(chan []job, 8), free: make(chan []job, 10), done: make(chan struct{})}
+	p := &pipe{a: a, batches: make(chan []job, 4), free: make(chan []job, 6), done: make(chan struct{})}
 	p.cur = make([]job, 0, a.opts.Batch)
 	go p.run()
 	return p

@@ -30,7 +30,7 @@ type sink struct {
 // whose output must not wait for 255 more PDUs).
 func newSink(size int, consume func(*analyze.Record) error, recycle func([]*analyze.Record)) *sink {
 	s := &sink{consume: consume, recycle: recycle, size: size,
-		batches: make(chan []*analyze.Record, 8), free: make(chan []*analyze.Record, 10), done: make(chan error, 1)}
+		batches: make(chan []*analyze.Record, 4), free: make(chan []*analyze.Record, 6), done: make(chan error, 1)}
 	s.cur = make([]*analyze.Record, 0, size)
 	go s.run()
 	return s
