@@ -1,7 +1,10 @@
 package query
 
 import (
+	"encoding/binary"
+	"strconv"
 	"testing"
+	"time"
 
 	"github.com/mcdissect/mcdissect/dissect"
 )
@@ -56,6 +59,50 @@ func BenchmarkTracker(b *testing.B) {
 			Decode(&ps[i], msgs[i], len(msgs[i]), dirs[i])
 			now = now.Add(1000)
 			tr.Observe(dissect.Meta{Frame: uint64(i), Time: now, Client: "127.0.0.1:40000", Server: "127.0.0.1:25565", Dir: dirs[i]}, &ps[i])
+		}
+		tr.Expire(now)
+	}
+}
+
+// BenchmarkTrackerClients: Query sessions as the benchmark capture has
+// them, each from a new client port, eight at a time: a handshake, then
+// two stat exchanges with the token. One iteration is one session (six
+// datagrams); the tracker sees thousands of clients, so its bounds and
+// pruning are exercised.
+func BenchmarkTrackerClients(b *testing.B) {
+	const nClients = 1 << 14
+	clients := make([]string, nClients)
+	for i := range clients {
+		clients[i] = "10.1." + strconv.Itoa(i>>8&255) + "." + strconv.Itoa(i&255) + ":" + strconv.Itoa(40000+i%20000)
+	}
+	type sess struct {
+		client string
+		sid    uint32
+		tok    int
+	}
+	var msgs [6][]byte
+	var dirs = [6]dissect.Dir{dissect.DirC2S, dissect.DirS2C, dissect.DirC2S, dissect.DirS2C, dissect.DirC2S, dissect.DirS2C}
+	tr := NewTracker()
+	var ps [8][6]dissect.PDU
+	now := t0
+	n := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		k := n % 8
+		s := sess{client: clients[n%nClients], sid: uint32(n) & sessionMask, tok: 1000000 + n}
+		n++
+		// built in place: the test helpers parse hex and would dominate
+		msgs[0] = binary.BigEndian.AppendUint32(append(msgs[0][:0], 0xFE, 0xFD, 9), s.sid)
+		msgs[1] = append(strconv.AppendInt(binary.BigEndian.AppendUint32(append(msgs[1][:0], 9), s.sid), int64(s.tok), 10), 0)
+		msgs[2] = binary.BigEndian.AppendUint32(binary.BigEndian.AppendUint32(append(msgs[2][:0], 0xFE, 0xFD, 0), s.sid), uint32(s.tok))
+		msgs[2] = append(msgs[2], 0, 0, 0, 0)
+		msgs[3] = benchFull
+		msgs[4] = binary.BigEndian.AppendUint32(binary.BigEndian.AppendUint32(append(msgs[4][:0], 0xFE, 0xFD, 0), s.sid), uint32(s.tok))
+		msgs[5] = seedBasicResp
+		for i := range msgs {
+			Decode(&ps[k][i], msgs[i], len(msgs[i]), dirs[i])
+			now = now.Add(time.Millisecond)
+			tr.Observe(dissect.Meta{Frame: uint64(6*n + i), Time: now, Client: s.client, Server: "127.0.0.1:25565", Dir: dirs[i]}, &ps[k][i])
 		}
 		tr.Expire(now)
 	}

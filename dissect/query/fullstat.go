@@ -230,7 +230,9 @@ func pairs(c *dissect.Cursor, st *fullState, ks int32) {
 		key := p.Data[ko : ko+bytes.IndexByte(p.Data[ko:sEnd], 0)]
 		k := knownKey(key)
 		kv := c.Open(fKV, -1)
-		p.Nodes[kv].Key = keyName(key, k)
+		if !p.Lite {
+			p.Nodes[kv].Key = keyName(key, k)
+		}
 		ki := c.Field(fKey, len(key)+1, dissect.B(key))
 		idx++
 		checkKey(c, st, ki, key, k, ko, sEnd, endByte)
@@ -251,7 +253,9 @@ func pairs(c *dissect.Cursor, st *fullState, ks int32) {
 		idx++
 		value := p.Data[vo:vend]
 		vi := c.Field(keyField(k), vend-vo+1, dissect.B(value))
-		p.Nodes[kv].Value = dissect.B(value)
+		if !p.Lite {
+			p.Nodes[kv].Value = dissect.B(value)
+		}
 		if nuls > 0 {
 			c.Expert(vi, eMOTDNul, "query.motd at offset "+strconv.Itoa(vo)+" holds "+nulBytes(nuls)+"; a naive parser reads its pieces as keys and values")
 		}
@@ -302,6 +306,9 @@ func keyField(k int) *dissect.Field {
 
 // checkKey flags empty, unknown and duplicate keys.
 func checkKey(c *dissect.Cursor, st *fullState, ki int32, key []byte, k, ko, sEnd int, endByte bool) {
+	if c.P.Lite {
+		return // what it learns only feeds expert items
+	}
 	switch {
 	case len(key) == 0:
 		c.Expert(ki, eKVEmptyKey, "empty key at offset "+strconv.Itoa(ko)+", before the end of the section at offset "+strconv.Itoa(sEnd)+": naive parsers stop here")
@@ -366,7 +373,9 @@ func naivePairs(c *dissect.Cursor, st *fullState) {
 		if n := bytes.IndexByte(p.Data[ko:], 0); n >= 0 {
 			key = p.Data[ko : ko+n]
 			k = knownKey(key)
-			p.Nodes[kv].Key = keyName(key, k)
+			if !p.Lite {
+				p.Nodes[kv].Key = keyName(key, k)
+			}
 		}
 		_, ki := c.CString(fKey)
 		if ki >= 0 {
@@ -374,7 +383,7 @@ func naivePairs(c *dissect.Cursor, st *fullState) {
 		}
 		vo := c.Off()
 		value, vi := c.CString(keyField(k))
-		if vi >= 0 {
+		if vi >= 0 && !p.Lite {
 			p.Nodes[kv].Value = dissect.B(value)
 		}
 		c.Close()

@@ -14,6 +14,7 @@ type datagram struct {
 	src, dst         string // "ip:port"
 	srcPort, dstPort uint16
 	payload          []byte
+	wireLen          int // the payload's length on the wire (more when the capture cut it)
 }
 
 // readPcap reads the UDP/IPv4 datagrams of a classic pcap file with
@@ -73,15 +74,19 @@ func readPcap(path string) ([]datagram, error) {
 		udp := ip[ihl:]
 		sp, dp := binary.BigEndian.Uint16(udp), binary.BigEndian.Uint16(udp[2:])
 		ulen := int(binary.BigEndian.Uint16(udp[4:]))
-		if ulen < 8 || ulen > len(udp) {
+		if ulen < 8 {
 			continue
+		}
+		wire := ulen - 8
+		if ulen > len(udp) {
+			ulen = len(udp) // the snap length cut the datagram
 		}
 		out = append(out, datagram{
 			frame: frame, time: time.Unix(int64(sec), ns).UTC(),
 			src:     fmt.Sprintf("%d.%d.%d.%d:%d", ip[12], ip[13], ip[14], ip[15], sp),
 			dst:     fmt.Sprintf("%d.%d.%d.%d:%d", ip[16], ip[17], ip[18], ip[19], dp),
 			srcPort: sp, dstPort: dp,
-			payload: udp[8:ulen],
+			payload: udp[8:ulen], wireLen: wire,
 		})
 	}
 	return out, nil

@@ -267,6 +267,10 @@ func handshakeResponse(c *dissect.Cursor, info *infoFacts) {
 		c.Expert(si, eTokenRange, "query.token_string at offset "+strconv.Itoa(off)+": "+quote(s)+" does not fit a signed 32-bit integer; clients that pack it as int32 send "+strconv.FormatInt(int64(int32(v)), 10))
 	}
 	t := int32(v)
+	info.setToken(t)
+	if c.P.Lite {
+		return // the generated token node's text is all that is left
+	}
 	var arr [64]byte
 	txt := strconv.AppendInt(arr[:0], int64(t), 10)
 	txt = append(txt, " (sent back big-endian as "...)
@@ -279,7 +283,22 @@ func handshakeResponse(c *dissect.Cursor, info *infoFacts) {
 	}
 	txt = append(txt, ')')
 	c.P.AddGenerated(si, fToken, dissect.I(int64(t)), string(txt))
-	info.setToken(t)
+}
+
+// handshakeToken is the challenge token of handshake response p, as
+// handshakeResponse reads it (the generated query.token node), taken from
+// the bytes so that it does not depend on the tree: Lite mode has none.
+func handshakeToken(p *dissect.PDU) (int32, bool) {
+	if len(p.Data) < 5 || p.Data[0] != TypeHandshake {
+		return 0, false
+	}
+	s := p.Data[5:]
+	n := bytes.IndexByte(s, 0)
+	if n < 0 {
+		return 0, false
+	}
+	v, ok, _ := parseToken(s[:n])
+	return int32(v), ok
 }
 
 // parseToken parses an optionally signed decimal of at most 19 digits.
@@ -477,8 +496,8 @@ func numberValue(c *dissect.Cursor, i int32, fv *dissect.Field, s []byte, off in
 // control flags a string holding C0 control characters or DEL (terminal
 // escape codes): renderers escape them, the note says why they look odd.
 func control(c *dissect.Cursor, i int32, s []byte) {
-	if i < 0 {
-		return
+	if i < 0 || c.P.Lite {
+		return // it only adds an expert item
 	}
 	for k, ch := range s {
 		if ch < 0x20 && ch != 0 || ch == 0x7f {

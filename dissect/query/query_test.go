@@ -565,6 +565,19 @@ func FuzzDecode(f *testing.F) {
 		if n, _ := dissect.CountFailures(&p); n > 1 {
 			t.Fatalf("%d failures\n%s", n, dump(&p))
 		}
+		// Lite says the same, and the token the tracker reads from the
+		// bytes is the tree's.
+		lp := dissect.PDU{Lite: true}
+		Decode(&lp, data, len(data)+int(cut%4), dissect.Dir(dir%3))
+		if lp.Message != p.Message || lp.Info != p.Info || lp.Dir != p.Dir || len(lp.Nodes) != 1 {
+			t.Fatalf("Lite: %q %q %v (%d nodes), full: %q %q %v", lp.Message, lp.Info, lp.Dir, len(lp.Nodes), p.Message, p.Info, p.Dir)
+		}
+		if p.Message == MsgHandshakeResponse {
+			tok, ok := handshakeToken(&p)
+			if !sameToken(&p, tok, ok) {
+				t.Fatalf("handshakeToken = %d %v\n%s", tok, ok, dump(&p))
+			}
+		}
 		if d, ok := Looks(data); ok {
 			Decode(&p, data, len(data), d)
 			if err := dissect.Check(&p); err != nil {

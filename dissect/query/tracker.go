@@ -113,8 +113,8 @@ func (t *Tracker) Observe(m dissect.Meta, p *dissect.PDU) {
 		}
 		typ, sess := p.Data[0], binary.BigEndian.Uint32(p.Data[1:5])
 		if typ == TypeHandshake {
-			if i := p.Find(fToken.Name); i >= 0 {
-				t.issue(m.Client, issued{token: int32(p.Nodes[i].Value.Int()), frame: m.Frame, time: m.Time})
+			if tok, ok := handshakeToken(p); ok {
+				t.issue(m.Client, issued{token: tok, frame: m.Frame, time: m.Time})
 			}
 		}
 		t.match(m, p, cv, typ, sess)

@@ -215,22 +215,38 @@ func FuzzTracker(f *testing.F) {
 		handshakeResp(1, 5), statReq(1, 5, true), geyserFull, hx("FE FD 00 00 00 00 01 00")}
 	f.Fuzz(func(t *testing.T, script []byte) {
 		tr := NewTracker()
+		ltr := NewTracker() // the same datagrams decoded in Lite mode
 		now := t0
-		var ps []*dissect.PDU
+		var ps, lps []*dissect.PDU
+		same := func() {
+			for k, p := range ps {
+				if lp := lps[k]; lp.Message != p.Message || lp.Info != p.Info || lp.Dir != p.Dir || lp.Pending != p.Pending {
+					t.Fatalf("PDU %d: Lite %q %q %v pending %v, full %q %q %v pending %v", k, lp.Message, lp.Info, lp.Dir, lp.Pending, p.Message, p.Info, p.Dir, p.Pending)
+				}
+			}
+		}
 		for i, op := range script {
 			now = now.Add(time.Duration(op&0x7f) * 100 * time.Millisecond)
 			if op&0x80 != 0 {
 				tr.Expire(now)
+				ltr.Expire(now)
+				same()
 				continue
 			}
 			m := msgs[int(op)%len(msgs)]
-			p := new(dissect.PDU)
+			p, lp := new(dissect.PDU), &dissect.PDU{Lite: true}
 			Decode(p, m, len(m), dissect.DirUnknown)
+			Decode(lp, m, len(m), dissect.DirUnknown)
 			client := "10.0.0.1:" + fmt.Sprint(1000+int(op)%3)
-			tr.Observe(dissect.Meta{Frame: uint64(i + 1), Time: now, Client: client, Server: "10.0.0.9:25565"}, p)
-			ps = append(ps, p)
+			meta := dissect.Meta{Frame: uint64(i + 1), Time: now, Client: client, Server: "10.0.0.9:25565"}
+			tr.Observe(meta, p)
+			ltr.Observe(meta, lp)
+			ps, lps = append(ps, p), append(lps, lp)
+			same()
 		}
 		tr.Close()
+		ltr.Close()
+		same()
 		for _, p := range ps {
 			if p.Pending {
 				t.Fatal("pending after Close")
