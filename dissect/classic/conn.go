@@ -26,7 +26,7 @@ type Conn struct {
 
 	level level
 
-	infoBuf, tmpBuf []byte // decoding scratch, reused across packets
+	d dec // the packet being decoded; its buffers are reused across packets
 }
 
 type extAnn struct {

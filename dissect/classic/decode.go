@@ -6,19 +6,36 @@ import (
 	"github.com/mcdissect/mcdissect/dissect"
 )
 
-// dec is one packet's decoding state.
+// dec is one packet's decoding state. It lives in its Conn and is reused
+// packet after packet, so that decoding allocates no state of its own.
 type dec struct {
 	c    dissect.Cursor
 	conn *Conn
 	p    *pkt
 	m    dissect.Meta
 	dir  dissect.Dir
+	// tree is false when the PDU is decoded Lite: its nodes are not kept,
+	// so texts and values made only for them are not worked out.
+	tree bool
 	info []byte
-	tmp  []byte // scratch for node texts, reused
-	// positions read by the generic walk, for the Info column
-	pos    [3]float64
+	tmp  []byte // scratch, reused
+	// Node texts (and string values) made while decoding are appended to
+	// out and set when the packet is done: one allocation holds them all,
+	// the Info too.
+	out   []byte
+	later []pending
+	// positions read by the generic walk, for the Info column, in 1/32
+	// block (block coordinates too, so that they print the same way)
+	pos    [3]int64
 	npos   int
 	firstS bool
+}
+
+// pending is a text of d.out waiting for its node.
+type pending struct {
+	node  int32
+	a, b  int32
+	value bool // the node's Value.S, not its Text
 }
 
 // Decode dissects one framed packet of this connection. m.Dir says the
@@ -32,8 +49,8 @@ func (c *Conn) Decode(p *dissect.PDU, data []byte, m dissect.Meta) {
 // DecodeWire is Decode for a packet of wireLen bytes of which data holds
 // the first len(data): reads past the end are Truncated.
 func (c *Conn) DecodeWire(p *dissect.PDU, data []byte, wireLen int, m dissect.Meta) {
-	d := dec{conn: c, m: m, dir: m.Dir, info: c.infoBuf[:0], tmp: c.tmpBuf[:0]}
-	defer func() { c.infoBuf, c.tmpBuf = d.info[:0], d.tmp[:0] }()
+	d := &c.d
+	*d = dec{conn: c, m: m, dir: m.Dir, tree: !p.Lite, info: d.info[:0], tmp: d.tmp[:0], out: d.out[:0], later: d.later[:0]}
 	d.c = dissect.Begin(p, Registry.Root(), data, wireLen)
 	p.Dir = m.Dir
 	if len(data) == 0 {
@@ -45,7 +62,7 @@ func (c *Conn) DecodeWire(p *dissect.PDU, data []byte, wireLen int, m dissect.Me
 	pk, why := c.lookup(m.Dir, data[0])
 	id, idNode := d.c.Uint8(FieldPacketID)
 	if pk == nil {
-		p.Nodes[idNode].Text = "Unknown (" + hex2(id) + ")"
+		d.setText(idNode, "Unknown ("+hex2(id)+")")
 		d.c.Malformed(idNode, ExpertUnknownPacket, "classic.packet_id at offset 0: "+why+"; the framing of this direction is lost")
 		d.c.Finish()
 		p.Message = "Unknown packet"
@@ -53,7 +70,7 @@ func (c *Conn) DecodeWire(p *dissect.PDU, data []byte, wireLen int, m dissect.Me
 		return
 	}
 	d.p = pk
-	p.Nodes[idNode].Text = pk.idText
+	d.setText(idNode, pk.idText)
 	if pk.ext != "" && pk.ext != "*" {
 		if _, ok := c.Negotiated(pk.ext); !ok {
 			d.c.Expert(idNode, ExpertNotAgreed, "classic.packet_id at offset 0: "+pk.name+" belongs to "+pk.ext+", which both sides did not announce")
@@ -61,7 +78,7 @@ func (c *Conn) DecodeWire(p *dissect.PDU, data []byte, wireLen int, m dissect.Me
 	}
 	d.info = append(d.info, pk.name...)
 	if pk.dec != nil {
-		pk.dec(&d)
+		pk.dec(d)
 	} else {
 		d.walk(pk.items)
 	}
@@ -70,13 +87,44 @@ func (c *Conn) DecodeWire(p *dissect.PDU, data []byte, wireLen int, m dissect.Me
 	}
 	d.c.Finish()
 	p.Message = pk.name
-	p.Info = string(d.info)
+	d.done(p, pk.name)
+}
+
+// done sets the Info and the texts made while decoding, from one string.
+func (d *dec) done(p *dissect.PDU, name string) {
+	if len(d.later) == 0 {
+		if len(d.info) == len(name) { // nothing was added to the name
+			p.Info = name
+		} else {
+			p.Info = string(d.info)
+		}
+		return
+	}
+	off := len(d.out)
+	d.out = append(d.out, d.info...)
+	s := string(d.out)
+	p.Info = s[off:]
+	for _, t := range d.later {
+		n := &p.Nodes[t.node]
+		if t.value {
+			n.Value = dissect.S(s[t.a:t.b])
+		} else {
+			n.Text = s[t.a:t.b]
+		}
+	}
+}
+
+// textFrom makes d.out[a:] the text of node i, set when the packet is done.
+func (d *dec) textFrom(i int32, a int) {
+	d.later = append(d.later, pending{node: i, a: int32(a), b: int32(len(d.out))})
 }
 
 func (d *dec) pdu() *dissect.PDU { return d.c.P }
 
+// setText gives node i a text. An index of 0 is the root: a Lite PDU's
+// answer for a node it did not keep (and no field's node in a full one).
 func (d *dec) setText(i int32, s string) {
-	if i >= 0 {
+	if i > 0 {
 		d.pdu().Nodes[i].Text = s
 	}
 }
@@ -96,7 +144,7 @@ func (d *dec) walk(items []item) {
 			if i > 0 {
 				d.info = append(d.info, ", "...)
 			}
-			d.info = strconv.AppendFloat(d.info, v, 'f', -1, 64)
+			d.info = appendFixed32(d.info, v)
 		}
 		d.info = append(d.info, ')')
 	}
@@ -120,7 +168,7 @@ func (d *dec) item(it *item) {
 		if it.f == FieldMode && i >= 0 {
 			d.info = append(d.info, ", "...)
 			d.info = append(d.info, modeNames.Name(uint64(v))...)
-			if v > 1 {
+			if v > 1 && d.tree {
 				c.Expert(i, ExpertMode, "classic.mode at offset "+strconv.Itoa(int(d.pdu().Nodes[i].Offset))+": "+strconv.Itoa(int(v))+", expected 0 (destroy) or 1 (create)")
 			}
 		}
@@ -133,7 +181,7 @@ func (d *dec) item(it *item) {
 		}
 		v := c.Peek(1)[0]
 		i := c.Field(it.f, 1, dissect.Bool(v != 0))
-		if v > 1 {
+		if v > 1 && i > 0 {
 			d.setText(i, "True ("+strconv.Itoa(int(v))+")")
 		}
 	case kU16:
@@ -148,10 +196,10 @@ func (d *dec) item(it *item) {
 		d.float32(it.f)
 	case kStr:
 		s, _ := d.str(it.f, false)
-		if !d.firstS && s != "" {
+		if !d.firstS && len(s) > 0 {
 			d.firstS = true
 			d.info = append(d.info, ' ')
-			d.info = strconv.AppendQuote(d.info, s)
+			d.info = appendQuote(d.info, s)
 		}
 	case kBytes64:
 		c.Take(it.f, 64)
@@ -162,7 +210,12 @@ func (d *dec) item(it *item) {
 			d.block(FieldBlockType, " holding ")
 		} else if d.conn.n.extBlocks {
 			v, i := c.Uint16(FieldPlayerID)
-			d.setText(i, strconv.Itoa(int(v))+" (two bytes under ExtendedBlocks; 255 = self)")
+			if i > 0 {
+				a := len(d.out)
+				d.out = strconv.AppendInt(d.out, int64(v), 10)
+				d.out = append(d.out, " (two bytes under ExtendedBlocks; 255 = self)"...)
+				d.textFrom(i, a)
+			}
 		} else {
 			d.playerID(FieldPlayerID)
 		}
@@ -178,30 +231,41 @@ func (d *dec) item(it *item) {
 		d.fixed(it.f)
 	case kBlockPos:
 		v, i := c.Int16(it.f)
-		if i >= 0 {
+		if i < 0 {
+			return
+		}
+		if i > 0 {
 			d.pdu().Nodes[i].Value = dissect.F(float64(v))
-			d.setText(i, strconv.Itoa(int(v))+" (block coordinate, not fixed point)")
-			if it.f == FieldX || it.f == FieldY || it.f == FieldZ {
-				d.addPos(float64(v))
-			}
+			a := len(d.out)
+			d.out = strconv.AppendInt(d.out, int64(v), 10)
+			d.out = append(d.out, " (block coordinate, not fixed point)"...)
+			d.textFrom(i, a)
+		}
+		if it.f == FieldX || it.f == FieldY || it.f == FieldZ {
+			d.addPos(int64(v) * 32)
 		}
 	case kDelta:
 		v, i := c.Int8(it.f)
-		if i >= 0 {
-			f := float64(v) / 32
-			d.pdu().Nodes[i].Value = dissect.F(f)
+		if i < 0 {
+			return
+		}
+		if i > 0 {
+			n := &d.pdu().Nodes[i]
+			n.Value = dissect.F(float64(v) / 32)
 			if it.f.Custom == nil {
-				d.setText(i, string(appendDelta(d.tmp[:0], &dissect.Node{Value: dissect.F(f)})))
+				a := len(d.out)
+				d.out = appendDelta(d.out, n)
+				d.textFrom(i, a)
 			}
-			if it.f == FieldDX {
-				d.info = append(d.info, " Δ("...)
-			} else {
-				d.info = append(d.info, ", "...)
-			}
-			d.info = strconv.AppendFloat(d.info, f, 'f', -1, 64)
-			if it.f == FieldDZ {
-				d.info = append(d.info, ')')
-			}
+		}
+		if it.f == FieldDX {
+			d.info = append(d.info, " Δ("...)
+		} else {
+			d.info = append(d.info, ", "...)
+		}
+		d.info = appendFixed32(d.info, int64(v))
+		if it.f == FieldDZ {
+			d.info = append(d.info, ')')
 		}
 	case kYaw:
 		d.yaw(it.f)
@@ -217,27 +281,40 @@ func (d *dec) item(it *item) {
 			v, n := c.Uint16(it.f)
 			raw, i = int64(v), n
 		}
-		if i >= 0 {
-			v := dissect.F(float64(raw) / 32)
-			d.pdu().Nodes[i].Value = v
-			d.setText(i, string(appendFixed(d.tmp[:0], &dissect.Node{Value: v})))
+		if i > 0 {
+			n := &d.pdu().Nodes[i]
+			n.Value = dissect.F(float64(raw) / 32)
+			a := len(d.out)
+			d.out = appendFixed(d.out, n)
+			d.textFrom(i, a)
 		}
 	case kFixed10k:
 		v, i := c.Int32(it.f)
-		if i >= 0 {
+		if i > 0 {
 			d.pdu().Nodes[i].Value = dissect.F(float64(v) / 10000)
-			d.setText(i, strconv.FormatFloat(float64(v)/10000, 'f', -1, 64)+" (raw "+strconv.Itoa(int(v))+" ÷ 10000)")
+			a := len(d.out)
+			d.out = strconv.AppendFloat(d.out, float64(v)/10000, 'f', -1, 64)
+			d.out = append(d.out, " (raw "...)
+			d.out = strconv.AppendInt(d.out, int64(v), 10)
+			d.out = append(d.out, " ÷ 10000)"...)
+			d.textFrom(i, a)
 		}
 	case kBB16:
 		v, i := c.Int8(it.f)
-		if i >= 0 {
+		if i > 0 {
 			d.pdu().Nodes[i].Value = dissect.F(float64(v) / 16)
-			d.setText(i, strconv.FormatFloat(float64(v)/16, 'f', -1, 64)+" blocks (raw "+strconv.Itoa(int(v))+" ÷ 16)")
+			a := len(d.out)
+			d.out = strconv.AppendFloat(d.out, float64(v)/16, 'f', -1, 64)
+			d.out = append(d.out, " blocks (raw "...)
+			d.out = strconv.AppendInt(d.out, int64(v), 10)
+			d.out = append(d.out, " ÷ 16)"...)
+			d.textFrom(i, a)
 		}
 	}
 }
 
-func (d *dec) addPos(v float64) {
+// addPos notes a coordinate for the Info, in 1/32 block.
+func (d *dec) addPos(v int64) {
 	if d.npos < 3 {
 		d.pos[d.npos] = v
 		d.npos++
@@ -246,7 +323,7 @@ func (d *dec) addPos(v float64) {
 
 func (d *dec) float32(f *dissect.Field) {
 	v, i := d.c.Uint32(f)
-	if i >= 0 {
+	if i > 0 {
 		d.pdu().Nodes[i].Value = dissect.F(float64(float32frombits(v)))
 	}
 }
@@ -281,8 +358,19 @@ func (d *dec) block(f *dissect.Field, sep string) {
 	}
 	if i >= 0 {
 		d.info = append(d.info, sep...)
-		d.info = append(d.info, blockNames.Name(v)...)
+		d.info = appendName(d.info, blockNames, v)
 	}
+}
+
+// appendName appends names.Name(v) without making a string of an unknown
+// value.
+func appendName(dst []byte, names dissect.Names, v uint64) []byte {
+	if s, ok := names[v]; ok {
+		return append(dst, s...)
+	}
+	dst = append(dst, "Unknown ("...)
+	dst = strconv.AppendUint(dst, v, 10)
+	return append(dst, ')')
 }
 
 // fixed reads a fixed-point coordinate: 5 fractional bits, a short (an int
@@ -302,25 +390,44 @@ func (d *dec) fixed(f *dissect.Field) {
 	if i < 0 {
 		return
 	}
-	blocks := float64(raw) / 32
-	n := &d.pdu().Nodes[i]
-	n.Value = dissect.F(blocks)
-	if f.Custom == nil { // the CPE fields read the same way show their text here
-		n.Text = string(appendFixed(d.tmp[:0], n))
+	d.addPos(raw)
+	if i == 0 { // Lite: no node to describe
+		return
 	}
-	d.addPos(blocks)
+	p := d.pdu()
+	n := &p.Nodes[i]
+	n.Value = dissect.F(float64(raw) / 32)
+	if f.Custom == nil { // the CPE fields read the same way show their text here
+		a := len(d.out)
+		d.out = appendFixed(d.out, n)
+		d.textFrom(i, a)
+	}
 	if f == FieldY && d.absolute() {
-		b := d.tmp[:0]
-		defer func() { d.tmp = b[:0] }()
-		feet := float64(raw-51) / 32
-		b = strconv.AppendFloat(b, feet, 'f', -1, 64)
-		b = append(b, " blocks: Y is eye level, the feet are 51/32 = 1.59375 blocks lower"...)
-		d.pdu().AddGenerated(i, FieldFeetY, dissect.F(feet), string(b))
+		// FieldFeetY's display (display.go) says how it follows from Y.
+		p.AddGenerated(i, FieldFeetY, dissect.F(float64(raw-51)/32), "")
 		if d.p.id == 0x08 && d.dir == dissect.DirS2C {
-			d.c.Expert(i, ExpertEyeHeight, "classic.y at offset "+strconv.Itoa(int(n.Offset))+": a teleport's Y is the eye; to stand on block row Y send Y×32+51")
+			d.c.Expert(i, ExpertEyeHeight, eyeHeightMsg(int(p.Nodes[i].Offset)))
 		}
 	}
 }
+
+// eyeHeightMsg is the teleport's eye-level note for Y at offset off; the
+// two offsets Y has (short or int coordinates) are made once.
+func eyeHeightMsg(off int) string {
+	switch off {
+	case 4:
+		return eyeHeightMsg4
+	case 6:
+		return eyeHeightMsg6
+	}
+	return makeEyeHeightMsg(off)
+}
+
+func makeEyeHeightMsg(off int) string {
+	return "classic.y at offset " + strconv.Itoa(off) + ": a teleport's Y is the eye; to stand on block row Y send Y×32+51"
+}
+
+var eyeHeightMsg4, eyeHeightMsg6 = makeEyeHeightMsg(4), makeEyeHeightMsg(6)
 
 var compass = [8]string{"north (−Z)", "north-east", "east (+X)", "south-east", "south (+Z)", "south-west", "west (−X)", "north-west"}
 
@@ -329,11 +436,14 @@ func (d *dec) yaw(f *dissect.Field) {
 	if i < 0 {
 		return
 	}
-	deg := float64(v) * 360 / 256
-	n := &d.pdu().Nodes[i]
-	n.Value = dissect.F(deg)
-	if f.Custom == nil {
-		n.Text = string(appendYaw(d.tmp[:0], n))
+	if i > 0 {
+		n := &d.pdu().Nodes[i]
+		n.Value = dissect.F(float64(v) * 360 / 256)
+		if f.Custom == nil {
+			a := len(d.out)
+			d.out = appendYaw(d.out, n)
+			d.textFrom(i, a)
+		}
 	}
 	d.info = append(d.info, " yaw "...)
 	d.info = strconv.AppendInt(d.info, int64(v), 10)
@@ -344,14 +454,17 @@ func (d *dec) pitch(f *dissect.Field) {
 	if i < 0 {
 		return
 	}
-	deg := float64(v) * 360 / 256
-	n := &d.pdu().Nodes[i]
-	n.Value = dissect.F(deg)
-	if f.Custom == nil {
-		n.Text = string(appendPitch(d.tmp[:0], n))
-	}
-	if v > 64 && v < 192 {
-		d.c.Expert(i, ExpertPitch, "classic.pitch at offset "+strconv.Itoa(int(n.Offset))+": "+strconv.Itoa(int(v))+", valid are 0–64 (down) and 192–255 (up)")
+	if i > 0 {
+		n := &d.pdu().Nodes[i]
+		n.Value = dissect.F(float64(v) * 360 / 256)
+		if f.Custom == nil {
+			a := len(d.out)
+			d.out = appendPitch(d.out, n)
+			d.textFrom(i, a)
+		}
+		if v > 64 && v < 192 {
+			d.c.Expert(i, ExpertPitch, "classic.pitch at offset "+strconv.Itoa(int(n.Offset))+": "+strconv.Itoa(int(v))+", valid are 0–64 (down) and 192–255 (up)")
+		}
 	}
 	d.info = append(d.info, " pitch "...)
 	d.info = strconv.AppendInt(d.info, int64(v), 10)
@@ -363,11 +476,13 @@ func decIdentification(d *dec) {
 	d.checkVersion(ver, vi)
 	name, _ := d.str(FieldUsername, false)
 	d.info = append(d.info, ' ')
-	d.info = strconv.AppendQuote(d.info, name)
-	_, ki := d.str(FieldKey, false)
+	d.info = appendQuote(d.info, name)
+	key, ki := d.str(FieldKey, false)
 	if ki >= 0 {
-		d.pdu().Nodes[ki].Flags |= dissect.FlagSensitive
-		d.checkKey(name, ki) // before the next field: its nodes go under the key
+		if ki > 0 {
+			d.pdu().Nodes[ki].Flags |= dissect.FlagSensitive
+		}
+		d.checkKey(string(name), string(key), ki) // before the next field: its nodes go under the key
 	}
 	if ver > 5 || c.Remaining() > 0 {
 		u, ui := c.Uint8(FieldUnused)
@@ -376,7 +491,7 @@ func decIdentification(d *dec) {
 				d.setText(ui, "0x42: CPE client (Classic Protocol Extension)")
 				c.Expert(ui, ExpertCPEClient, "classic.unused at offset 130: 0x42, the client supports the Classic Protocol Extension")
 				d.info = append(d.info, ", CPE"...)
-			} else {
+			} else if ui > 0 {
 				d.setText(ui, hex2(u)+": vanilla client (0x42 would mark CPE)")
 			}
 		}
@@ -403,12 +518,12 @@ func decServerIdentification(d *dec) {
 	name, _ := d.str(FieldServerName, false)
 	d.str(FieldMOTD, false)
 	d.info = append(d.info, ' ')
-	d.info = strconv.AppendQuote(d.info, name)
+	d.info = appendQuote(d.info, name)
 	if ver > 5 || c.Remaining() > 0 {
 		u, ui := c.Uint8(FieldUserType)
 		if ui >= 0 {
 			d.info = append(d.info, ", "...)
-			d.info = append(d.info, userTypeNames.Name(uint64(u))...)
+			d.info = appendName(d.info, userTypeNames, uint64(u))
 		}
 	}
 }
@@ -433,7 +548,14 @@ func decMessage(d *dec) {
 		}
 	} else if d.conn.n.messageTypes {
 		v, i := c.Uint8(FieldMessageByte)
-		d.setText(i, messageTypeNames.Name(uint64(v))+" ("+strconv.Itoa(int(v))+", MessageTypes)")
+		if i > 0 {
+			a := len(d.out)
+			d.out = appendName(d.out, messageTypeNames, uint64(v))
+			d.out = append(d.out, " ("...)
+			d.out = strconv.AppendInt(d.out, int64(v), 10)
+			d.out = append(d.out, ", MessageTypes)"...)
+			d.textFrom(i, a)
+		}
 	} else {
 		v, i := c.Int8(FieldPlayerID)
 		if i >= 0 {
@@ -442,7 +564,9 @@ func decMessage(d *dec) {
 			}
 			if uint8(v) >= 127 {
 				yellow = true
-				c.Expert(i, ExpertYellowPrefix, "classic.player_id at offset 1: "+strconv.Itoa(int(uint8(v)))+" ≥ 127, the client prepends &e: the message starts yellow (colour codes after the first character still apply; ClassiCube does it for 255 only)")
+				if d.tree {
+					c.Expert(i, ExpertYellowPrefix, yellowMsg(uint8(v)))
+				}
 			}
 		}
 	}
@@ -451,14 +575,29 @@ func decMessage(d *dec) {
 		d.info = append(d.info, " (yellow)"...)
 	}
 	d.info = append(d.info, ' ')
-	d.info = strconv.AppendQuote(d.info, s)
+	d.info = appendQuote(d.info, s)
 }
+
+// yellowMsg is the note on a message from player ID v ≥ 127; the server's
+// own (255, the usual one) is made once.
+func yellowMsg(v uint8) string {
+	if v == 255 {
+		return yellowMsg255
+	}
+	return makeYellowMsg(v)
+}
+
+func makeYellowMsg(v uint8) string {
+	return "classic.player_id at offset 1: " + strconv.Itoa(int(v)) + " ≥ 127, the client prepends &e: the message starts yellow (colour codes after the first character still apply; ClassiCube does it for 255 only)"
+}
+
+var yellowMsg255 = makeYellowMsg(255)
 
 func decExtInfo(d *dec) {
 	app, _ := d.str(FieldAppName, false)
 	n, _ := d.c.Uint16(FieldExtCount)
 	d.info = append(d.info, ' ')
-	d.info = strconv.AppendQuote(d.info, app)
+	d.info = appendQuote(d.info, app)
 	d.info = append(d.info, ", "...)
 	d.info = strconv.AppendInt(d.info, int64(n), 10)
 	d.info = append(d.info, " extensions"...)
@@ -471,14 +610,14 @@ func decExtEntry(d *dec) {
 	d.info = append(d.info, name...)
 	d.info = append(d.info, " v"...)
 	d.info = strconv.AppendUint(d.info, uint64(v), 10)
-	if ni < 0 || vi < 0 {
+	if ni < 0 || vi < 0 || !d.tree {
 		return
 	}
 	other := dissect.DirS2C
 	if d.dir == dissect.DirS2C {
 		other = dissect.DirC2S
 	}
-	ov, ok := findExt(d.conn.ext[other], name)
+	ov, ok := findExt(d.conn.ext[other], string(name))
 	switch {
 	case ok:
 		d.pdu().AddGenerated(0, FieldExtAgreed, dissect.Bool(true), "True: the other side announced it too (v"+strconv.FormatUint(uint64(ov), 10)+"; agreed v"+strconv.FormatUint(uint64(min(ov, v)), 10)+")")
@@ -495,12 +634,28 @@ func decBulk(d *dec) {
 	c := &d.c
 	cnt, ci := c.Uint8(FieldBulkCount)
 	count := int(cnt) + 1
-	d.setText(ci, strconv.Itoa(count)+" (raw "+strconv.Itoa(int(cnt))+" + 1)")
+	if ci > 0 {
+		a := len(d.out)
+		d.out = strconv.AppendInt(d.out, int64(count), 10)
+		d.out = append(d.out, " (raw "...)
+		d.out = strconv.AppendInt(d.out, int64(cnt), 10)
+		d.out = append(d.out, " + 1)"...)
+		d.textFrom(ci, a)
+	}
 	for i := 0; i < count; i++ {
 		v, ni := c.Uint32(FieldBulkIndex)
-		if ni >= 0 {
+		if ni > 0 {
 			if x, y, z, ok := d.conn.level.unpack(v); ok {
-				d.setText(ni, strconv.FormatUint(uint64(v), 10)+" = ("+strconv.Itoa(x)+", "+strconv.Itoa(y)+", "+strconv.Itoa(z)+")")
+				a := len(d.out)
+				d.out = strconv.AppendUint(d.out, uint64(v), 10)
+				d.out = append(d.out, " = ("...)
+				d.out = strconv.AppendInt(d.out, int64(x), 10)
+				d.out = append(d.out, ", "...)
+				d.out = strconv.AppendInt(d.out, int64(y), 10)
+				d.out = append(d.out, ", "...)
+				d.out = strconv.AppendInt(d.out, int64(z), 10)
+				d.out = append(d.out, ')')
+				d.textFrom(ni, a)
 			}
 		}
 	}

@@ -20,6 +20,45 @@ func init() {
 	}
 	FieldYaw.Custom = appendYaw
 	FieldPitch.Custom = appendPitch
+	FieldFeetY.Custom = appendFeet
+}
+
+// frac32 is the decimal fraction of k/32 for k < 32, "" for 0: exact, as
+// strconv's shortest form of such a number is.
+var frac32 = func() (t [32]string) {
+	for k := 1; k < 32; k++ {
+		t[k] = strconv.FormatFloat(float64(k)/32, 'f', -1, 64)[1:] // ".03125"
+	}
+	return
+}()
+
+// appendFixed32 appends raw/32 as strconv.AppendFloat(raw/32, 'f', -1)
+// would: a multiple of 1/32 below 2^48 has an exact decimal form of at
+// most five fraction digits, which is its shortest. Coordinates go through
+// here many times a packet, so the general float formatter is avoided.
+func appendFixed32(b []byte, raw int64) []byte {
+	u := uint64(raw)
+	if raw < 0 {
+		b = append(b, '-')
+		u = -u
+	}
+	b = strconv.AppendUint(b, u>>5, 10)
+	return append(b, frac32[u&31]...)
+}
+
+// appendBlocks appends a value in blocks: through appendFixed32 when it is
+// a multiple of 1/32 (all fixed-point coordinates are), else strconv.
+func appendBlocks(b []byte, v float64) []byte {
+	if r := math.Round(v * 32); r == v*32 && math.Abs(r) < 1<<48 && (v != 0 || !math.Signbit(v)) {
+		return appendFixed32(b, int64(r))
+	}
+	return strconv.AppendFloat(b, v, 'f', -1, 64)
+}
+
+// appendFeet shows the feet height under a teleport's eye-level Y.
+func appendFeet(b []byte, n *dissect.Node) []byte {
+	b = appendBlocks(b, n.Value.Float())
+	return append(b, " blocks: Y is eye level, the feet are 51/32 = 1.59375 blocks lower"...)
 }
 
 // appendFixed shows a coordinate stored in blocks with the fixed-point
@@ -27,7 +66,7 @@ func init() {
 // is exact: a multiple of 1/32 is exact in a float64.
 func appendFixed(b []byte, n *dissect.Node) []byte {
 	blocks := n.Value.Float()
-	b = strconv.AppendFloat(b, blocks, 'f', -1, 64)
+	b = appendBlocks(b, blocks)
 	b = append(b, " blocks (fixed point "...)
 	b = strconv.AppendInt(b, int64(math.Round(blocks*32)), 10)
 	return append(b, " ÷ 32)"...)
@@ -74,7 +113,7 @@ func appendPitch(b []byte, n *dissect.Node) []byte {
 // from: "0.125 blocks (signed delta 4 ÷ 32)".
 func appendDelta(b []byte, n *dissect.Node) []byte {
 	blocks := n.Value.Float()
-	b = strconv.AppendFloat(b, blocks, 'f', -1, 64)
+	b = appendBlocks(b, blocks)
 	b = append(b, " blocks (signed delta "...)
 	b = strconv.AppendInt(b, int64(math.Round(blocks*32)), 10)
 	return append(b, " ÷ 32)"...)

@@ -20,7 +20,7 @@ func clone(c *Conn) *Conn {
 		d.ext[i] = append([]extAnn(nil), c.ext[i]...)
 	}
 	d.level = level{}
-	d.infoBuf, d.tmpBuf = nil, nil
+	d.d = dec{}
 	return &d
 }
 
@@ -32,21 +32,29 @@ func seedCorpus(f *testing.F) {
 
 // FuzzFrame frames arbitrary bytes as a stream of either direction, after a
 // gap or not, on a CPE connection with every extension: no panic, every
-// answer within the buffer, progress on OK and Skip.
+// answer within the buffer, progress on OK and Skip. Each packet is also
+// decoded Lite on a second Conn that never frames (told of the gap by
+// Gap), as the two-goroutine pipeline does: its Message, Info, Dir and
+// Pending are those of the Conn that frames and decodes in full.
 func FuzzFrame(f *testing.F) {
 	seedCorpus(f)
 	f.Fuzz(func(t *testing.T, flags byte, data []byte) {
-		var c *Conn
+		var c, lite *Conn
 		if flags&4 != 0 {
-			c = clone(fuzzAll)
+			c, lite = clone(fuzzAll), clone(fuzzAll)
 		} else {
-			c = NewConn(nil)
+			c, lite = NewConn(nil), NewConn(nil)
 		}
 		dir := dissect.DirC2S
 		if flags&1 != 0 {
 			dir = dissect.DirS2C
 		}
 		gap := flags&2 != 0
+		if gap {
+			lite.Gap(dir)
+		}
+		var q dissect.PDU
+		q.Lite = true
 		for len(data) > 0 {
 			fr := c.Frame(dir, data, gap)
 			gap = false
@@ -61,6 +69,10 @@ func FuzzFrame(f *testing.F) {
 					if err := dissect.Check(&p); err != nil {
 						t.Fatal(err)
 					}
+					lite.Decode(&q, data[:fr.Len], dissect.Meta{Dir: dir})
+					if a, b := summary(&p), summary(&q); a != b {
+						t.Fatalf("full: %s\nlite, decode-only: %s", a, b)
+					}
 				}
 				data = data[fr.Len:]
 			default:
@@ -71,18 +83,27 @@ func FuzzFrame(f *testing.F) {
 }
 
 // FuzzDecode decodes arbitrary bytes as one packet of either direction, cut
-// or not, on a vanilla or a CPE connection: Check holds.
+// or not, on a vanilla or a CPE connection: Check holds, and a Lite decode
+// on a twin connection gives the same Message, Info, Dir and Pending.
 func FuzzDecode(f *testing.F) {
 	seedCorpus(f)
 	f.Fuzz(func(t *testing.T, flags byte, data []byte) {
-		var c *Conn
+		var c, lc *Conn
 		switch flags & 12 {
 		case 0:
-			c = NewConn(nil)
+			c, lc = NewConn(nil), NewConn(nil)
 		case 4:
-			c = clone(fuzzCPE)
+			c, lc = clone(fuzzCPE), clone(fuzzCPE)
 		default:
-			c = clone(fuzzWide)
+			c, lc = clone(fuzzWide), clone(fuzzWide)
+		}
+		var q dissect.PDU
+		q.Lite = true
+		same := func(p *dissect.PDU) {
+			t.Helper()
+			if a, b := summary(p), summary(&q); a != b {
+				t.Fatalf("full: %s\nlite: %s", a, b)
+			}
 		}
 		dir := dissect.DirC2S
 		if flags&1 != 0 {
@@ -97,15 +118,19 @@ func FuzzDecode(f *testing.F) {
 		if err := dissect.Check(&p); err != nil {
 			t.Fatal(err)
 		}
+		lc.DecodeWire(&q, data, wire, dissect.Meta{Dir: dir})
+		same(&p)
 		// A level chunk of these bytes, then a finalize: the level path.
 		if dir == dissect.DirS2C && len(data) > 0 {
-			c.Decode(&p, []byte{0x02, 0, 0, 0, 8}[:1+4*b2i(c.n.fastMap)], dissect.Meta{Dir: dir})
 			chunk := make([]byte, 1028)
 			chunk[0] = 0x03
 			n := copy(chunk[3:1027], data)
 			chunk[1], chunk[2] = byte(n>>8), byte(n)
-			c.Decode(&p, chunk, dissect.Meta{Dir: dir})
-			c.Decode(&p, []byte{0x04, 0, 2, 0, 2, 0, 2}, dissect.Meta{Dir: dir})
+			for _, pkt := range [][]byte{[]byte{0x02, 0, 0, 0, 8}[:1+4*b2i(c.n.fastMap)], chunk, {0x04, 0, 2, 0, 2, 0, 2}} {
+				c.Decode(&p, pkt, dissect.Meta{Dir: dir})
+				lc.Decode(&q, pkt, dissect.Meta{Dir: dir})
+				same(&p)
+			}
 			if err := dissect.Check(&p); err != nil {
 				t.Fatal(err)
 			}
@@ -120,7 +145,8 @@ func b2i(b bool) int {
 	return 0
 }
 
-// FuzzHeartbeat frames and decodes arbitrary bytes as heartbeat HTTP.
+// FuzzHeartbeat frames and decodes arbitrary bytes as heartbeat HTTP, and
+// decodes each message again Lite on a Heartbeat that never frames.
 func FuzzHeartbeat(f *testing.F) {
 	f.Add(byte(0), []byte("GET /heartbeat.jsp?port=25565&max=32&name=My%20Server&public=True&version=7&salt=wo6kVAHjxoJcInKx&users=0\r\n"))
 	f.Add(byte(0), []byte("POST /heartbeat.jsp HTTP/1.1\r\nContent-Length: 12\r\n\r\nsalt=abc&x=%"))
@@ -144,10 +170,15 @@ func FuzzHeartbeat(f *testing.F) {
 			if fr.Len <= 0 || fr.Len > len(data) {
 				t.Fatalf("len %d of %d", fr.Len, len(data))
 			}
-			var p dissect.PDU
+			var p, q dissect.PDU
 			h.Decode(&p, data[:fr.Len], dissect.Meta{Dir: dir, Client: "1.2.3.4:5"})
 			if err := dissect.Check(&p); err != nil {
 				t.Fatalf("%v\n%s", err, dumpTree(&p))
+			}
+			q.Lite = true
+			NewHeartbeat(NewSession()).Decode(&q, data[:fr.Len], dissect.Meta{Dir: dir, Client: "1.2.3.4:5"})
+			if a, b := summary(&p), summary(&q); a != b {
+				t.Fatalf("full: %s\nlite, decode-only: %s", a, b)
 			}
 			data = data[fr.Len:]
 		}

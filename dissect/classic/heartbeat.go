@@ -101,16 +101,27 @@ func KeyFor(salt, name string) string {
 }
 
 // checkKey adds classic.key_valid under the key node when a salt is known.
-func (d *dec) checkKey(name string, ki int32) {
+// It takes the key's text from the decoder, not from the node, which a Lite
+// PDU does not keep; the Info says whether the key is valid either way.
+func (d *dec) checkKey(name, key string, ki int32) {
 	p := d.pdu()
-	key := p.Nodes[ki].Value.Text()
 	salt, src, ok := d.conn.sess.SaltFor(d.m.Server)
 	if !ok {
-		d.c.Expert(ki, ExpertKeyNoSalt, "classic.verification_key at offset 66: no heartbeat salt for "+d.m.Server+" in the capture (--classic-salt supplies one)")
+		if d.tree {
+			d.c.Expert(ki, ExpertKeyNoSalt, "classic.verification_key at offset 66: no heartbeat salt for "+d.m.Server+" in the capture (--classic-salt supplies one)")
+		}
 		return
 	}
 	want := KeyFor(salt, name)
 	valid := strings.EqualFold(key, want)
+	if !valid {
+		d.info = append(d.info, ", key forged"...)
+	} else {
+		d.info = append(d.info, ", key valid"...)
+	}
+	if !d.tree {
+		return
+	}
 	text := "False: forged, the key is not md5(salt + username)"
 	if valid {
 		text = "True: the key is md5(salt + username), the list server vouched for the name"
@@ -123,9 +134,6 @@ func (d *dec) checkKey(name string, ki int32) {
 	p.Nodes[s].Text = salt + " (from " + src + ")"
 	if !valid {
 		d.c.Expert(ki, ExpertKeyForged, "classic.verification_key at offset 66: "+strconv.Quote(name)+"'s key is not md5(salt + username) with the salt from "+src)
-		d.info = append(d.info, ", key forged"...)
-	} else {
-		d.info = append(d.info, ", key valid"...)
 	}
 }
 
@@ -440,7 +448,9 @@ func (h *Heartbeat) decodeRequest(c *dissect.Cursor, p *dissect.PDU, data []byte
 	method, rest, _ := bytes.Cut(line, []byte(" "))
 	target, version, hasVer := bytes.Cut(rest, []byte(" "))
 	ln := c.Open(FieldHBLine, len(line)+eol)
-	p.Nodes[ln].Value = dissect.B(line)
+	if ln > 0 {
+		p.Nodes[ln].Value = dissect.B(line)
+	}
 	c.Field(FieldHBMethod, len(method), dissect.B(method))
 	if len(rest) > 0 || len(line) > len(method) {
 		c.Field(FieldHBSeparator, 1, dissect.S(" "))
@@ -478,7 +488,9 @@ func (h *Heartbeat) decodeRequest(c *dissect.Cursor, p *dissect.PDU, data []byte
 		if len(data) > off {
 			body := data[off:]
 			bn := c.Open(FieldHBBody, len(body))
-			p.Nodes[bn].Value = dissect.B(body)
+			if bn > 0 {
+				p.Nodes[bn].Value = dissect.B(body)
+			}
 			params = h.params(c, p, bytes.TrimRight(body, "\r\n"), params)
 			if r := c.Remaining(); r > 0 && c.Off() < len(data) {
 				c.Take(FieldHBEOL, r)
@@ -563,11 +575,11 @@ func (h *Heartbeat) params(c *dissect.Cursor, p *dissect.PDU, q []byte, out []pa
 			i = c.Field(f, len(pair), dissect.S(val))
 		} else {
 			i = c.Field(FieldHBParam, len(pair), dissect.S(val))
-			if i >= 0 {
+			if i > 0 { // 0: a Lite PDU's root, which keeps its own name
 				p.Nodes[i].Key = sanitizeKey(key)
 			}
 		}
-		if i >= 0 {
+		if i > 0 {
 			t := strconv.Quote(val)
 			if mn := paramMeaning[key]; mn != "" {
 				t += ": " + mn

@@ -42,15 +42,78 @@ func StripColors(s string) string {
 	return b.String()
 }
 
+// stripColors appends b without its &-colour codes to dst.
+func stripColors(dst, b []byte) []byte {
+	for i := 0; i < len(b); i++ {
+		if b[i] == '&' && i+1 < len(b) && isColorDigit(b[i+1]) {
+			i++
+			continue
+		}
+		dst = append(dst, b[i])
+	}
+	return dst
+}
+
+// appendQuote is strconv.AppendQuote for bytes: printable ASCII, the text
+// of nearly every string field, is quoted here without making a string of
+// it; anything else goes through strconv.
+func appendQuote(dst, b []byte) []byte {
+	if !printable(b) {
+		return strconv.AppendQuote(dst, string(b))
+	}
+	return appendQuotedASCII(dst, b)
+}
+
+// appendQuoted is dissect.AppendQuoted for bytes, the same way.
+func appendQuoted(dst, b []byte) []byte {
+	if !printable(b) {
+		return dissect.AppendQuoted(dst, string(b))
+	}
+	return appendQuotedASCII(dst, b)
+}
+
+func printable(b []byte) bool {
+	for _, ch := range b {
+		if ch < 0x20 || ch >= 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+// appendQuotedASCII quotes printable ASCII as strconv.AppendQuote and
+// dissect.AppendQuoted both do: only quotes and backslashes are escaped.
+func appendQuotedASCII(dst, b []byte) []byte {
+	dst = append(dst, '"')
+	for _, ch := range b {
+		if ch == '"' || ch == '\\' {
+			dst = append(dst, '\\')
+		}
+		dst = append(dst, ch)
+	}
+	return append(dst, '"')
+}
+
+// padTexts are the padding nodes' texts by padding length, made once:
+// nearly every string field has some.
+var padTexts = func() (t [2][65]string) {
+	for n := 1; n <= 64; n++ {
+		t[0][n] = strconv.Itoa(n) + " bytes of space (0x20) padding"
+		t[1][n] = strconv.Itoa(n) + " bytes of padding (spaces and NULs)"
+	}
+	return
+}()
+
 // str reads a 64-byte string: the node's value is the text without its
 // padding (without colour codes too when strip is set, as classic.message
 // is); its children are the text, split into colour runs when it has colour
-// codes, and the padding.
-func (d *dec) str(f *dissect.Field, strip bool) (string, int32) {
+// codes, and the padding. It returns the value's bytes: the wire's, or
+// stripped ones that are the decoder's only until the next packet.
+func (d *dec) str(f *dissect.Field, strip bool) ([]byte, int32) {
 	c := &d.c
 	if c.Failed() || c.Remaining() < 64 {
 		c.Field(f, 64, dissect.Value{})
-		return "", -1
+		return nil, -1
 	}
 	raw := c.Peek(64)
 	base := c.Off()
@@ -59,8 +122,6 @@ func (d *dec) str(f *dissect.Field, strip bool) (string, int32) {
 		n--
 	}
 	text := raw[:n:n]
-	node := c.Open(f, 64)
-	p := d.pdu()
 	hasColor := false
 	for i := 0; i+1 < n; i++ {
 		if text[i] == '&' && isColorDigit(text[i+1]) {
@@ -68,33 +129,45 @@ func (d *dec) str(f *dissect.Field, strip bool) (string, int32) {
 			break
 		}
 	}
-	value := string(text)
-	if hasColor {
-		if strip {
-			value = StripColors(value)
+	value := text
+	node := c.Open(f, 64)
+	if node == 0 {
+		// Lite: no nodes below the root; the value is still needed for the
+		// Info, stripped into scratch.
+		if hasColor && strip {
+			d.tmp = stripColors(d.tmp[:0], text)
+			value = d.tmp
 		}
-		d.colorRuns(text)
-	} else if n > 0 {
-		c.Field(FieldText, n, dissect.B(text))
-	}
-	p.Nodes[node].Value = dissect.S(value)
-	if value == "" {
-		p.Nodes[node].Value = dissect.B(text) // empty, shown as ""
-	}
-	if n < 64 {
-		pad := raw[n:]
-		i := c.Field(FieldPadding, 64-n, dissect.B(pad))
-		allSpace := true
-		for _, b := range pad {
-			if b != ' ' {
-				allSpace = false
-				break
+		c.Field(FieldText, 64, dissect.Value{})
+	} else {
+		p := d.pdu()
+		// The value is the wire's bytes (shown like a string), or the
+		// stripped text, made with the packet's other texts.
+		p.Nodes[node].Value = dissect.B(text)
+		if hasColor {
+			if strip {
+				a := len(d.out)
+				d.out = stripColors(d.out, text)
+				value = d.out[a:]
+				if len(value) > 0 { // else the value stays the (empty) text
+					d.later = append(d.later, pending{node: node, a: int32(a), b: int32(len(d.out)), value: true})
+				}
 			}
+			d.colorRuns(text)
+		} else if n > 0 {
+			c.Field(FieldText, n, dissect.B(text))
 		}
-		if allSpace {
-			d.setText(i, strconv.Itoa(64-n)+" bytes of space (0x20) padding")
-		} else {
-			d.setText(i, strconv.Itoa(64-n)+" bytes of padding (spaces and NULs)")
+		if n < 64 {
+			pad := raw[n:]
+			i := c.Field(FieldPadding, 64-n, dissect.B(pad))
+			kind := 0
+			for _, b := range pad {
+				if b != ' ' {
+					kind = 1
+					break
+				}
+			}
+			d.setText(i, padTexts[kind][64-n])
 		}
 	}
 	c.Close()
@@ -125,17 +198,22 @@ func (d *dec) colorRuns(text []byte) {
 		}
 		run := text[start:end]
 		body := run
-		label := "default colour"
+		a := len(d.out)
 		if color >= 0 {
 			body = run[2:]
-			label = "&" + string(run[1]) + " " + colorNames[color]
+			d.out = append(d.out, '&', run[1], ' ')
+			d.out = append(d.out, colorNames[color]...)
+		} else {
+			d.out = append(d.out, "default colour"...)
 		}
-		b := make([]byte, 0, len(label)+len(body)+4)
-		b = append(b, label...)
-		b = append(b, ": "...)
-		b = dissect.AppendQuoted(b, string(body))
+		d.out = append(d.out, ": "...)
+		d.out = appendQuoted(d.out, body)
 		i := c.Field(FieldColorRun, end-start, dissect.B(body))
-		d.setText(i, string(b))
+		if i > 0 {
+			d.textFrom(i, a)
+		} else {
+			d.out = d.out[:a]
+		}
 	}
 	for i := 0; i+1 < len(text); i++ {
 		if text[i] == '&' && isColorDigit(text[i+1]) {
