@@ -33,7 +33,7 @@ type Options struct {
 	// touches a record after emitting it.
 	Handoff bool
 	// Parallel runs the back end (decoding, trackers, emit) on a goroutine
-	// of its own; jobs cross in batches of Batch (default 256; 1 for live
+	// of its own; jobs cross in batches of Batch (default 64; 1 for live
 	// captures, whose output must not wait).
 	Parallel bool
 	Batch    int
@@ -52,7 +52,7 @@ func (o *Options) defaults() {
 		o.MaxHeld = 1 << 10
 	}
 	if o.Batch <= 0 {
-		o.Batch = 256
+		o.Batch = 64
 	}
 }
 

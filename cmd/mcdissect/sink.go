@@ -9,7 +9,7 @@ import (
 
 // sinkBatch is how many records cross between the goroutines at once: a
 // channel operation per record would cost more than rendering a summary.
-const sinkBatch = 256
+const sinkBatch = 64
 
 // sink runs consume on its own goroutine for every record the analyzer
 // emits, in order. Its first error (a write error, or ErrStop from -c)
