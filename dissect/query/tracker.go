@@ -2,7 +2,7 @@ package query
 
 import (
 	"encoding/binary"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -49,6 +49,7 @@ type Tracker struct {
 	pending   []held
 	clients   map[string]clientTokens
 	lastPrune time.Time
+	aged      []aged // shrink's scratch
 }
 
 type conv struct{ client, server string }
@@ -272,22 +273,85 @@ func (t *Tracker) shrink(now time.Time) {
 	if len(t.clients) < MaxClients {
 		return
 	}
-	type aged struct {
-		key string
-		at  time.Time
-	}
-	all := make([]aged, 0, len(t.clients))
+	all := t.aged[:0]
 	for k, ct := range t.clients {
 		all = append(all, aged{k, ct.last()})
 	}
-	sort.Slice(all, func(i, j int) bool {
-		if !all[i].at.Equal(all[j].at) {
-			return all[i].at.Before(all[j].at)
-		}
-		return all[i].key < all[j].key
-	})
-	for _, a := range all[:len(all)/4] {
+	// Only which quarter is oldest matters, not its order: a selection
+	// costs linear time where sorting all of them cost n log n. The
+	// scratch slice is kept for the next time.
+	n := len(all) / 4
+	selectOldest(all, n)
+	for _, a := range all[:n] {
 		delete(t.clients, a.key)
+	}
+	clear(all) // drop the key strings
+	t.aged = all[:0]
+}
+
+// aged is a client and the time of its newest token, for shrink.
+type aged struct {
+	key string
+	at  time.Time
+}
+
+// agedCmp orders clients oldest first, ties broken by address, so that
+// which clients go does not depend on map order.
+func agedCmp(a, b *aged) int {
+	if c := a.at.Compare(b.at); c != 0 {
+		return c
+	}
+	return strings.Compare(a.key, b.key)
+}
+
+// selectOldest moves the k oldest of a (distinct keys) to a[:k], in no
+// particular order: Hoare's quickselect with a median-of-three pivot. A
+// range still unsettled after 64 rounds (a hostile capture's times) is
+// sorted instead, which bounds the work at n log n.
+func selectOldest(a []aged, k int) {
+	if k <= 0 || k >= len(a) {
+		return
+	}
+	lo, hi := 0, len(a)-1
+	for round := 0; lo < hi; round++ {
+		if round == 64 {
+			slices.SortFunc(a[lo:hi+1], func(x, y aged) int { return agedCmp(&x, &y) })
+			return
+		}
+		mid := lo + (hi-lo)/2
+		if agedCmp(&a[mid], &a[lo]) < 0 {
+			a[mid], a[lo] = a[lo], a[mid]
+		}
+		if agedCmp(&a[hi], &a[lo]) < 0 {
+			a[hi], a[lo] = a[lo], a[hi]
+		}
+		if agedCmp(&a[hi], &a[mid]) < 0 {
+			a[hi], a[mid] = a[mid], a[hi]
+		}
+		pivot := a[mid]
+		i, j := lo, hi
+		for i <= j {
+			for agedCmp(&a[i], &pivot) < 0 {
+				i++
+			}
+			for agedCmp(&pivot, &a[j]) < 0 {
+				j--
+			}
+			if i <= j {
+				a[i], a[j] = a[j], a[i]
+				i++
+				j--
+			}
+		}
+		// now a[lo:j+1] <= pivot <= a[i:hi+1]
+		switch {
+		case k-1 <= j:
+			hi = j
+		case k-1 >= i:
+			lo = i
+		default:
+			return
+		}
 	}
 }
 

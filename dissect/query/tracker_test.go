@@ -2,6 +2,7 @@ package query
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -256,4 +257,38 @@ func FuzzTracker(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestSelectOldest checks the selection shrink uses against a full sort:
+// the same quarter, whatever the times (equal ones too) and sizes.
+func TestSelectOldest(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for trial := range 400 {
+		n := 1 + r.IntN(300)
+		if trial%50 == 0 {
+			n = MaxClients
+		}
+		spread := 1 + r.IntN(50) // few distinct times: many ties broken by key
+		a := make([]aged, n)
+		for i := range a {
+			a[i] = aged{key: fmt.Sprintf("10.0.%d.%d:%d", r.IntN(256), r.IntN(256), i), at: t0.Add(time.Duration(r.IntN(spread)) * time.Second)}
+		}
+		if trial%7 == 0 { // already sorted, or reversed: bad pivots for a naive quickselect
+			slices.SortFunc(a, func(x, y aged) int { return agedCmp(&x, &y) })
+			if trial%2 == 0 {
+				slices.Reverse(a)
+			}
+		}
+		sorted := slices.Clone(a)
+		slices.SortFunc(sorted, func(x, y aged) int { return agedCmp(&x, &y) })
+		for _, k := range []int{0, 1, n / 4, n / 2, n - 1, n} {
+			b := slices.Clone(a)
+			selectOldest(b, k)
+			got := slices.Clone(b[:max(k, 0)])
+			slices.SortFunc(got, func(x, y aged) int { return agedCmp(&x, &y) })
+			if k > 0 && k < n && !slices.Equal(got, sorted[:k]) {
+				t.Fatalf("trial %d, n %d, k %d: selected\n%v\nwant\n%v", trial, n, k, got, sorted[:k])
+			}
+		}
+	}
 }
