@@ -26,7 +26,8 @@ type conn struct {
 	info        ConnInfo
 	h           ConnHandler
 	key         connKey
-	clientIsSrc bool // key's source is the client
+	rkey        connKey // key.reverse(): segments the other way
+	clientIsSrc bool    // key's source is the client
 	half        [2]half
 	// gpFlow is the network flow gopacket sees for each direction. It
 	// encodes our connection id instead of the real addresses, so a new
@@ -75,7 +76,7 @@ func clientIsSource(tcp *layers.TCP) bool {
 // newConn creates and registers a connection for a segment that matched
 // nothing.
 func (r *Reassembler) newConn(k connKey, tcp *layers.TCP) *conn {
-	c := &conn{key: k}
+	c := &conn{key: k, rkey: k.reverse()}
 	c.info.Stream = r.stats.Conns
 	r.stats.Conns++
 	src := endpointOf(k.net.Src(), k.sport)
@@ -106,22 +107,28 @@ func (r *Reassembler) newConn(k connKey, tcp *layers.TCP) *conn {
 		c.half[d].dir = Dir(d)
 		c.half[d].fin = -1
 	}
+	// Both ways are in the table, so a segment finds its connection with
+	// one look-up whichever way it goes.
 	r.conns[k] = c
+	r.conns[c.rkey] = c
+	r.open++
 	r.order = append(r.order, c)
 	return c
 }
 
 // lookup finds or creates the connection of a segment and its direction.
+// Segments often follow others of the same connection (a burst, a reply), so
+// the last connection found is tried before the table.
 func (r *Reassembler) lookup(netFlow gopacket.Flow, tcp *layers.TCP) (*conn, Dir) {
 	k := connKey{net: netFlow, sport: uint16(tcp.SrcPort), dport: uint16(tcp.DstPort)}
-	if c := r.conns[k]; c != nil {
-		return c, c.dirOf(true)
+	c := r.last
+	if c == nil || k != c.key && k != c.rkey {
+		if c = r.conns[k]; c == nil {
+			c = r.newConn(k, tcp)
+		}
+		r.last = c
 	}
-	if c := r.conns[k.reverse()]; c != nil {
-		return c, c.dirOf(false)
-	}
-	c := r.newConn(k, tcp)
-	return c, c.dirOf(true)
+	return c, c.dirOf(k == c.key)
 }
 
 // forget removes a connection from the lookup table; r.order drops it at the
@@ -129,6 +136,13 @@ func (r *Reassembler) lookup(netFlow gopacket.Flow, tcp *layers.TCP) (*conn, Dir
 func (r *Reassembler) forget(c *conn) {
 	if r.conns[c.key] == c {
 		delete(r.conns, c.key)
+		r.open--
+	}
+	if r.conns[c.rkey] == c {
+		delete(r.conns, c.rkey)
+	}
+	if r.last == c {
+		r.last = nil
 	}
 	c.removed = true
 }

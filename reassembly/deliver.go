@@ -52,7 +52,7 @@ func (r *Reassembler) use(c *conn, h *half, data []byte, off int64) {
 	} else {
 		h.dropSegsBefore(off)
 	}
-	h.hist.add(off, data, r.lim.HistoryBytes, r.growHistory)
+	h.hist.add(off, data, r.lim.HistoryBytes, &r.rings, r.growHistory)
 	if len(h.cmps) > 0 {
 		r.checkPending(c, h)
 	}

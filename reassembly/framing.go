@@ -43,7 +43,9 @@ func (r *Reassembler) frameDirect(c *conn, h *half, data []byte, off int64, pos 
 		switch res.Status {
 		case FrameOK:
 			r.emit(c, h, KindPDU, rest[:res.Len], off+int64(pos), "")
-			h.afterGap, h.resync = false, ""
+			if h.afterGap { // set and cleared with resync
+				h.afterGap, h.resync = false, ""
+			}
 			pos += res.Len
 		case FrameNeedMore:
 			if res.Len > r.lim.MaxBufferedPerConn || !r.growPend(c, h, len(rest), res.Len) {

@@ -1,6 +1,9 @@
 package reassembly
 
-import "bytes"
+import (
+	"bytes"
+	"math/bits"
+)
 
 // history keeps the last bytes of a direction that were handed to the
 // framer, so a retransmission of them can be compared with what was used.
@@ -13,7 +16,7 @@ type history struct {
 
 // add appends p at offset off; a jump (gap) restarts the history there.
 // grow is asked for a bigger ring and may refuse (memory limit).
-func (hs *history) add(off int64, p []byte, max int, grow func(old, new int) bool) {
+func (hs *history) add(off int64, p []byte, max int, pool *ringPool, grow func(old, new int) bool) {
 	if max <= 0 || len(p) == 0 {
 		return
 	}
@@ -32,12 +35,13 @@ func (hs *history) add(off int64, p []byte, max int, grow func(old, new int) boo
 			n = max
 		}
 		if grow(len(hs.b), n) {
-			nb := make([]byte, n)
+			nb := pool.get(n)
 			for o := hs.from; o < hs.to; {
 				a := hs.span(o, hs.to)
 				put(nb, o, a)
 				o += int64(len(a))
 			}
+			pool.put(hs.b)
 			hs.b = nb
 		}
 	}
@@ -56,12 +60,11 @@ func (hs *history) add(off int64, p []byte, max int, grow func(old, new int) boo
 	}
 }
 
-// put writes p at offset off of ring b, wrapping at its end.
+// put writes p at offset off of ring b, wrapping at its end. p is never
+// longer than b, so one division and at most two copies do.
 func put(b []byte, off int64, p []byte) {
-	for len(p) > 0 {
-		n := copy(b[off%int64(len(b)):], p)
-		p, off = p[n:], off+int64(n)
-	}
+	n := copy(b[off%int64(len(b)):], p)
+	copy(b, p[n:])
 }
 
 // span returns the longest contiguous piece of the ring starting at o and
@@ -109,9 +112,50 @@ func (hs *history) diff(off int64, p []byte) (compared int, first, last int64) {
 	return compared, first, last
 }
 
-// release frees the ring; it returns the bytes freed.
-func (hs *history) release() int {
+// release gives the ring back to pool; it returns the bytes freed.
+func (hs *history) release(pool *ringPool) int {
 	n := len(hs.b)
+	pool.put(hs.b)
 	hs.b = nil
 	return n
+}
+
+// ringPoolBytes bounds the rings a ringPool keeps.
+const ringPoolBytes = 1 << 20
+
+// ringPool keeps the rings of ended connections for new ones. A busy
+// capture opens thousands of short connections (a status ping each), and
+// every one would otherwise allocate and zero its rings 256, 512, ... bytes
+// at a time as they grow. Only held bytes of a ring are ever read, so a
+// reused ring needs no clearing. The pool is not counted in Stats.Buffered
+// (nothing is buffered in it) and is bounded by ringPoolBytes.
+type ringPool struct {
+	free  [65][][]byte // by bits.Len(len(ring))
+	bytes int
+}
+
+// get returns a ring of exactly n bytes.
+func (p *ringPool) get(n int) []byte {
+	l := &p.free[bits.Len(uint(n))]
+	for i := len(*l) - 1; i >= 0; i-- {
+		if b := (*l)[i]; len(b) == n {
+			last := len(*l) - 1
+			(*l)[i] = (*l)[last]
+			(*l)[last] = nil
+			*l = (*l)[:last]
+			p.bytes -= n
+			return b
+		}
+	}
+	return make([]byte, n)
+}
+
+// put keeps b for a later get, if the pool has room.
+func (p *ringPool) put(b []byte) {
+	if len(b) == 0 || p.bytes+len(b) > ringPoolBytes {
+		return
+	}
+	l := &p.free[bits.Len(uint(len(b)))]
+	*l = append(*l, b)
+	p.bytes += len(b)
 }

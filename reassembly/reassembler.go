@@ -28,8 +28,10 @@ type Reassembler struct {
 	gtcp layers.TCP // the segment gopacket sees, reused
 	ctx  frameCtx
 
-	conns map[connKey]*conn
-	order []*conn // by Stream: sweeps and Close go in this order
+	conns map[connKey]*conn // each connection under its key and rkey
+	open  int               // connections in conns
+	last  *conn             // the connection of the last segment, if still in conns
+	order []*conn           // by Stream: sweeps and Close go in this order
 
 	// The segment being fed, and the connection gopacket is calling back
 	// about.
@@ -40,6 +42,7 @@ type Reassembler struct {
 	curDir   Dir
 	gpStart  bool
 
+	rings  ringPool
 	unit   Unit   // reused for every Deliver
 	parts  []Part // reused for every Unit.Parts
 	pieces []seg  // reused by segment
@@ -291,7 +294,7 @@ func (r *Reassembler) closeConn(c *conn) {
 	for d := range c.half {
 		h := &c.half[d]
 		r.freePend(c, h)
-		r.account(-h.hist.release())
+		r.account(-h.hist.release(&r.rings))
 		h.segs, h.sh, h.cmps, h.cmpN = nil, 0, nil, 0
 	}
 }
@@ -367,6 +370,6 @@ func (r *Reassembler) Close() {
 // Stats returns running totals.
 func (r *Reassembler) Stats() Stats {
 	s := r.stats
-	s.Open = len(r.conns)
+	s.Open = r.open
 	return s
 }
