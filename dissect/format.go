@@ -89,7 +89,8 @@ func appendBase(dst []byte, b Base, v uint64, width int) []byte {
 
 func appendHexNum(dst []byte, v uint64, width int) []byte {
 	dst = append(dst, "0x"...)
-	h := strconv.FormatUint(v, 16)
+	var buf [16]byte
+	h := strconv.AppendUint(buf[:0], v, 16) // on the stack: no string per value
 	for i := len(h); i < 2*width; i++ {
 		dst = append(dst, '0')
 	}
