@@ -2,10 +2,13 @@ package analyze
 
 import (
 	"fmt"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mcdissect/mcdissect/dissect"
 )
 
 // recordLine is what a record says, with its tree when it has one: two
@@ -160,5 +163,30 @@ func TestParallelStop(t *testing.T) {
 		if n != 5 {
 			t.Errorf("%d records emitted, want 5", n)
 		}
+	}
+}
+
+// Pseudo-field values cost no allocation per record, addresses included:
+// -T fields with -e ip.src runs on every record.
+func TestPseudoFieldsAllocateNothing(t *testing.T) {
+	r4 := &Record{Src: netip.MustParseAddrPort("10.0.0.1:5000"), Dst: netip.MustParseAddrPort("10.0.0.2:25565"), TCP: true, Proto: "slp"}
+	r6 := &Record{Src: netip.MustParseAddrPort("[2001:db8::1]:5000"), Dst: netip.MustParseAddrPort("[2001:db8::2]:25565"), Proto: "query"}
+	var got []string
+	for _, r := range []*Record{r4, r6} {
+		for _, name := range []string{"ip.src", "ip.dst", "ipv6.src", "ipv6.dst", "mc.protocol"} {
+			ref, err := ResolveField(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ref.Each(r, func(n *dissect.Node) { got = append(got, name+"="+n.Value.Text()) })
+			var sink int
+			if a := testing.AllocsPerRun(100, func() { ref.Each(r, func(n *dissect.Node) { sink += len(n.Value.B) }) }); a != 0 {
+				t.Errorf("%s: %.1f allocations per lookup", name, a)
+			}
+		}
+	}
+	want := "[ip.src=10.0.0.1 ip.dst=10.0.0.2 mc.protocol=slp ipv6.src=2001:db8::1 ipv6.dst=2001:db8::2 mc.protocol=query]"
+	if fmt.Sprint(got) != want {
+		t.Errorf("values %v\nwant %s", got, want)
 	}
 }

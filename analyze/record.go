@@ -42,8 +42,9 @@ type Record struct {
 	Retrans   int    // bytes of retransmitted copies that differed from the first copy
 	PDU       dissect.PDU
 
-	buf    []byte       // owns PDU.Data
-	pseudo dissect.Node // scratch node for pseudo-field lookups (FieldRef.Each)
+	buf        []byte       // owns PDU.Data
+	pseudo     dissect.Node // scratch node for pseudo-field lookups (FieldRef.Each)
+	pseudoText [64]byte     // and for its text (an address), so that it allocates nothing
 }
 
 // setData copies data into the record's own buffer: packet buffers are

@@ -76,19 +76,19 @@ func (f FieldRef) eachPseudo(r *Record, fn func(n *dissect.Node)) {
 		emit(dissect.F(float64(r.Time.UnixNano()) / 1e9))
 	case PFIPSrc:
 		if v4 {
-			emit(dissect.S(r.Src.Addr().Unmap().String()))
+			emit(dissect.B(r.Src.Addr().Unmap().AppendTo(r.pseudoText[:0])))
 		}
 	case PFIPDst:
 		if v4 {
-			emit(dissect.S(r.Dst.Addr().Unmap().String()))
+			emit(dissect.B(r.Dst.Addr().Unmap().AppendTo(r.pseudoText[:0])))
 		}
 	case PFIPv6Src:
 		if !v4 {
-			emit(dissect.S(r.Src.Addr().String()))
+			emit(dissect.B(r.Src.Addr().AppendTo(r.pseudoText[:0])))
 		}
 	case PFIPv6Dst:
 		if !v4 {
-			emit(dissect.S(r.Dst.Addr().String()))
+			emit(dissect.B(r.Dst.Addr().AppendTo(r.pseudoText[:0])))
 		}
 	case PFUDPSrc:
 		if !r.TCP {
