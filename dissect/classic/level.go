@@ -7,8 +7,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"io"
-	"sort"
 	"strconv"
+	"sync"
 
 	"github.com/mcdissect/mcdissect/dissect"
 )
@@ -60,7 +60,12 @@ func decLevelInit(d *dec) {
 	if c.n.fastMap {
 		v, i := d.c.Uint32(FieldLevelVolumeFast)
 		c.level.volume = v
-		d.setText(i, strconv.FormatUint(uint64(v), 10)+" blocks (FastMap: the level follows as raw deflate, no gzip header, no count prefix)")
+		if i > 0 {
+			a := len(d.out)
+			d.out = strconv.AppendUint(d.out, uint64(v), 10)
+			d.out = append(d.out, " blocks (FastMap: the level follows as raw deflate, no gzip header, no count prefix)"...)
+			d.textFrom(i, a)
+		}
 		d.info = append(d.info, ", FastMap volume "...)
 		d.info = strconv.AppendUint(d.info, uint64(v), 10)
 	}
@@ -78,8 +83,11 @@ func decLevelChunk(d *dec) {
 	data, di := c.Take(FieldChunkData, length)
 	if length < 1024 {
 		pad, pi := c.Take(FieldChunkPadding, 1024-length)
-		if pi >= 0 {
-			d.setText(pi, strconv.Itoa(1024-length)+" bytes of 0x00 padding")
+		if pi > 0 {
+			a := len(d.out)
+			d.out = strconv.AppendInt(d.out, int64(1024-length), 10)
+			d.out = append(d.out, " bytes of 0x00 padding"...)
+			d.textFrom(pi, a)
 			for _, b := range pad {
 				if b != 0 {
 					c.Expert(pi, ExpertChunkPadding, "classic.level.chunk_padding at offset "+strconv.Itoa(3+length)+": non-zero bytes in the padding")
@@ -94,7 +102,14 @@ func decLevelChunk(d *dec) {
 		if v != 0 {
 			arr = 1
 		}
-		d.setText(vi, strconv.Itoa(int(v))+": "+arrayNames.Name(uint64(min(v, 1)))+" (ExtendedBlocks reuses the percent byte)")
+		if vi > 0 {
+			a := len(d.out)
+			d.out = strconv.AppendInt(d.out, int64(v), 10)
+			d.out = append(d.out, ": "...)
+			d.out = appendName(d.out, arrayNames, uint64(min(v, 1)))
+			d.out = append(d.out, " (ExtendedBlocks reuses the percent byte)"...)
+			d.textFrom(vi, a)
+		}
 	} else {
 		v, _ := c.Uint8(FieldPercent)
 		d.info = append(d.info, ", "...)
@@ -114,6 +129,11 @@ func decLevelChunk(d *dec) {
 		l.fastMap = d.conn.n.fastMap
 	}
 	l.chunks++
+	if !d.tree {
+		// Lite: the level is not inflated (only its tree would show
+		// what it holds), so its data is not joined either.
+		return
+	}
 	if len(l.frames) < maxFramesShown+1 {
 		l.frames = append(l.frames, d.m.Frame)
 	}
@@ -145,8 +165,20 @@ func decLevelFinalize(d *dec) {
 	}
 	p := d.pdu()
 	l.sx, l.sy, l.sz = int(x), int(y), int(z)
+	defer l.reset()
+	if !d.tree {
+		return // Lite: what follows is the level's tree, and its inflation only feeds it
+	}
 	volume := uint64(x) * uint64(y) * uint64(z)
-	lv := p.AddGenerated(0, FieldLevel, dissect.Value{}, "Level "+strconv.Itoa(int(x))+"×"+strconv.Itoa(int(y))+"×"+strconv.Itoa(int(z)))
+	a := len(d.out)
+	d.out = append(d.out, "Level "...)
+	d.out = strconv.AppendInt(d.out, int64(x), 10)
+	d.out = append(d.out, "×"...)
+	d.out = strconv.AppendInt(d.out, int64(y), 10)
+	d.out = append(d.out, "×"...)
+	d.out = strconv.AppendInt(d.out, int64(z), 10)
+	lv := p.AddGenerated(0, FieldLevel, dissect.Value{}, "")
+	d.textFrom(lv, a)
 	p.AddGenerated(lv, FieldVolume, dissect.U(volume), "")
 	p.AddGenerated(lv, FieldChunkCount, dissect.U(uint64(l.chunks)), "")
 	for i, f := range l.frames {
@@ -156,7 +188,6 @@ func decLevelFinalize(d *dec) {
 		}
 		p.AddGenerated(lv, FieldChunkFrame, dissect.U(f), "")
 	}
-	defer l.reset()
 	if l.chunks == 0 {
 		c.Expert(lv, ExpertLevelNoData, "classic.level: Level Finalize without any Level Data Chunk")
 		return
@@ -179,8 +210,11 @@ func decLevelFinalize(d *dec) {
 	// larger than announced is a count mismatch, not a bomb), at most
 	// MaxInflated.
 	limit := min(2*want+64<<10, MaxInflated)
-	counts := make([]uint32, 256)
 	var lower []byte
+	// Blocks of each type: 256 IDs, 1024 under ExtendedBlocks; on the
+	// stack, as the level's one allocation is its inflated blocks.
+	var counts [1024]uint32
+	ids := 0
 	for arr := 0; arr < 2; arr++ {
 		if arr == 1 && len(l.data[1]) == 0 {
 			break
@@ -222,7 +256,7 @@ func decLevelFinalize(d *dec) {
 			lower = blocks
 		} else {
 			// ExtendedBlocks: the upper array's bits go above the lower 8.
-			counts = make([]uint32, 1024)
+			ids = 1024
 			for i, b := range lower {
 				hi := 0
 				if i < len(blocks) {
@@ -234,20 +268,59 @@ func decLevelFinalize(d *dec) {
 		}
 	}
 	if lower != nil {
-		for _, b := range lower {
-			counts[b]++
-		}
+		ids = 256
+		count8(&counts, lower)
 	}
-	type tc struct{ id, n int }
-	var tcs []tc
-	for id, n := range counts {
-		if n > 0 {
-			tcs = append(tcs, tc{id, int(n)})
+	for id, n := range counts[:ids] {
+		if n == 0 {
+			continue
 		}
+		a := len(d.out)
+		d.out = appendBlockLabel(d.out, id)
+		d.out = append(d.out, ": "...)
+		d.out = strconv.AppendUint(d.out, uint64(n), 10)
+		d.out = append(d.out, " blocks"...)
+		d.textFrom(p.AddGenerated(lv, FieldTypeCount, dissect.U(uint64(n)), ""), a)
 	}
-	sort.Slice(tcs, func(i, j int) bool { return tcs[i].id < tcs[j].id })
-	for _, t := range tcs {
-		p.AddGenerated(lv, FieldTypeCount, dissect.U(uint64(t.n)), blockLabel(t.id)+": "+strconv.Itoa(t.n)+" blocks")
+}
+
+// count8 adds the byte values of b to counts. Levels are long runs of one
+// block (air, stone): sixteen bytes of one value are seen with two word
+// compares and counted at once. Other bytes go to four tables, one per
+// byte lane, so that increments of one counter do not wait for each
+// other as they do with a single table.
+func count8(counts *[1024]uint32, b []byte) {
+	var t [4][256]uint32
+	for len(b) >= 16 {
+		q := b[:16:16]
+		w := binary.LittleEndian.Uint64(q)
+		if w == uint64(q[0])*0x0101010101010101 && binary.LittleEndian.Uint64(q[8:]) == w {
+			t[0][q[0]] += 16
+		} else {
+			t[0][q[0]]++
+			t[1][q[1]]++
+			t[2][q[2]]++
+			t[3][q[3]]++
+			t[0][q[4]]++
+			t[1][q[5]]++
+			t[2][q[6]]++
+			t[3][q[7]]++
+			t[0][q[8]]++
+			t[1][q[9]]++
+			t[2][q[10]]++
+			t[3][q[11]]++
+			t[0][q[12]]++
+			t[1][q[13]]++
+			t[2][q[14]]++
+			t[3][q[15]]++
+		}
+		b = b[16:]
+	}
+	for _, v := range b {
+		t[0][v]++
+	}
+	for i := range 256 {
+		counts[i] += t[0][i] + t[1][i] + t[2][i] + t[3][i]
 	}
 }
 
@@ -258,26 +331,45 @@ func plus4(fast bool) string {
 	return " + 4"
 }
 
+// Decompressors are reused across levels (and connections): each holds a
+// 32 KiB window and its tables, worth not making again for every level.
+var (
+	gzipPool  sync.Pool // *gzip.Reader
+	flatePool sync.Pool // io.ReadCloser that is a flate.Resetter
+)
+
 // inflate inflates src (gzip, or raw deflate under FastMap), stopping at
 // limit bytes: bomb is set when the stream holds more. trailing counts bytes
 // after the end of the compressed stream.
 // expect is the size the finalize announced: the buffer is made that big
 // at once (plus one byte to see a longer stream), so that a normal level
-// costs one allocation and no copying as it inflates.
+// costs one allocation and no copying as it inflates. The buffer is the
+// caller's to keep (it becomes the PDU's level object).
 func inflate(src []byte, raw bool, limit, expect int) (out []byte, err error, bomb bool, trailing int) {
 	br := bytes.NewReader(src)
 	var r io.Reader
 	if raw {
-		fr := flate.NewReader(br)
-		defer fr.Close()
+		fr, _ := flatePool.Get().(io.ReadCloser)
+		if fr == nil {
+			fr = flate.NewReader(br)
+		} else {
+			fr.(flate.Resetter).Reset(br, nil)
+		}
+		defer flatePool.Put(fr)
 		r = fr
 	} else {
-		gr, e := gzip.NewReader(br)
+		gr, _ := gzipPool.Get().(*gzip.Reader)
+		var e error
+		if gr == nil {
+			gr, e = gzip.NewReader(br)
+		} else {
+			e = gr.Reset(br)
+		}
 		if e != nil {
 			return nil, errors.New("gzip header: " + e.Error()), false, 0
 		}
+		defer gzipPool.Put(gr)
 		gr.Multistream(false)
-		defer gr.Close()
 		r = gr
 	}
 	buf := make([]byte, 0, min(limit+1, max(expect+1, 4<<10)))
@@ -312,11 +404,15 @@ func readAtMost(r io.Reader, buf []byte, n int) ([]byte, error) {
 	return buf, nil
 }
 
-// blockLabel names a block ID: "Stone (1)", or "block 300" for IDs the
-// tables do not name (BlockDefinitions defines them at run time).
-func blockLabel(id int) string {
+// appendBlockLabel names a block ID: "Stone (1)", or "block 300" for IDs
+// the tables do not name (BlockDefinitions defines them at run time).
+func appendBlockLabel(b []byte, id int) []byte {
 	if n, ok := blockNames[uint64(id)]; ok {
-		return n + " (" + strconv.Itoa(id) + ")"
+		b = append(b, n...)
+		b = append(b, " ("...)
+		b = strconv.AppendInt(b, int64(id), 10)
+		return append(b, ')')
 	}
-	return "block " + strconv.Itoa(id)
+	b = append(b, "block "...)
+	return strconv.AppendInt(b, int64(id), 10)
 }
