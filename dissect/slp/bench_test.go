@@ -91,3 +91,35 @@ func bigStatusJSON() string {
 // kind the 100 MB benchmark capture is full of.
 func BenchmarkDecodeStatusBig(b *testing.B)     { benchStatus(b, bigStatusJSON(), false) }
 func BenchmarkDecodeStatusBigLite(b *testing.B) { benchStatus(b, bigStatusJSON(), true) }
+
+// benchConn runs whole connections, one per iteration, each on a new
+// Conn that frames nothing (as the pipeline's decoding side), closed at
+// the end: what a connection costs besides its packets.
+func benchConn(b *testing.B, steps []step, lite bool) {
+	ps := make([]dissect.PDU, len(steps))
+	for k := range ps {
+		ps[k].Lite = lite
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		c := NewConn()
+		for k, s := range steps {
+			c.Decode(&ps[k], s.data, dissect.Meta{Dir: s.dir})
+		}
+		c.Close()
+	}
+}
+
+// BenchmarkConnStatus: handshake, status request, a status response with
+// a 6 KB favicon, ping and pong.
+func BenchmarkConnStatus(b *testing.B) {
+	benchConn(b, []step{{c2s, seedHandshake}, {c2s, seedStatusReq}, {s2c, statusResp(bigStatusJSON())}, {c2s, seedPing}, {s2c, seedPing}}, false)
+}
+
+// BenchmarkConnCompressed: a login that turns compression on, then three
+// compressed packets.
+func BenchmarkConnCompressed(b *testing.B) {
+	body := append([]byte{2}, bytes.Repeat([]byte("configuration data "), 40)...)
+	z := compressedPkt(int32(len(body)), zlibBytes(body))
+	benchConn(b, []step{{c2s, handshake(766, "localhost", 25565, 2)}, {s2c, pkt(3, vi(64))}, {s2c, z}, {s2c, z}, {s2c, z}}, false)
+}

@@ -3,6 +3,7 @@ package slp
 import (
 	"compress/zlib"
 	"io"
+	"sync"
 	"time"
 
 	"github.com/mcdissect/mcdissect/dissect"
@@ -23,8 +24,11 @@ type Conn struct {
 	pings     [4]pingReq // pings waiting for their pong, oldest first
 	nPings    int
 
-	zr   io.ReadCloser // reused zlib reader
-	zbuf []byte        // reused inflate buffer
+	// Buffers borrowed from spares for the connection's life (see borrow);
+	// spare is the holder they came in, kept to give them back in.
+	spare *spareBufs
+	zr    io.ReadCloser // reused zlib reader
+	zbuf  []byte        // reused inflate buffer
 
 	// reused by the status JSON
 	jp      jparser
@@ -123,11 +127,69 @@ func (c *Conn) Close() {
 		c.pings[j].release()
 	}
 	c.nPings = 0
-	if c.zr != nil {
-		c.zr.Close()
-		c.zr = nil
+	c.giveBack()
+}
+
+// spareBufs are a connection's decoding buffers (zlib state, JSON nodes,
+// text scratch), handed from a closed connection to the next one: most
+// connections carry one status response or a handful of compressed
+// packets, so buffers kept per connection were allocated anew each time
+// (a zlib reader alone is some 40 KB). A sync.Pool, because the Conns of
+// different connections may be decoded on different goroutines.
+type spareBufs struct {
+	zr                                        io.ReadCloser
+	zbuf                                      []byte
+	jn                                        []jnode
+	plain, styled, scratch, dbuf, vname, info []byte
+}
+
+var spares = sync.Pool{New: func() any { return new(spareBufs) }}
+
+// A hostile status response can grow the buffers far beyond what real
+// ones need (16384 JSON values, a megabyte of Forge data): such buffers
+// are dropped rather than kept for the next connection.
+const (
+	maxSpareNodes = 4096
+	maxSpareBytes = 64 << 10
+)
+
+func spare(b []byte) []byte {
+	if cap(b) > maxSpareBytes {
+		return nil
 	}
-	c.zbuf = nil
+	return b[:0]
+}
+
+// borrow takes spare buffers for the connection, once, before the first
+// use of any of them.
+func (c *Conn) borrow() {
+	if c.spare != nil {
+		return
+	}
+	sp := spares.Get().(*spareBufs)
+	c.spare = sp
+	c.zr, c.zbuf, c.jp.n = sp.zr, sp.zbuf, sp.jn
+	c.plain, c.styled, c.scratch, c.dbuf, c.vname, c.info = sp.plain, sp.styled, sp.scratch, sp.dbuf, sp.vname, sp.info
+	*sp = spareBufs{}
+}
+
+// giveBack returns the buffers for another connection. Nothing decoded
+// points into them: node values copy what they keep.
+func (c *Conn) giveBack() {
+	sp := c.spare
+	if sp == nil {
+		return
+	}
+	c.spare = nil
+	jn := c.jp.n[:0]
+	if cap(jn) > maxSpareNodes {
+		jn = nil
+	}
+	*sp = spareBufs{zr: c.zr, zbuf: c.zbuf, jn: jn, plain: spare(c.plain), styled: spare(c.styled), scratch: spare(c.scratch), dbuf: spare(c.dbuf), vname: spare(c.vname), info: spare(c.info)}
+	spares.Put(sp)
+	c.zr, c.zbuf = nil, nil
+	c.jp = jparser{}
+	c.plain, c.styled, c.scratch, c.dbuf, c.vname, c.info = nil, nil, nil, nil, nil, nil
 }
 
 func (q *pending) release() {

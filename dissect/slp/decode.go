@@ -882,6 +882,7 @@ func (c *Conn) compressed(cur *dissect.Cursor, dli int32, dlOff int, dl int32, p
 // into a fixed scratch buffer, and keeps the first len(head) bytes. It
 // returns how many bytes it inflated (at most limit).
 func (c *Conn) inflate(z []byte, limit int64, head []byte) (n int64, headN int, err error) {
+	c.borrow()
 	zr, err := c.inflater(bytes.NewReader(z))
 	if err != nil {
 		return 0, 0, err

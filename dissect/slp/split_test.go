@@ -338,6 +338,29 @@ func frameAll(chunks []chunk, conns map[int]*Conn, decode func(unit)) []unit {
 type decoded struct {
 	pdus    []*dissect.PDU
 	pending []string
+	snaps   []string // each PDU's nodes as decoded, before later links add to it
+	nNodes  []int
+}
+
+// dumpNodes is dump for the first n nodes, without expert items.
+func dumpNodes(p *dissect.PDU, n int) string {
+	var b strings.Builder
+	for i := range p.Nodes[:n] {
+		nd := &p.Nodes[i]
+		b.WriteString(nd.Name() + " [" + itoa(int(nd.Offset)) + "+" + itoa(int(nd.Length)) + "]: " + dissect.Display(nd) + "\n")
+	}
+	return b.String()
+}
+
+// checkSnaps fails if a PDU's nodes changed after it was decoded: no value
+// may point into a buffer the Conn reuses (or gives to the next one).
+func checkSnaps(t *testing.T, d *decoded) {
+	t.Helper()
+	for k, p := range d.pdus {
+		if got := dumpNodes(p, d.nNodes[k]); got != d.snaps[k] {
+			t.Errorf("PDU %d (%s) changed after decoding:\n%s\nnow:\n%s", k, p.Message, d.snaps[k], got)
+		}
+	}
 }
 
 // decoder decodes units on the Conns of conns (made on first use), in
@@ -354,6 +377,8 @@ func decoder(conns map[int]*Conn, lite bool, out *decoded) func(unit) {
 			p := &dissect.PDU{Lite: lite}
 			c.Decode(p, u.data, u.meta)
 			out.pdus = append(out.pdus, p)
+			out.snaps = append(out.snaps, dumpNodes(p, len(p.Nodes)))
+			out.nNodes = append(out.nNodes, len(p.Nodes))
 		case uGap:
 			if g, ok := any(c).(interface{ Gap(dissect.Dir) }); ok {
 				g.Gap(u.dir)
@@ -425,6 +450,8 @@ func TestSplitFrameDecode(t *testing.T) {
 			}
 			t.Logf("%d units, %d PDUs", len(units), len(one.pdus))
 			compareRuns(t, &one, &two, full)
+			checkSnaps(t, &one)
+			checkSnaps(t, &two)
 		})
 	}
 }
@@ -465,4 +492,49 @@ func compareRuns(t *testing.T, a, b *decoded, show func(*dissect.PDU) string) {
 	if strings.Join(a.pending, "\n") != strings.Join(b.pending, "\n") {
 		t.Errorf("Pending marks differ:\n%s\nthen:\n%s", strings.Join(a.pending, "\n"), strings.Join(b.pending, "\n"))
 	}
+}
+
+// TestBuffersReused decodes status responses full of escaped strings (the
+// ones unescaped into reused buffers) on connections that follow one
+// another, each closed before the next takes its buffers, and two on one
+// connection: no PDU's tree changes after it was decoded.
+func TestBuffersReused(t *testing.T) {
+	status := func(k int) string {
+		s := func(v string) string { return jsonString(v + " \\ " + string(rune('A'+k))) }
+		var raw []byte
+		raw = append(raw, 0, 0, 1, 0)
+		raw = append(raw, mcstr("mod"+string(rune('a'+k)))...)
+		raw = append(raw, mcstr("1."+string(rune('0'+k)))...)
+		raw = append(raw, 0)
+		fav, _ := pngFavicon(64+k, 64)
+		return `{"version":{"name":` + s("Paper") + `,"protocol":767},"players":{"max":20,"online":1,"sample":[{"name":` + s("Alex") + `,"id":` + s("id") + `}]},` +
+			`"description":{"text":` + s("A \u00a7aserver") + `,"color":` + s("gold") + `},"favicon":` + jsonString(fav) + `,` +
+			`"forgeData":{"mods":[{"modId":` + s("forge") + `,"modmarker":` + s("47") + `}],"d":` + jsonString(forgeEncode(raw)) + `},` +
+			`"x\\u0041":` + s("other") + `}`
+	}
+	var d decoded
+	dec := func(c *Conn, k int) {
+		for _, st := range []step{{c2s, seedHandshake}, {c2s, seedStatusReq}, {s2c, statusResp(status(k))}} {
+			p := &dissect.PDU{}
+			c.Decode(p, st.data, dissect.Meta{Dir: st.dir})
+			d.pdus = append(d.pdus, p)
+			d.snaps = append(d.snaps, dumpNodes(p, len(p.Nodes)))
+			d.nNodes = append(d.nNodes, len(p.Nodes))
+		}
+	}
+	for k := range 4 {
+		c := NewConn()
+		dec(c, k)
+		c.Close()
+	}
+	c := NewConn()
+	dec(c, 5)
+	p := &dissect.PDU{}
+	resp := statusResp(status(6))
+	c.Decode(p, resp, dissect.Meta{Dir: s2c})
+	c.Close()
+	if !strings.Contains(d.snaps[2], `"Paper \\ A"`) || !strings.Contains(d.snaps[2], "mod.id") {
+		t.Fatalf("the escaped strings are not in the tree:\n%s", d.snaps[2])
+	}
+	checkSnaps(t, &d)
 }

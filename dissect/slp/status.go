@@ -98,6 +98,7 @@ func isIdent(b []byte) bool {
 // JSON as a tree beside it (slp.status), each node over its value's bytes.
 func (c *Conn) statusResponse(cur *dissect.Cursor) {
 	p := cur.P
+	c.borrow()
 	lenOff := cur.Off()
 	jl, jli, ok := varInt(cur, FieldStatusJSONLen)
 	if !ok {
@@ -369,6 +370,7 @@ func (t *statusTree) description(st, m int32) string {
 // chatText renders a chat component given as JSON text (a login
 // Disconnect reason) to plain text; text that is not JSON is shown as is.
 func (c *Conn) chatText(b []byte) string {
+	c.borrow()
 	var j jparser
 	if !j.parse(b) {
 		return string(b)
