@@ -1,6 +1,7 @@
 package slp
 
 import (
+	"bytes"
 	"compress/zlib"
 	"io"
 	"sync"
@@ -29,6 +30,7 @@ type Conn struct {
 	spare *spareBufs
 	zr    io.ReadCloser // reused zlib reader
 	zbuf  []byte        // reused inflate buffer
+	zsrc  *bytes.Reader // what zr reads, reset for each packet
 
 	// reused by the status JSON
 	jp      jparser
@@ -138,6 +140,7 @@ func (c *Conn) Close() {
 // different connections may be decoded on different goroutines.
 type spareBufs struct {
 	zr                                        io.ReadCloser
+	zsrc                                      *bytes.Reader
 	zbuf                                      []byte
 	jn                                        []jnode
 	plain, styled, scratch, dbuf, vname, info []byte
@@ -168,7 +171,7 @@ func (c *Conn) borrow() {
 	}
 	sp := spares.Get().(*spareBufs)
 	c.spare = sp
-	c.zr, c.zbuf, c.jp.n = sp.zr, sp.zbuf, sp.jn
+	c.zr, c.zsrc, c.zbuf, c.jp.n = sp.zr, sp.zsrc, sp.zbuf, sp.jn
 	c.plain, c.styled, c.scratch, c.dbuf, c.vname, c.info = sp.plain, sp.styled, sp.scratch, sp.dbuf, sp.vname, sp.info
 	*sp = spareBufs{}
 }
@@ -185,9 +188,12 @@ func (c *Conn) giveBack() {
 	if cap(jn) > maxSpareNodes {
 		jn = nil
 	}
-	*sp = spareBufs{zr: c.zr, zbuf: c.zbuf, jn: jn, plain: spare(c.plain), styled: spare(c.styled), scratch: spare(c.scratch), dbuf: spare(c.dbuf), vname: spare(c.vname), info: spare(c.info)}
+	*sp = spareBufs{zr: c.zr, zsrc: c.zsrc, zbuf: c.zbuf, jn: jn, plain: spare(c.plain), styled: spare(c.styled), scratch: spare(c.scratch), dbuf: spare(c.dbuf), vname: spare(c.vname), info: spare(c.info)}
 	spares.Put(sp)
-	c.zr, c.zbuf = nil, nil
+	if c.zsrc != nil {
+		c.zsrc.Reset(nil) // let go of the last packet
+	}
+	c.zr, c.zsrc, c.zbuf = nil, nil, nil
 	c.jp = jparser{}
 	c.plain, c.styled, c.scratch, c.dbuf, c.vname, c.info = nil, nil, nil, nil, nil, nil
 }

@@ -883,7 +883,11 @@ func (c *Conn) compressed(cur *dissect.Cursor, dli int32, dlOff int, dl int32, p
 // returns how many bytes it inflated (at most limit).
 func (c *Conn) inflate(z []byte, limit int64, head []byte) (n int64, headN int, err error) {
 	c.borrow()
-	zr, err := c.inflater(bytes.NewReader(z))
+	if c.zsrc == nil {
+		c.zsrc = new(bytes.Reader)
+	}
+	c.zsrc.Reset(z)
+	zr, err := c.inflater(c.zsrc)
 	if err != nil {
 		return 0, 0, err
 	}
