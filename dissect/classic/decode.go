@@ -1,6 +1,7 @@
 package classic
 
 import (
+	"math"
 	"strconv"
 
 	"github.com/mcdissect/mcdissect/dissect"
@@ -49,8 +50,12 @@ func (c *Conn) Decode(p *dissect.PDU, data []byte, m dissect.Meta) {
 // DecodeWire is Decode for a packet of wireLen bytes of which data holds
 // the first len(data): reads past the end are Truncated.
 func (c *Conn) DecodeWire(p *dissect.PDU, data []byte, wireLen int, m dissect.Meta) {
+	// Field by field: the Conn is on the heap, and rewriting the whole
+	// struct would put every pointer in it through the write barrier.
 	d := &c.d
-	*d = dec{conn: c, m: m, dir: m.Dir, tree: !p.Lite, info: d.info[:0], tmp: d.tmp[:0], out: d.out[:0], later: d.later[:0]}
+	d.conn, d.p, d.m, d.dir, d.tree = c, nil, m, m.Dir, !p.Lite
+	d.info, d.tmp, d.out, d.later = d.info[:0], d.tmp[:0], d.out[:0], d.later[:0]
+	d.npos, d.firstS = 0, false
 	d.c = dissect.Begin(p, Registry.Root(), data, wireLen)
 	p.Dir = m.Dir
 	if len(data) == 0 {
@@ -235,7 +240,10 @@ func (d *dec) item(it *item) {
 			return
 		}
 		if i > 0 {
-			d.pdu().Nodes[i].Value = dissect.F(float64(v))
+			// Values computed from a typed read replace its N only: S and
+			// B are empty, and storing a whole Value (pointers and all)
+			// would go through the GC's write barrier.
+			d.pdu().Nodes[i].Value.N = math.Float64bits(float64(v))
 			a := len(d.out)
 			d.out = strconv.AppendInt(d.out, int64(v), 10)
 			d.out = append(d.out, " (block coordinate, not fixed point)"...)
@@ -251,7 +259,7 @@ func (d *dec) item(it *item) {
 		}
 		if i > 0 {
 			n := &d.pdu().Nodes[i]
-			n.Value = dissect.F(float64(v) / 32)
+			n.Value.N = math.Float64bits(float64(v) / 32)
 			if it.f.Custom == nil {
 				a := len(d.out)
 				d.out = appendDelta(d.out, n)
@@ -283,7 +291,7 @@ func (d *dec) item(it *item) {
 		}
 		if i > 0 {
 			n := &d.pdu().Nodes[i]
-			n.Value = dissect.F(float64(raw) / 32)
+			n.Value.N = math.Float64bits(float64(raw) / 32)
 			a := len(d.out)
 			d.out = appendFixed(d.out, n)
 			d.textFrom(i, a)
@@ -291,7 +299,7 @@ func (d *dec) item(it *item) {
 	case kFixed10k:
 		v, i := c.Int32(it.f)
 		if i > 0 {
-			d.pdu().Nodes[i].Value = dissect.F(float64(v) / 10000)
+			d.pdu().Nodes[i].Value.N = math.Float64bits(float64(v) / 10000)
 			a := len(d.out)
 			d.out = strconv.AppendFloat(d.out, float64(v)/10000, 'f', -1, 64)
 			d.out = append(d.out, " (raw "...)
@@ -302,7 +310,7 @@ func (d *dec) item(it *item) {
 	case kBB16:
 		v, i := c.Int8(it.f)
 		if i > 0 {
-			d.pdu().Nodes[i].Value = dissect.F(float64(v) / 16)
+			d.pdu().Nodes[i].Value.N = math.Float64bits(float64(v) / 16)
 			a := len(d.out)
 			d.out = strconv.AppendFloat(d.out, float64(v)/16, 'f', -1, 64)
 			d.out = append(d.out, " blocks (raw "...)
@@ -324,7 +332,7 @@ func (d *dec) addPos(v int64) {
 func (d *dec) float32(f *dissect.Field) {
 	v, i := d.c.Uint32(f)
 	if i > 0 {
-		d.pdu().Nodes[i].Value = dissect.F(float64(float32frombits(v)))
+		d.pdu().Nodes[i].Value.N = math.Float64bits(float64(float32frombits(v)))
 	}
 }
 
@@ -396,7 +404,7 @@ func (d *dec) fixed(f *dissect.Field) {
 	}
 	p := d.pdu()
 	n := &p.Nodes[i]
-	n.Value = dissect.F(float64(raw) / 32)
+	n.Value.N = math.Float64bits(float64(raw) / 32)
 	if f.Custom == nil { // the CPE fields read the same way show their text here
 		a := len(d.out)
 		d.out = appendFixed(d.out, n)
@@ -438,7 +446,7 @@ func (d *dec) yaw(f *dissect.Field) {
 	}
 	if i > 0 {
 		n := &d.pdu().Nodes[i]
-		n.Value = dissect.F(float64(v) * 360 / 256)
+		n.Value.N = math.Float64bits(float64(v) * 360 / 256)
 		if f.Custom == nil {
 			a := len(d.out)
 			d.out = appendYaw(d.out, n)
@@ -456,7 +464,7 @@ func (d *dec) pitch(f *dissect.Field) {
 	}
 	if i > 0 {
 		n := &d.pdu().Nodes[i]
-		n.Value = dissect.F(float64(v) * 360 / 256)
+		n.Value.N = math.Float64bits(float64(v) * 360 / 256)
 		if f.Custom == nil {
 			a := len(d.out)
 			d.out = appendPitch(d.out, n)

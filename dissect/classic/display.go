@@ -46,9 +46,10 @@ func appendFixed32(b []byte, raw int64) []byte {
 	return append(b, frac32[u&31]...)
 }
 
-// appendBlocks appends a value in blocks: through appendFixed32 when it is
-// a multiple of 1/32 (all fixed-point coordinates are), else strconv.
-func appendBlocks(b []byte, v float64) []byte {
+// appendFloat is strconv.AppendFloat(b, v, 'f', -1, 64), through
+// appendFixed32 when v is a multiple of 1/32: fixed-point coordinates and
+// deltas are, and so are angles (a byte × 360/256 = a byte × 45/32).
+func appendFloat(b []byte, v float64) []byte {
 	if r := math.Round(v * 32); r == v*32 && math.Abs(r) < 1<<48 && (v != 0 || !math.Signbit(v)) {
 		return appendFixed32(b, int64(r))
 	}
@@ -57,7 +58,7 @@ func appendBlocks(b []byte, v float64) []byte {
 
 // appendFeet shows the feet height under a teleport's eye-level Y.
 func appendFeet(b []byte, n *dissect.Node) []byte {
-	b = appendBlocks(b, n.Value.Float())
+	b = appendFloat(b, n.Value.Float())
 	return append(b, " blocks: Y is eye level, the feet are 51/32 = 1.59375 blocks lower"...)
 }
 
@@ -66,7 +67,7 @@ func appendFeet(b []byte, n *dissect.Node) []byte {
 // is exact: a multiple of 1/32 is exact in a float64.
 func appendFixed(b []byte, n *dissect.Node) []byte {
 	blocks := n.Value.Float()
-	b = appendBlocks(b, blocks)
+	b = appendFloat(b, blocks)
 	b = append(b, " blocks (fixed point "...)
 	b = strconv.AppendInt(b, int64(math.Round(blocks*32)), 10)
 	return append(b, " ÷ 32)"...)
@@ -78,7 +79,7 @@ func rawAngle(deg float64) int { return int(math.Round(deg * 256 / 360)) }
 func appendYaw(b []byte, n *dissect.Node) []byte {
 	deg := n.Value.Float()
 	raw := rawAngle(deg)
-	b = strconv.AppendFloat(b, deg, 'f', -1, 64)
+	b = appendFloat(b, deg)
 	b = append(b, "° facing "...)
 	b = append(b, compass[((raw+16)/32)%8]...)
 	b = append(b, " (raw "...)
@@ -89,17 +90,17 @@ func appendYaw(b []byte, n *dissect.Node) []byte {
 func appendPitch(b []byte, n *dissect.Node) []byte {
 	deg := n.Value.Float()
 	raw := rawAngle(deg)
-	b = strconv.AppendFloat(b, deg, 'f', -1, 64)
+	b = appendFloat(b, deg)
 	switch {
 	case raw == 0:
 		b = append(b, "° level"...)
 	case raw <= 64:
 		b = append(b, "° looking down "...)
-		b = strconv.AppendFloat(b, deg, 'f', -1, 64)
+		b = appendFloat(b, deg)
 		b = append(b, "°"...)
 	case raw >= 192:
 		b = append(b, "° looking up "...)
-		b = strconv.AppendFloat(b, 360-deg, 'f', -1, 64)
+		b = appendFloat(b, 360-deg)
 		b = append(b, "°"...)
 	default:
 		b = append(b, "° beyond straight down/up: head upside down"...)
@@ -113,7 +114,7 @@ func appendPitch(b []byte, n *dissect.Node) []byte {
 // from: "0.125 blocks (signed delta 4 ÷ 32)".
 func appendDelta(b []byte, n *dissect.Node) []byte {
 	blocks := n.Value.Float()
-	b = appendBlocks(b, blocks)
+	b = appendFloat(b, blocks)
 	b = append(b, " blocks (signed delta "...)
 	b = strconv.AppendInt(b, int64(math.Round(blocks*32)), 10)
 	return append(b, " ÷ 32)"...)

@@ -17,8 +17,8 @@ func TestAppendFixed32(t *testing.T) {
 		if got := string(appendFixed32(nil, raw)); got != want {
 			t.Fatalf("%d: %q, want %q", raw, got, want)
 		}
-		if got := string(appendBlocks(nil, float64(raw)/32)); got != want {
-			t.Fatalf("appendBlocks %d: %q, want %q", raw, got, want)
+		if got := string(appendFloat(nil, float64(raw)/32)); got != want {
+			t.Fatalf("appendFloat %d: %q, want %q", raw, got, want)
 		}
 	}
 	for raw := int64(-70000); raw <= 70000; raw++ {
@@ -28,8 +28,8 @@ func TestAppendFixed32(t *testing.T) {
 		check(raw)
 	}
 	for _, v := range []float64{math.Copysign(0, -1), 0.1, -1e300, math.Inf(1), math.NaN(), 1 << 60} {
-		if got, want := string(appendBlocks(nil, v)), strconv.FormatFloat(v, 'f', -1, 64); got != want {
-			t.Errorf("appendBlocks(%v): %q, want %q", v, got, want)
+		if got, want := string(appendFloat(nil, v)), strconv.FormatFloat(v, 'f', -1, 64); got != want {
+			t.Errorf("appendFloat(%v): %q, want %q", v, got, want)
 		}
 	}
 }
@@ -58,6 +58,21 @@ func TestStripColors(t *testing.T) {
 	for _, s := range []string{"", "&", "&&", "&a", "a&", "&ahello &fworld", "&zno", "&0a&1b&fc"} {
 		if got, want := string(stripColors(nil, []byte(s))), StripColors(s); got != want {
 			t.Errorf("stripColors(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
+
+// TestAngleDisplay: the angle formatters print what they did with strconv.
+func TestAngleDisplay(t *testing.T) {
+	for v := 0; v < 256; v++ {
+		deg := float64(v) * 360 / 256
+		n := &dissect.Node{Value: dissect.F(deg)}
+		want := strconv.FormatFloat(deg, 'f', -1, 64)
+		if got := string(appendYaw(nil, n)); got[:len(want)] != want {
+			t.Errorf("yaw %d: %q, want it to start %q", v, got, want)
+		}
+		if got, want := string(appendFloat(nil, 360-deg)), strconv.FormatFloat(360-deg, 'f', -1, 64); got != want {
+			t.Errorf("360 - %v: %q, want %q", deg, got, want)
 		}
 	}
 }
