@@ -3,6 +3,7 @@ package query
 import (
 	"bytes"
 	"encoding/binary"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 
@@ -35,6 +36,9 @@ func Decode(p *dissect.PDU, data []byte, wireLen int, dir dissect.Dir) {
 	}
 	c := dissect.Begin(p, Registry.Root(), data, wireLen)
 	p.Dir = dir
+	if !p.Lite {
+		reserveNodes(p, data, dir)
+	}
 	var info infoFacts
 	if dir == dissect.DirC2S {
 		decodeRequest(&c, &info)
@@ -44,6 +48,21 @@ func Decode(p *dissect.PDU, data []byte, wireLen int, dir dissect.Dir) {
 	c.Finish()
 	var arr [160]byte
 	p.Info = string(info.append(arr[:0], p.Message))
+}
+
+// reserveNodes makes room for the tree in one step: grown node by node
+// from a small or new PDU, the slice was reallocated up to eight times for
+// a full stat. A full stat has about one node per string (per NUL) plus
+// a few; other messages 16 or fewer. The estimate is capped, so a
+// hostile datagram of NULs reserves no more than a real reply needs.
+func reserveNodes(p *dissect.PDU, data []byte, dir dissect.Dir) {
+	n := 16
+	if dir == dissect.DirS2C && len(data) > 5 && data[0] == TypeStat && statKind(data[5:], p.Cut()) == kindFull {
+		n = min(bytes.Count(data[5:], []byte{0})+32, 1024)
+	}
+	if cap(p.Nodes)-len(p.Nodes) < n {
+		p.Nodes = slices.Grow(p.Nodes, n)
+	}
 }
 
 // infoFacts collects what the Info column says; Decode formats it at the

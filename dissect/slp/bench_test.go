@@ -123,3 +123,16 @@ func BenchmarkConnCompressed(b *testing.B) {
 	z := compressedPkt(int32(len(body)), zlibBytes(body))
 	benchConn(b, []step{{c2s, handshake(766, "localhost", 25565, 2)}, {s2c, pkt(3, vi(64))}, {s2c, z}, {s2c, z}, {s2c, z}}, false)
 }
+
+// BenchmarkDecodeStatusFresh decodes into a new PDU each time, as the
+// pipeline does when its pooled records are busy or small.
+func BenchmarkDecodeStatusFresh(b *testing.B) {
+	resp := statusResp(bigStatusJSON())
+	c := NewConn()
+	c.Decode(&dissect.PDU{}, seedHandshake, dissect.Meta{Dir: c2s})
+	b.ReportAllocs()
+	for b.Loop() {
+		var p dissect.PDU
+		c.Decode(&p, resp, dissect.Meta{Dir: s2c})
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -80,6 +81,9 @@ func (c *Conn) Decode(p *dissect.PDU, data []byte, m dissect.Meta) {
 func (c *Conn) DecodeCut(p *dissect.PDU, data []byte, wireLen int, m dissect.Meta) {
 	cur := dissect.Begin(p, Registry.Root(), data, wireLen)
 	p.Dir = m.Dir
+	if !p.Lite {
+		reserveNodes(p, 16) // most packets; a status response asks for more
+	}
 	i := di(m.Dir)
 	t := &c.dec
 	k := kModern
@@ -155,6 +159,14 @@ func (c *Conn) link(cur *dissect.Cursor, l link, m dissect.Meta) {
 			c.legacyReq = pending{}
 		}
 		c.legacyReq.answer(p, m, FieldRequestIn, FieldTime)
+	}
+}
+
+// reserveNodes makes room for n more nodes in one step: grown node by node
+// from a new or small PDU, the slice was reallocated several times.
+func reserveNodes(p *dissect.PDU, n int) {
+	if cap(p.Nodes)-len(p.Nodes) < n {
+		p.Nodes = slices.Grow(p.Nodes, n)
 	}
 }
 

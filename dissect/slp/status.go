@@ -137,6 +137,11 @@ func (c *Conn) statusResponse(cur *dissect.Cursor) {
 	if j.ctrlAt >= 0 {
 		cur.Expert(ji, ExpertJSONControl, "slp.status.json at offset "+strconv.Itoa(int(base)+j.ctrlAt)+": raw control character "+hexByte(b[j.ctrlAt])+" inside a JSON string (strict JSON escapes it); read leniently")
 	}
+	if !p.Lite {
+		// about one node per JSON value, and a few more for the favicon;
+		// j.n is bounded by the parser's limit
+		reserveNodes(p, len(j.n)+8)
+	}
 	t := statusTree{c: c, cur: cur, p: p, j: j, base: base}
 	st := p.AddNode(cur.Parent(), FieldStatus, int(base), len(b), dissect.Value{})
 	if j.n[0].kind != jObject {
