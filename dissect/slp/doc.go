@@ -25,6 +25,14 @@
 // order (what a server can only send after reading a client packet is
 // framed after it).
 //
+// Framing and decoding may therefore run on two Conns from NewConn, on two
+// goroutines: Frame on one, Decode, DecodeCut and Close on the other, with
+// the same PDUs in the same order. Decode reads nothing Frame writes. It
+// needs no word of gaps either: after a gap framing gives the direction
+// up (so nothing more of it is decoded), or, on a direction's very first
+// bytes, goes on from a recognisable start that decoding reads the same
+// way. TestSplitFrameDecode replays every SLP sample both ways.
+//
 // FrameLost cases: a packet length over the protocol's 2097151 (a VarInt
 // of more than 3 bytes), a VarInt longer than 5 bytes (80 80 80 80 80 01),
 // bytes after the client's Encryption Response (both directions are
