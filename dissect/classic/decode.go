@@ -19,7 +19,7 @@ type dec struct {
 	// so texts and values made only for them are not worked out.
 	tree bool
 	info []byte
-	tmp  []byte // scratch, reused
+	tmp  []byte // scratch: a Lite PDU's message without colour codes
 	// Node texts (and string values) made while decoding are appended to
 	// out and set when the packet is done: one allocation holds them all,
 	// the Info too.

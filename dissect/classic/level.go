@@ -331,12 +331,16 @@ func plus4(fast bool) string {
 	return " + 4"
 }
 
-// Decompressors are reused across levels (and connections): each holds a
-// 32 KiB window and its tables, worth not making again for every level.
-var (
-	gzipPool  sync.Pool // *gzip.Reader
-	flatePool sync.Pool // io.ReadCloser that is a flate.Resetter
-)
+// inflater is what inflating a level needs besides its output: reused
+// across levels (and connections) from a pool, as each decompressor holds
+// a 32 KiB window and its tables.
+type inflater struct {
+	br bytes.Reader
+	gz *gzip.Reader
+	fl io.ReadCloser // a flate.Resetter
+}
+
+var inflaters = sync.Pool{New: func() any { return new(inflater) }}
 
 // inflate inflates src (gzip, or raw deflate under FastMap), stopping at
 // limit bytes: bomb is set when the stream holds more. trailing counts bytes
@@ -346,31 +350,31 @@ var (
 // costs one allocation and no copying as it inflates. The buffer is the
 // caller's to keep (it becomes the PDU's level object).
 func inflate(src []byte, raw bool, limit, expect int) (out []byte, err error, bomb bool, trailing int) {
-	br := bytes.NewReader(src)
+	in := inflaters.Get().(*inflater)
+	defer inflaters.Put(in)
+	in.br.Reset(src)
+	defer in.br.Reset(nil) // the pool does not keep the level's data alive
+	br := &in.br
 	var r io.Reader
 	if raw {
-		fr, _ := flatePool.Get().(io.ReadCloser)
-		if fr == nil {
-			fr = flate.NewReader(br)
+		if in.fl == nil {
+			in.fl = flate.NewReader(br)
 		} else {
-			fr.(flate.Resetter).Reset(br, nil)
+			in.fl.(flate.Resetter).Reset(br, nil)
 		}
-		defer flatePool.Put(fr)
-		r = fr
+		r = in.fl
 	} else {
-		gr, _ := gzipPool.Get().(*gzip.Reader)
 		var e error
-		if gr == nil {
-			gr, e = gzip.NewReader(br)
+		if in.gz == nil {
+			in.gz, e = gzip.NewReader(br)
 		} else {
-			e = gr.Reset(br)
+			e = in.gz.Reset(br)
 		}
 		if e != nil {
 			return nil, errors.New("gzip header: " + e.Error()), false, 0
 		}
-		defer gzipPool.Put(gr)
-		gr.Multistream(false)
-		r = gr
+		in.gz.Multistream(false)
+		r = in.gz
 	}
 	buf := make([]byte, 0, min(limit+1, max(expect+1, 4<<10)))
 	buf, err = readAtMost(r, buf, limit+1)
