@@ -17,8 +17,21 @@ type connKey struct {
 	sport, dport uint16
 }
 
+// is compares two keys ports first, so that a different connection (nearly
+// always another client port) is told apart without comparing addresses.
+func (k *connKey) is(o *connKey) bool {
+	return k.sport == o.sport && k.dport == o.dport && k.net == o.net
+}
+
 func (k connKey) reverse() connKey {
 	return connKey{net: k.net.Reverse(), sport: k.dport, dport: k.sport}
+}
+
+// connRef is a connection as the table finds it: forward when the key
+// looked up is the connection's own key, not its reverse.
+type connRef struct {
+	c       *conn
+	forward bool
 }
 
 // conn is one tracked TCP connection.
@@ -107,10 +120,12 @@ func (r *Reassembler) newConn(k connKey, tcp *layers.TCP) *conn {
 		c.half[d].dir = Dir(d)
 		c.half[d].fin = -1
 	}
-	// Both ways are in the table, so a segment finds its connection with
-	// one look-up whichever way it goes.
-	r.conns[k] = c
-	r.conns[c.rkey] = c
+	// Both ways are in the table, so a segment finds its connection and
+	// direction with one look-up whichever way it goes. The key goes in
+	// last: it wins when both are the same (a host talking to itself from
+	// and to one port).
+	r.conns[c.rkey] = connRef{c: c, forward: false}
+	r.conns[k] = connRef{c: c, forward: true}
 	r.open++
 	r.order = append(r.order, c)
 	return c
@@ -121,24 +136,30 @@ func (r *Reassembler) newConn(k connKey, tcp *layers.TCP) *conn {
 // the last connection found is tried before the table.
 func (r *Reassembler) lookup(netFlow gopacket.Flow, tcp *layers.TCP) (*conn, Dir) {
 	k := connKey{net: netFlow, sport: uint16(tcp.SrcPort), dport: uint16(tcp.DstPort)}
-	c := r.last
-	if c == nil || k != c.key && k != c.rkey {
-		if c = r.conns[k]; c == nil {
-			c = r.newConn(k, tcp)
+	if c := r.last; c != nil {
+		if k.is(&c.key) {
+			return c, c.dirOf(true)
 		}
-		r.last = c
+		if k.is(&c.rkey) {
+			return c, c.dirOf(false)
+		}
 	}
-	return c, c.dirOf(k == c.key)
+	ref, ok := r.conns[k]
+	if !ok {
+		ref = connRef{c: r.newConn(k, tcp), forward: true}
+	}
+	r.last = ref.c
+	return ref.c, ref.c.dirOf(ref.forward)
 }
 
 // forget removes a connection from the lookup table; r.order drops it at the
 // next sweep.
 func (r *Reassembler) forget(c *conn) {
-	if r.conns[c.key] == c {
+	if r.conns[c.key].c == c {
 		delete(r.conns, c.key)
 		r.open--
 	}
-	if r.conns[c.rkey] == c {
+	if r.conns[c.rkey].c == c {
 		delete(r.conns, c.rkey)
 	}
 	if r.last == c {

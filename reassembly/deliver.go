@@ -143,6 +143,22 @@ func (r *Reassembler) emit(c *conn, h *half, k Kind, b []byte, off int64, reason
 	c.h.Deliver(u)
 }
 
+// emitOne is emit for a PDU that lies within the range s of segs: the
+// per-PDU path of a segment carrying many small PDUs, kept lean.
+func (r *Reassembler) emitOne(c *conn, h *half, b []byte, off int64, s *seg) {
+	r.stats.PDUs++
+	r.stats.PDUBytes += uint64(len(b))
+	if c.h == nil {
+		return
+	}
+	r.parts = append(r.parts[:0], Part{Frame: s.frame, Bytes: len(b)})
+	frame, ts := s.frame, s.ts
+	if r.inFeed {
+		frame, ts = r.curFrame, r.curTime
+	}
+	c.h.Deliver(r.setUnit(c, h.dir, KindPDU, b, len(b), off, r.parts, frame, ts, ""))
+}
+
 // setUnit fills the reused Unit, every field, one by one: a composite
 // literal is built on the stack and copied over with wide loads that
 // straddle its narrow stores, a store-forwarding stall that cost a third of

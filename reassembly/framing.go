@@ -37,12 +37,22 @@ func (r *Reassembler) consume(c *conn, h *half, data []byte, off int64) {
 // frameDirect frames PDUs in place; when one is incomplete it moves the
 // tail into the PDU buffer.
 func (r *Reassembler) frameDirect(c *conn, h *half, data []byte, off int64, pos int) int {
+	// When data lies within one range of segs (always on the in-order fast
+	// path), each PDU found in it is that range's frame's alone: emitOne.
+	one := -1
+	if l := len(h.segs) - 1; l >= h.sh && h.segs[l].off <= off && off+int64(len(data)) <= h.segs[l].end {
+		one = l
+	}
 	for pos < len(data) && !h.lost && h.skipLeft == 0 {
 		rest := data[pos:]
 		res := r.frame(c, h, rest)
 		switch res.Status {
 		case FrameOK:
-			r.emit(c, h, KindPDU, rest[:res.Len], off+int64(pos), "")
+			if one >= 0 {
+				r.emitOne(c, h, rest[:res.Len], off+int64(pos), &h.segs[one])
+			} else {
+				r.emit(c, h, KindPDU, rest[:res.Len], off+int64(pos), "")
+			}
 			if h.afterGap { // set and cleared with resync
 				h.afterGap, h.resync = false, ""
 			}
@@ -133,13 +143,17 @@ func (r *Reassembler) framePend(c *conn, h *half, data []byte, off int64, pos in
 // FrameLost, so a buggy framer cannot stall the loop or index out of range.
 func (r *Reassembler) frame(c *conn, h *half, buf []byte) FrameResult {
 	res := c.h.Frame(h.dir, buf, h.afterGap)
+	if res.Status == FrameOK && res.Len > 0 && res.Len <= len(buf) {
+		return res // the common answer, checked first
+	}
+	return checkFrame(res, len(buf))
+}
+
+// checkFrame is the rest of frame's checks, for a buffer of n bytes.
+func checkFrame(res FrameResult, n int) FrameResult {
 	switch res.Status {
-	case FrameOK:
-		if res.Len > 0 && res.Len <= len(buf) {
-			return res
-		}
 	case FrameNeedMore:
-		if res.Len <= len(buf) {
+		if res.Len <= n {
 			res.Len = 0
 		}
 		return res

@@ -28,10 +28,10 @@ type Reassembler struct {
 	gtcp layers.TCP // the segment gopacket sees, reused
 	ctx  frameCtx
 
-	conns map[connKey]*conn // each connection under its key and rkey
-	open  int               // connections in conns
-	last  *conn             // the connection of the last segment, if still in conns
-	order []*conn           // by Stream: sweeps and Close go in this order
+	conns map[connKey]connRef // each connection under its key and rkey
+	open  int                 // connections in conns
+	last  *conn               // the connection of the last segment, if still in conns
+	order []*conn             // by Stream: sweeps and Close go in this order
 
 	// The segment being fed, and the connection gopacket is calling back
 	// about.
@@ -62,7 +62,7 @@ type Reassembler struct {
 // New makes a Reassembler that creates a handler per connection with f.
 func New(f Factory, l Limits) *Reassembler {
 	l = l.withDefaults()
-	r := &Reassembler{factory: f, lim: l, conns: make(map[connKey]*conn)}
+	r := &Reassembler{factory: f, lim: l, conns: make(map[connKey]connRef)}
 	r.glue.r = r
 	r.pool = gpr.NewStreamPool(&r.glue)
 	r.asm = gpr.NewAssembler(r.pool)
