@@ -127,3 +127,15 @@ func BenchmarkDecodeBasicStatFresh(b *testing.B) {
 		Decode(&p, seedBasicResp, len(seedBasicResp), dissect.DirS2C)
 	}
 }
+
+func benchDecodeLite(b *testing.B, data []byte, dir dissect.Dir) {
+	p := dissect.PDU{Lite: true}
+	b.ReportAllocs()
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		Decode(&p, data, len(data), dir)
+	}
+}
+
+func BenchmarkDecodeFullStatLite(b *testing.B)  { benchDecodeLite(b, benchFull, dissect.DirS2C) }
+func BenchmarkDecodeBasicStatLite(b *testing.B) { benchDecodeLite(b, seedBasicResp, dissect.DirS2C) }

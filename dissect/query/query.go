@@ -50,17 +50,17 @@ func Decode(p *dissect.PDU, data []byte, wireLen int, dir dissect.Dir) {
 	p.Info = string(info.append(arr[:0], p.Message))
 }
 
-// reserveNodes makes room for the tree in one step: grown node by node
-// from a small or new PDU, the slice was reallocated up to eight times for
-// a full stat. A full stat has about one node per string (per NUL) plus
-// a few; other messages 16 or fewer. The estimate is capped, so a
-// hostile datagram of NULs reserves no more than a real reply needs.
+// reserveNodes makes room for a full stat's tree in one step: grown node
+// by node from a small or new PDU, the slice was reallocated up to eight
+// times. A full stat has about one node per string (per NUL) plus a few.
+// Other messages have 16 nodes or fewer, which a pooled PDU mostly has
+// room for already. The estimate is capped, so a hostile datagram of NULs
+// reserves no more than a real reply needs.
 func reserveNodes(p *dissect.PDU, data []byte, dir dissect.Dir) {
-	n := 16
-	if dir == dissect.DirS2C && len(data) > 5 && data[0] == TypeStat && statKind(data[5:], p.Cut()) == kindFull {
-		n = min(bytes.Count(data[5:], []byte{0})+32, 1024)
+	if dir != dissect.DirS2C || len(data) <= 5 || data[0] != TypeStat || statKind(data[5:], p.Cut()) != kindFull {
+		return
 	}
-	if cap(p.Nodes)-len(p.Nodes) < n {
+	if n := min(bytes.Count(data[5:], []byte{0})+32, 1024); cap(p.Nodes)-len(p.Nodes) < n {
 		p.Nodes = slices.Grow(p.Nodes, n)
 	}
 }

@@ -81,9 +81,6 @@ func (c *Conn) Decode(p *dissect.PDU, data []byte, m dissect.Meta) {
 func (c *Conn) DecodeCut(p *dissect.PDU, data []byte, wireLen int, m dissect.Meta) {
 	cur := dissect.Begin(p, Registry.Root(), data, wireLen)
 	p.Dir = m.Dir
-	if !p.Lite {
-		reserveNodes(p, 16) // most packets; a status response asks for more
-	}
 	i := di(m.Dir)
 	t := &c.dec
 	k := kModern
@@ -163,7 +160,9 @@ func (c *Conn) link(cur *dissect.Cursor, l link, m dissect.Meta) {
 }
 
 // reserveNodes makes room for n more nodes in one step: grown node by node
-// from a new or small PDU, the slice was reallocated several times.
+// from a new or small PDU, the slice was reallocated several times. Only
+// the status response asks: other packets have a few nodes, which a pooled
+// PDU mostly has room for already.
 func reserveNodes(p *dissect.PDU, n int) {
 	if cap(p.Nodes)-len(p.Nodes) < n {
 		p.Nodes = slices.Grow(p.Nodes, n)
