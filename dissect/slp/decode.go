@@ -481,7 +481,20 @@ func (c *Conn) handshake(cur *dissect.Cursor, m dissect.Meta) {
 	if cur.Failed() {
 		return
 	}
-	p.Info = "Handshake, protocol " + strconv.FormatInt(int64(pv), 10) + " (" + VersionName(int64(pv)) + "), " + safeShort(host) + ":" + strconv.Itoa(int(port)) + ", next state " + NextStates.Name(uint64(uint32(ns)))
+	// built in one buffer: the string is the one allocation for the usual
+	// (named) versions and states
+	var buf [160]byte
+	b := append(buf[:0], "Handshake, protocol "...)
+	b = strconv.AppendInt(b, int64(pv), 10)
+	b = append(b, " ("...)
+	b = append(b, VersionName(int64(pv))...)
+	b = append(b, "), "...)
+	b = appendShort(b, host)
+	b = append(b, ':')
+	b = strconv.AppendInt(b, int64(port), 10)
+	b = append(b, ", next state "...)
+	b = append(b, NextStates.Name(uint64(uint32(ns)))...)
+	p.Info = string(b)
 }
 
 // portLE applies the little-endian port rule: the port big-endian is p, the
@@ -536,11 +549,12 @@ func (c *Conn) status(cur *dissect.Cursor, i int, id int32, guessed bool) link {
 		if vi < 0 {
 			return link{}
 		}
+		var buf [48]byte
 		if i == 0 {
-			p.Info = "Ping Request, payload " + strconv.FormatUint(v, 10)
+			p.Info = string(strconv.AppendUint(append(buf[:0], "Ping Request, payload "...), v, 10))
 			return link{op: linkHoldPing, v: v}
 		}
-		p.Info = "Pong Response, payload " + strconv.FormatUint(v, 10)
+		p.Info = string(strconv.AppendUint(append(buf[:0], "Pong Response, payload "...), v, 10))
 		return link{op: linkAnswerPing, v: v, vOff: off, vi: vi}
 	}
 	return link{}
