@@ -175,3 +175,16 @@ func BenchmarkLevelWorld(b *testing.B) { benchFinalize(b, false) }
 
 // BenchmarkLevelWorldLite is the same level on the summary path.
 func BenchmarkLevelWorldLite(b *testing.B) { benchFinalize(b, true) }
+
+// BenchmarkDecodeCPE decodes an extension packet (ExtEntityTeleport) on a
+// connection where both sides announced every extension, as ClassiCube
+// and MCGalaxy do.
+func BenchmarkDecodeCPE(b *testing.B) {
+	c := cpeAll()
+	pkt := cat(0x36, 5, 0x11, be16(1040), be16(627), be16(-16), 64, 32)
+	var p dissect.PDU
+	b.ReportAllocs()
+	for b.Loop() {
+		c.Decode(&p, pkt, s2cMeta)
+	}
+}

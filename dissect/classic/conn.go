@@ -20,6 +20,7 @@ type Conn struct {
 
 	ext        [3][]extAnn // announced extensions per direction (dissect.DirC2S, DirS2C)
 	extDeclare [3]int      // the count each side's ExtInfo announced, -1 before it
+	agreed     uint64      // extensions with packets both sides announced, by pkt.extBit
 	framed     [3]uint64   // bytes framed so far per direction
 	resyncing  [3]bool     // after a gap, until a resync point is found
 	packets    [3]uint64   // packets framed per direction
@@ -61,6 +62,16 @@ func (c *Conn) Negotiated(name string) (uint32, bool) {
 // CPE reports whether the client identified as a CPE client (unused byte 0x42).
 func (c *Conn) CPE() bool { return c.n.cpe }
 
+// findLower finds an extension by its lower-case name.
+func findLower(l []extAnn, name string) (uint32, bool) {
+	for _, e := range l {
+		if e.name == name {
+			return e.ver, true
+		}
+	}
+	return 0, false
+}
+
 func findExt(l []extAnn, name string) (uint32, bool) {
 	for _, e := range l {
 		if strings.EqualFold(e.name, name) {
@@ -97,6 +108,16 @@ func (c *Conn) observe(dir dissect.Dir, b []byte) {
 		if len(l) < maxExtensions {
 			c.ext[dir] = append(l, extAnn{name, ver})
 			c.recompute()
+			// Announced by both sides now? Names are stored lower case.
+			other := dissect.DirS2C
+			if dir == dissect.DirS2C {
+				other = dissect.DirC2S
+			}
+			if b, ok := extBits[name]; ok {
+				if _, both := findLower(c.ext[other], name); both {
+					c.agreed |= 1 << b
+				}
+			}
 		}
 	}
 }

@@ -76,8 +76,8 @@ func (c *Conn) DecodeWire(p *dissect.PDU, data []byte, wireLen int, m dissect.Me
 	}
 	d.p = pk
 	d.setText(idNode, pk.idText)
-	if pk.ext != "" && pk.ext != "*" {
-		if _, ok := c.Negotiated(pk.ext); !ok {
+	if pk.extBit >= 0 {
+		if c.agreed&(1<<pk.extBit) == 0 { // Negotiated(pk.ext), kept up to date by observe
 			d.c.Expert(idNode, ExpertNotAgreed, "classic.packet_id at offset 0: "+pk.name+" belongs to "+pk.ext+", which both sides did not announce")
 		}
 	}

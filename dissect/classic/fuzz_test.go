@@ -69,6 +69,7 @@ func FuzzFrame(f *testing.F) {
 					if err := dissect.Check(&p); err != nil {
 						t.Fatal(err)
 					}
+					checkAgreed(t, c)
 					lite.Decode(&q, data[:fr.Len], dissect.Meta{Dir: dir})
 					if a, b := summary(&p), summary(&q); a != b {
 						t.Fatalf("full: %s\nlite, decode-only: %s", a, b)
@@ -183,4 +184,20 @@ func FuzzHeartbeat(f *testing.F) {
 			data = data[fr.Len:]
 		}
 	})
+}
+
+// checkAgreed holds Conn.agreed, kept up to date as entries are observed,
+// to Negotiated, which searches the lists.
+func checkAgreed(t *testing.T, c *Conn) {
+	t.Helper()
+	for i := range packetTable {
+		p := &packetTable[i]
+		if p.extBit < 0 {
+			continue
+		}
+		_, ok := c.Negotiated(p.ext)
+		if got := c.agreed&(1<<p.extBit) != 0; got != ok {
+			t.Fatalf("%s: agreed bit %v, Negotiated %v", p.ext, got, ok)
+		}
+	}
 }

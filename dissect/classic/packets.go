@@ -67,6 +67,8 @@ type pkt struct {
 	size func(n *neg) int
 	// idText is how the packet ID node shows: "Teleport (0x08)", made once.
 	idText string
+	// extBit is ext's bit in Conn.agreed, -1 for the core protocol and "*".
+	extBit int
 }
 
 func (k kind) size(n *neg) int {
@@ -329,6 +331,28 @@ func modelPartItems() []item {
 // Packet lookup tables, by direction and ID.
 var tables [3][256]*pkt
 
+// extBits numbers the extensions packets belong to (by lower-case name),
+// so that a Conn can keep which both sides agreed in one word. It is a
+// variable's initializer, not init, because Conns made by other package
+// variables (tests' templates) observe with it.
+var extBits = func() map[string]int {
+	m := map[string]int{}
+	for i := range packetTable {
+		p := &packetTable[i]
+		if p.ext == "" || p.ext == "*" {
+			continue
+		}
+		name := strings.ToLower(p.ext)
+		if _, ok := m[name]; !ok {
+			if len(m) == 64 {
+				panic("classic: more than 64 extensions have packets; Conn.agreed needs more bits")
+			}
+			m[name] = len(m)
+		}
+	}
+	return m
+}()
+
 func init() {
 	for i := range packetTable {
 		p := &packetTable[i]
@@ -336,6 +360,10 @@ func init() {
 		p.idText = p.name + " (" + hex2(p.id) + ")"
 		for j := range p.items {
 			registerItem(&p.items[j])
+		}
+		p.extBit = -1
+		if p.ext != "" && p.ext != "*" {
+			p.extBit = extBits[strings.ToLower(p.ext)]
 		}
 	}
 }

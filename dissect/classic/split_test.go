@@ -162,3 +162,23 @@ func TestLiteSummaries(t *testing.T) {
 		})
 	}
 }
+
+// TestAgreedBits: the word of agreed extensions follows what both sides
+// announced, in either order, whatever the case of the names.
+func TestAgreedBits(t *testing.T) {
+	checkAgreed(t, NewConn(nil))
+	checkAgreed(t, cpeAll())
+	checkAgreed(t, cpeConn("FastMap", 1, "ExtEntityTeleport", 1))
+	c := NewConn(nil)
+	c.observe(dissect.DirC2S, cat(0x00, 7, "bob", "key", 0x42))
+	c.observe(dissect.DirS2C, cat(0x11, "EXTENTITYTELEPORT", be32(1)))
+	checkAgreed(t, c)
+	if c.agreed != 0 {
+		t.Fatal("agreed after one side")
+	}
+	c.observe(dissect.DirC2S, cat(0x11, "ExtEntityTeleport", be32(1)))
+	checkAgreed(t, c)
+	if c.agreed == 0 {
+		t.Fatal("not agreed after both sides")
+	}
+}
