@@ -14,7 +14,10 @@
 //     c.Frame(dir, buf, afterGap) for each direction in capture order and
 //     c.Decode(pdu, data, meta) for each PDU it delimits (meta.Dir,
 //     meta.Frame, meta.Server "ip:port" for the key check). DecodeWire takes a
-//     wire length for a cut PDU.
+//     wire length for a cut PDU. Framing and decoding may also run on two
+//     Conns made alike, one calling Frame and the other Decode on the same
+//     PDUs in the same order: the decoding one is then told of each gap by
+//     c.Gap(dir), in order with the PDUs.
 //   - A heartbeat connection: h := NewHeartbeat(session); h.Frame, h.Decode,
 //     and h.FrameAtEnd(dir, rest) when a direction ends (an HTTP/0.9
 //     response or a body delimited by the close is complete only then).
@@ -39,6 +42,11 @@
 // (classic.level.bomb), not obeyed. The finalize tree shows the dimensions,
 // block count, a count per block type sorted by ID, and the chunks' frames;
 // the blocks go to PDU.Objects (Kind "level", "level-<frame>.bin").
+//
+// Lite (dissect.PDU.Lite, no tree will be read): Message, Info and Dir are
+// those of a full decode, but texts only nodes show are not made and a
+// level is neither joined nor inflated, so it carries no PDU.Objects: the
+// pipeline must not decode Lite when it exports objects.
 //
 // Secrets: verification keys, heartbeat salts and the expected key carry
 // dissect.FlagSensitive for --redact.
