@@ -139,3 +139,7 @@ func benchDecodeLite(b *testing.B, data []byte, dir dissect.Dir) {
 
 func BenchmarkDecodeFullStatLite(b *testing.B)  { benchDecodeLite(b, benchFull, dissect.DirS2C) }
 func BenchmarkDecodeBasicStatLite(b *testing.B) { benchDecodeLite(b, seedBasicResp, dissect.DirS2C) }
+
+func BenchmarkDecodeFullStat300Lite(b *testing.B) {
+	benchDecodeLite(b, cat(0, hx("00 00 00 01"), split, vanillaKVs("big", "300", "25565"), playerList(players(300)...)), dissect.DirS2C)
+}

@@ -152,6 +152,24 @@ func fullStat(c *dissect.Cursor, info *infoFacts) {
 		c.Expert(ps, ePlayersHdr, "query.players at offset "+strconv.Itoa(hp)+": saw "+hex2(p.Data[hp:c.Off()])+", expected 01 70 6c 61 79 65 72 5f 00 00 (01 \"player_\" 00)")
 	}
 	listed := uint64(0)
+	if p.Lite && !c.Failed() {
+		// Without a tree the names are only counted: skip over them all
+		// at once. The loop below then ends the list (or fails) exactly
+		// where it would have after reading them one by one.
+		rest := p.Data[c.Off():]
+		k := 0
+		for k < len(rest) && rest[k] != 0 {
+			n := bytes.IndexByte(rest[k:], 0)
+			if n < 0 {
+				break
+			}
+			k += n + 1
+			listed++
+		}
+		if k > 0 {
+			c.Field(fPlayer, k, dissect.Value{})
+		}
+	}
 	for !c.Failed() {
 		if c.Remaining() == 0 {
 			c.Fail(fPlayersEnd, "no empty name ends the player list")
