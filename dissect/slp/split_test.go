@@ -538,3 +538,39 @@ func TestBuffersReused(t *testing.T) {
 	}
 	checkSnaps(t, &d)
 }
+
+// TestDecodeConcurrently decodes the 100 connections of the concurrent
+// sample on several goroutines at once, as the pipeline may: the buffers
+// the Conns pass on through the shared pool must not mix (run with -race).
+func TestDecodeConcurrently(t *testing.T) {
+	chunks := sampleChunks(t, filepath.Join("..", "..", "samples", "slp-status-concurrent.pcap"))
+	units := frameAll(chunks, map[int]*Conn{}, nil)
+	var want decoded
+	dec := decoder(map[int]*Conn{}, false, &want)
+	for _, u := range units {
+		dec(u)
+	}
+	const workers = 4
+	got := make([]decoded, workers)
+	done := make(chan struct{})
+	for w := range workers {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			dec := decoder(map[int]*Conn{}, w%2 == 1, &got[w])
+			for _, u := range units {
+				dec(u)
+			}
+		}()
+	}
+	for range workers {
+		<-done
+	}
+	for w := range workers {
+		show := full
+		if w%2 == 1 {
+			show = summary
+		}
+		compareRuns(t, &want, &got[w], show)
+		checkSnaps(t, &got[w])
+	}
+}
