@@ -225,7 +225,9 @@ func (c *Conn) modern(cur *dissect.Cursor, d *dirState, i int, m dissect.Meta) l
 			c.compressed(cur, dli, off, dl, phase, i)
 			return link{}
 		}
-		p.Nodes[dli].Text = "0 (not compressed)"
+		if !p.Lite {
+			p.Nodes[dli].Text = "0 (not compressed)"
+		}
 	}
 	idOff := cur.Off()
 	id, idi, ok := varInt(cur, FieldPacketID)
