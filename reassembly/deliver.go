@@ -35,6 +35,9 @@ func (r *Reassembler) onData(data []byte) {
 // it on the next time gopacket is needed.
 func (r *Reassembler) inOrder(c *conn, h *half, off int64, p []byte) {
 	end := off + int64(len(p))
+	if h.segs == nil {
+		h.segs = r.takeSegs()
+	}
 	// Every range in segs ends at or before fed: append keeps the order.
 	h.segs = append(h.segs, seg{off: off, end: end, frame: r.curFrame, ts: r.curTime})
 	h.fed = end

@@ -112,3 +112,30 @@ func (h *half) resyncReason() string {
 	}
 	return ReasonFramingLost
 }
+
+// Bounds of the spare segs lists a Reassembler keeps: a list holds a few
+// ranges unless a PDU spans many segments, so small ones are worth keeping.
+const (
+	maxSpareSegs   = 1024
+	maxSpareSegCap = 64
+)
+
+// spareSegs keeps h's segs list, emptied, for a later connection: thousands
+// of short connections would otherwise each grow their own.
+func (r *Reassembler) spareSegs(h *half) {
+	if c := cap(h.segs); c > 0 && c <= maxSpareSegCap && len(r.spare) < maxSpareSegs {
+		r.spare = append(r.spare, h.segs[:0])
+	}
+}
+
+// takeSegs returns a spare empty segs list, or nil (append allocates).
+func (r *Reassembler) takeSegs() []seg {
+	n := len(r.spare)
+	if n == 0 {
+		return nil
+	}
+	s := r.spare[n-1]
+	r.spare[n-1] = nil
+	r.spare = r.spare[:n-1]
+	return s
+}

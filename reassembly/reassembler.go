@@ -43,12 +43,14 @@ type Reassembler struct {
 	gpStart  bool
 
 	rings  ringPool
-	unit   Unit   // reused for every Deliver
-	parts  []Part // reused for every Unit.Parts
-	pieces []seg  // reused by segment
+	spare  [][]seg // emptied segs lists of ended connections (spareSegs)
+	unit   Unit    // reused for every Deliver
+	parts  []Part  // reused for every Unit.Parts
+	pieces []seg   // reused by segment
 
 	now        time.Time // newest packet time seen
 	lastSweep  time.Time
+	sweepAt    time.Time // lastSweep + sweepEvery
 	sweepEvery time.Duration
 
 	nextID         uint64 // gopacket key of the next connection
@@ -93,7 +95,8 @@ func (r *Reassembler) Feed(frame uint64, ci gopacket.CaptureInfo, netFlow gopack
 	}
 	if r.lastSweep.IsZero() {
 		r.lastSweep = r.now
-	} else if r.now.Sub(r.lastSweep) >= r.sweepEvery {
+		r.sweepAt = r.now.Add(r.sweepEvery)
+	} else if !r.now.Before(r.sweepAt) { // r.now.Sub(r.lastSweep) >= r.sweepEvery
 		r.sweep(r.now)
 	}
 	r.stats.Segments++
@@ -209,6 +212,9 @@ func (r *Reassembler) segment(c *conn, d Dir, off int64, p []byte) {
 		pieces = append(pieces, seg{off: off, end: end})
 	}
 	r.pieces = pieces
+	if h.segs == nil && len(pieces) > 0 {
+		h.segs = r.takeSegs()
+	}
 	for _, pc := range pieces {
 		if pc.off < h.fed { // cannot happen: fed never passes an unfed range
 			r.internalErrors++
@@ -295,6 +301,7 @@ func (r *Reassembler) closeConn(c *conn) {
 		h := &c.half[d]
 		r.freePend(c, h)
 		r.account(-h.hist.release(&r.rings))
+		r.spareSegs(h)
 		h.segs, h.sh, h.cmps, h.cmpN = nil, 0, nil, 0
 	}
 }
@@ -316,6 +323,7 @@ func (r *Reassembler) afterClose(h *half, tcp *layers.TCP) {
 // IdleTimeout, in Stream order so output does not depend on map order.
 func (r *Reassembler) sweep(now time.Time) {
 	r.lastSweep = now
+	r.sweepAt = now.Add(r.sweepEvery)
 	gapBefore := now.Add(-r.lim.GapTimeout)
 	idleBefore := now.Add(-r.lim.IdleTimeout)
 	closedBefore := now.Add(-ClosedLinger)
