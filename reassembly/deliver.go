@@ -146,19 +146,16 @@ func (r *Reassembler) emit(c *conn, h *half, k Kind, b []byte, off int64, reason
 	c.h.Deliver(u)
 }
 
-// emitOne is emit for a PDU that lies within the range s of segs: the
-// per-PDU path of a segment carrying many small PDUs, kept lean.
-func (r *Reassembler) emitOne(c *conn, h *half, b []byte, off int64, s *seg) {
+// emitOne is emit for a PDU that lies within one range of segs, from frame
+// from, to be reported at frame and ts: the per-PDU path of a segment
+// carrying many small PDUs, kept lean.
+func (r *Reassembler) emitOne(c *conn, h *half, b []byte, off int64, from, frame uint64, ts time.Time) {
 	r.stats.PDUs++
 	r.stats.PDUBytes += uint64(len(b))
 	if c.h == nil {
 		return
 	}
-	r.parts = append(r.parts[:0], Part{Frame: s.frame, Bytes: len(b)})
-	frame, ts := s.frame, s.ts
-	if r.inFeed {
-		frame, ts = r.curFrame, r.curTime
-	}
+	r.parts = append(r.parts[:0], Part{Frame: from, Bytes: len(b)})
 	c.h.Deliver(r.setUnit(c, h.dir, KindPDU, b, len(b), off, r.parts, frame, ts, ""))
 }
 

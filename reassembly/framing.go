@@ -1,5 +1,7 @@
 package reassembly
 
+import "time"
+
 // The framing loop, like Wireshark's tcp_dissect_pdus: ask the handler how
 // long the PDU at the front is, deliver whole PDUs straight from the
 // packet's bytes, and copy only the tail of a PDU that continues in a later
@@ -38,18 +40,25 @@ func (r *Reassembler) consume(c *conn, h *half, data []byte, off int64) {
 // tail into the PDU buffer.
 func (r *Reassembler) frameDirect(c *conn, h *half, data []byte, off int64, pos int) int {
 	// When data lies within one range of segs (always on the in-order fast
-	// path), each PDU found in it is that range's frame's alone: emitOne.
-	one := -1
+	// path), each PDU found in it is that range's frame's alone, and is
+	// reported at the same frame: emitOne, with those worked out once.
+	one := false
+	var from, frame uint64
+	var ts time.Time
 	if l := len(h.segs) - 1; l >= h.sh && h.segs[l].off <= off && off+int64(len(data)) <= h.segs[l].end {
-		one = l
+		one = true
+		from, frame, ts = h.segs[l].frame, h.segs[l].frame, h.segs[l].ts
+		if r.inFeed {
+			frame, ts = r.curFrame, r.curTime
+		}
 	}
 	for pos < len(data) && !h.lost && h.skipLeft == 0 {
 		rest := data[pos:]
 		res := r.frame(c, h, rest)
 		switch res.Status {
 		case FrameOK:
-			if one >= 0 {
-				r.emitOne(c, h, rest[:res.Len], off+int64(pos), &h.segs[one])
+			if one {
+				r.emitOne(c, h, rest[:res.Len], off+int64(pos), from, frame, ts)
 			} else {
 				r.emit(c, h, KindPDU, rest[:res.Len], off+int64(pos), "")
 			}
