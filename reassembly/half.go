@@ -113,11 +113,12 @@ func (h *half) resyncReason() string {
 	return ReasonFramingLost
 }
 
-// Bounds of the spare segs lists a Reassembler keeps: a list holds a few
-// ranges unless a PDU spans many segments, so small ones are worth keeping.
+// Bounds of the spare segs lists a Reassembler keeps (at most 768 KiB): a
+// list holds a few ranges unless a PDU spans many segments, so only small
+// ones are worth keeping.
 const (
 	maxSpareSegs   = 1024
-	maxSpareSegCap = 64
+	maxSpareSegCap = 16
 )
 
 // spareSegs keeps h's segs list, emptied, for a later connection: thousands
