@@ -25,6 +25,7 @@ type jsonRenderer struct {
 	// heads caches, per field, the start of its nodes' objects (name and
 	// label, escaped): most of every node's bytes, the same each time.
 	heads map[*dissect.Field][]byte
+	clock stampCache
 }
 
 func (j *jsonRenderer) Begin() error { _, err := j.w.WriteString("["); return err }
@@ -46,7 +47,8 @@ func (j *jsonRenderer) Record(r *analyze.Record) error {
 	b = append(b, "\n  {\"frame\": "...)
 	b = strconv.AppendUint(b, r.Frame, 10)
 	b = append(b, ", \"time\": "...)
-	j.show = r.Time.UTC().AppendFormat(j.show[:0], "2006-01-02T15:04:05.000000000Z")
+	j.clock.sep = 'T'
+	j.show = append(j.clock.appendStamp(j.show[:0], r.Time), 'Z')
 	b = appendJSONBytes(b, j.show)
 	b = append(b, ", \"time_relative\": "...)
 	b = strconv.AppendFloat(b, r.Rel.Seconds(), 'f', 9, 64)

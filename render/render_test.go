@@ -177,3 +177,24 @@ func TestAppendSeconds(t *testing.T) {
 		}
 	}
 }
+
+// The cached time stamp prints what time.Format prints, across seconds,
+// days and time zones, for text and JSON.
+func TestStampCache(t *testing.T) {
+	var text, js stampCache
+	js.sep = 'T'
+	zone := time.FixedZone("X", 5*3600+1800)
+	base := time.Date(2024, 8, 9, 23, 59, 58, 999999999, time.UTC)
+	for i, d := range []time.Duration{0, 1, 2, time.Second, 1500 * time.Millisecond, 3 * time.Second, -time.Hour, 0} {
+		tm := base.Add(d)
+		if i%2 == 1 {
+			tm = tm.In(zone)
+		}
+		if got, want := string(text.appendStamp(nil, tm)), tm.UTC().Format("2006-01-02 15:04:05.000000000"); got != want {
+			t.Errorf("text %v: %s, want %s", tm, got, want)
+		}
+		if got, want := string(js.appendStamp(nil, tm)), tm.UTC().Format("2006-01-02T15:04:05.000000000"); got != want {
+			t.Errorf("json %v: %s, want %s", tm, got, want)
+		}
+	}
+}

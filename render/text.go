@@ -15,6 +15,7 @@ type textRenderer struct {
 	o     Options
 	line  []byte
 	depth []int // scratch for AppendTree
+	clock stampCache
 }
 
 func (t *textRenderer) Begin() error { return nil }
@@ -24,7 +25,7 @@ func (t *textRenderer) Record(r *analyze.Record) error {
 	t.line = AppendSummary(t.line[:0], r)
 	t.line = append(t.line, '\n')
 	if t.o.Verbose {
-		t.line = appendHeader(t.line, r)
+		t.line = appendHeader(t.line, r, &t.clock)
 		t.line, t.depth = appendTree(t.line, r, &t.o, t.depth)
 	}
 	if t.o.Hex {
@@ -88,11 +89,12 @@ func padLeft(dst, s []byte, w int) []byte {
 
 // appendHeader appends the record's frame line and, for reassembled PDUs,
 // the frames they came from, as tshark shows them.
-func appendHeader(dst []byte, r *analyze.Record) []byte {
+func appendHeader(dst []byte, r *analyze.Record, clock *stampCache) []byte {
 	dst = append(dst, "Frame "...)
 	dst = strconv.AppendUint(dst, r.Frame, 10)
 	dst = append(dst, ": "...)
-	dst = r.Time.UTC().AppendFormat(dst, "2006-01-02 15:04:05.000000000 UTC")
+	dst = clock.appendStamp(dst, r.Time)
+	dst = append(dst, " UTC"...)
 	if r.TCP {
 		dst = append(dst, ", TCP stream "...)
 		dst = strconv.AppendInt(dst, int64(r.Stream), 10)
