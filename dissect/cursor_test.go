@@ -189,3 +189,15 @@ func TestLiteKeepsRootOnly(t *testing.T) {
 		t.Fatalf("full PDU has %d nodes, want root, field and the undissected rest", len(p.Nodes))
 	}
 }
+
+// Registered fields get distinct IDs from 1; a field made by hand has 0.
+func TestFieldIDs(t *testing.T) {
+	r := NewRegistry("idtest", "ID test")
+	a, b := r.Uint("idtest.a", "A", BaseDec, nil), r.Str("idtest.b", "B")
+	if a.ID() == 0 || b.ID() == 0 || a.ID() == b.ID() || Core.Root().ID() == 0 || Core.Root().ID() == a.ID() {
+		t.Errorf("IDs %d, %d, core root %d: want distinct, non-zero", a.ID(), b.ID(), Core.Root().ID())
+	}
+	if f := (&Field{Name: "x"}); f.ID() != 0 {
+		t.Errorf("unregistered field has ID %d", f.ID())
+	}
+}

@@ -73,7 +73,14 @@ type Field struct {
 	// Keyed fields stand for a family of names: a node of the field "query.kv"
 	// with Key "hostname" filters as "query.kv.hostname".
 	Keyed bool
+
+	id int // 1 + its registration order; 0 for a field no registry holds
 }
+
+// ID is a small number unique to each registered field, from 1 up (0 for a
+// field made outside a registry, as tests do): renderers index their
+// per-field caches by it instead of hashing the pointer.
+func (f *Field) ID() int { return f.id }
 
 // Registry holds one protocol's fields and expert items.
 type Registry struct {
@@ -124,6 +131,7 @@ func (r *Registry) Add(f Field) *Field {
 	if _, dup := global.fields[f.Name]; dup {
 		panic("dissect: field registered twice: " + f.Name)
 	}
+	p.id = len(global.fields) + 1
 	global.fields[f.Name] = p
 	r.fields = append(r.fields, p)
 	return p

@@ -22,9 +22,10 @@ type jsonRenderer struct {
 	n    int
 	kids [][]int32
 	show []byte // scratch for display strings
-	// heads caches, per field, the start of its nodes' objects (name and
-	// label, escaped): most of every node's bytes, the same each time.
-	heads map[*dissect.Field][]byte
+	// heads caches, per field (by ID), the start of its nodes' objects
+	// (name and label, escaped): most of every node's bytes, the same
+	// each time.
+	heads [][]byte
 	clock stampCache
 }
 
@@ -129,7 +130,9 @@ func (j *jsonRenderer) appendNode(b []byte, p *dissect.PDU, i int32, ind int) []
 	if n.Key == "" {
 		b = append(b, j.head(n.Field)...)
 	} else {
-		b = appendHead(b, n.Name(), n.Field.Label)
+		// The keyed name, "query.kv.hostname", built in scratch space.
+		j.show = append(append(append(j.show[:0], n.Field.Name...), '.'), n.Key...)
+		b = appendHead(b, unsafe.String(unsafe.SliceData(j.show), len(j.show)), n.Field.Label)
 	}
 	b = strconv.AppendInt(b, int64(n.Offset), 10)
 	b = append(b, ", \"length\": "...)
@@ -194,13 +197,18 @@ func (j *jsonRenderer) appendNode(b []byte, p *dissect.PDU, i int32, ind int) []
 
 // head is the cached start of an object of f's nodes.
 func (j *jsonRenderer) head(f *dissect.Field) []byte {
-	h, ok := j.heads[f]
-	if !ok {
-		if j.heads == nil {
-			j.heads = make(map[*dissect.Field][]byte)
-		}
+	id := f.ID()
+	if id == 0 {
+		j.show = appendHead(j.show[:0], f.Name, f.Label)
+		return j.show
+	}
+	if id >= len(j.heads) {
+		j.heads = append(j.heads, make([][]byte, id+1-len(j.heads))...)
+	}
+	h := j.heads[id]
+	if h == nil {
 		h = appendHead(nil, f.Name, f.Label)
-		j.heads[f] = h
+		j.heads[id] = h
 	}
 	return h
 }
@@ -239,7 +247,10 @@ func appendJSONValue(b []byte, n *dissect.Node) []byte {
 		return strconv.AppendBool(b, v.Bool())
 	case dissect.FTString:
 		b = append(b, ", \"value\": "...)
-		return appendJSONString(b, v.Text())
+		if v.S == "" && v.B != nil {
+			return appendJSONBytes(b, v.B) // no string copy of wire bytes
+		}
+		return appendJSONString(b, v.S)
 	case dissect.FTBytes:
 		b = append(b, ", \"value\": \""...)
 		b = hex.AppendEncode(b, v.B)
