@@ -20,8 +20,8 @@ type jsonRenderer struct {
 	o    Options
 	buf  []byte
 	n    int
-	kids [][]int32
-	show []byte // scratch for display strings
+	open []openNode // the ancestors of the node being written
+	show []byte     // scratch for display strings
 	// heads caches, per field (by ID), the start of its nodes' objects
 	// (name and label, escaped): most of every node's bytes, the same
 	// each time.
@@ -96,9 +96,8 @@ func (j *jsonRenderer) Record(r *analyze.Record) error {
 		b = strconv.AppendInt(b, int64(r.GapLength), 10)
 	}
 	b = append(b, ", \"tree\": "...)
-	j.childrenIndex(&r.PDU)
 	if len(r.PDU.Nodes) > 0 {
-		b = j.appendNode(b, &r.PDU, 0, 2)
+		b = j.appendTree(b, &r.PDU)
 	} else {
 		b = append(b, "null"...)
 	}
@@ -108,24 +107,55 @@ func (j *jsonRenderer) Record(r *analyze.Record) error {
 	return err
 }
 
-// childrenIndex lists each node's children; the flat pre-order slice is
-// nested here, for this renderer only.
-func (j *jsonRenderer) childrenIndex(p *dissect.PDU) {
-	if cap(j.kids) < len(p.Nodes) {
-		j.kids = make([][]int32, len(p.Nodes))
-	}
-	j.kids = j.kids[:len(p.Nodes)]
-	for i := range j.kids {
-		j.kids[i] = j.kids[i][:0]
-	}
-	for i := 1; i < len(p.Nodes); i++ {
-		if par := p.Nodes[i].Parent; par >= 0 {
-			j.kids[par] = append(j.kids[par], int32(i))
-		}
-	}
+// openNode is a node whose object is written but not closed yet.
+type openNode struct {
+	i    int32
+	kids bool // its "children" array is open
 }
 
-func (j *jsonRenderer) appendNode(b []byte, p *dissect.PDU, i int32, ind int) []byte {
+// appendTree writes the tree as nested objects in one pass over the flat
+// pre-order slice: a node's object stays open while its subtree follows,
+// each child opening its parent's "children" array or adding to it.
+func (j *jsonRenderer) appendTree(b []byte, p *dissect.PDU) []byte {
+	open := j.open[:0]
+	for i := range p.Nodes {
+		par := p.Nodes[i].Parent
+		for len(open) > 0 && open[len(open)-1].i != par {
+			b = closeNode(b, open[len(open)-1])
+			open = open[:len(open)-1]
+		}
+		if len(open) > 0 {
+			top := &open[len(open)-1]
+			if top.kids {
+				b = append(b, ',')
+			} else {
+				b = append(b, ", \"children\": ["...)
+				top.kids = true
+			}
+			b = append(b, '\n')
+			b = appendSpaces(b, 2*(len(open)+2))
+		} else if i > 0 {
+			break // a second root: not a tree (Check rejects it)
+		}
+		b = j.appendFields(b, p, int32(i))
+		open = append(open, openNode{i: int32(i)})
+	}
+	for k := len(open) - 1; k >= 0; k-- {
+		b = closeNode(b, open[k])
+	}
+	j.open = open[:0]
+	return b
+}
+
+func closeNode(b []byte, o openNode) []byte {
+	if o.kids {
+		b = append(b, ']')
+	}
+	return append(b, '}')
+}
+
+// appendFields writes node i's object up to, not including, its children.
+func (j *jsonRenderer) appendFields(b []byte, p *dissect.PDU, i int32) []byte {
 	n := &p.Nodes[i]
 	if n.Key == "" {
 		b = append(b, j.head(n.Field)...)
@@ -180,19 +210,7 @@ func (j *jsonRenderer) appendNode(b []byte, p *dissect.PDU, i int32, ind int) []
 	if !first {
 		b = append(b, ']')
 	}
-	if kids := j.kids[i]; len(kids) > 0 {
-		b = append(b, ", \"children\": ["...)
-		for k, c := range kids {
-			if k > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, '\n')
-			b = appendSpaces(b, 2*(ind+1))
-			b = j.appendNode(b, p, c, ind+1)
-		}
-		b = append(b, ']')
-	}
-	return append(b, '}')
+	return b
 }
 
 // head is the cached start of an object of f's nodes.
