@@ -80,17 +80,26 @@ type Analyzer struct {
 	queryServers map[netip.AddrPort]struct{}
 	tcpState     *tcpState
 	free         []*Record
-	recycled     chan *Record // records given back by another goroutine
+	recycled     chan []*Record // records given back by another goroutine, in batches
 	stats        Stats
 	pp           *pipe // the back end's goroutine (Parallel), or nil
 
-	// The back end's state.
+	*backEnd // the back end's state, in an allocation of its own
+}
+
+// backEnd is the state only the back end touches. It is allocated apart
+// from the front end's fields and padded, so that the two goroutines never
+// write to the same cache line: the back end updating its clock and queue
+// for every record used to slow the front end's per-packet counters down.
+type backEnd struct {
+	_            [64]byte
 	queryTracker *query.Tracker
 	keys         addrKeys
 	held         []*Record // records waiting to be emitted, in order
 	bnow         time.Time // packet time as the back end has seen it
 	berr         error     // emit's error (ErrStop included)
 	records      uint64
+	_            [64]byte
 }
 
 // Stats counts what a run saw.
@@ -110,11 +119,12 @@ func New(opts Options, emit func(*Record) error) *Analyzer {
 	opts.defaults()
 	a := &Analyzer{opts: opts, emit: emit,
 		defrag:       ip4defrag.NewIPv4Defragmenter(),
-		queryTracker: query.NewTracker(),
 		queryServers: map[netip.AddrPort]struct{}{},
+		backEnd:      &backEnd{queryTracker: query.NewTracker()},
 	}
 	if opts.Handoff || opts.Parallel {
-		a.recycled = make(chan *Record, 2*opts.MaxHeld)
+		// Enough batches for every record in flight between the goroutines.
+		a.recycled = make(chan []*Record, 2*opts.MaxHeld/opts.Batch+16)
 	}
 	// gopacket 1.1.19 fixes a parser's first layer, so there is one per IP
 	// version; both decode into the same layer structs.
@@ -263,8 +273,9 @@ func (a *Analyzer) newRecord() *Record {
 		return r
 	}
 	select {
-	case r = <-a.recycled: // a nil channel (no Handoff) is never ready
-		r.reset()
+	case b := <-a.recycled: // a nil channel (no Handoff) is never ready
+		a.free = append(a.free, b...)
+		return a.newRecord()
 	default:
 		r = &Record{}
 	}
@@ -315,7 +326,7 @@ func (a *Analyzer) release(all bool) {
 				a.free = append(a.free, r)
 			} else {
 				select {
-				case a.recycled <- r:
+				case a.recycled <- []*Record{r}:
 				default:
 				}
 			}
@@ -333,13 +344,19 @@ func pooled(r *Record) bool {
 // Recycle gives back records emitted under Handoff, once the other
 // goroutine is done with them. It may be called from any goroutine.
 func (a *Analyzer) Recycle(rs []*Record) {
+	// One channel operation per batch, not per record; the caller keeps
+	// rs, so the records are moved to a slice of their own.
+	b := make([]*Record, 0, len(rs))
 	for _, r := range rs {
-		if !pooled(r) {
-			continue
+		if pooled(r) {
+			b = append(b, r)
 		}
-		select {
-		case a.recycled <- r:
-		default: // the pool is full: let the collector have it
-		}
+	}
+	if len(b) == 0 {
+		return
+	}
+	select {
+	case a.recycled <- b:
+	default: // the pool is full: let the collector have them
 	}
 }

@@ -122,7 +122,16 @@ func (p *PDU) Reset(data []byte, wireLen int) {
 	if wireLen < len(data) {
 		wireLen = len(data)
 	}
-	*p = PDU{Data: data, WireLen: wireLen, Nodes: p.Nodes[:0], Experts: p.Experts[:0], Objects: p.Objects[:0], Lite: p.Lite}
+	// Field by field: a whole-struct assignment costs write barriers on
+	// every pointer, once per PDU.
+	p.Data, p.WireLen = data, wireLen
+	p.Nodes, p.Experts = p.Nodes[:0], p.Experts[:0]
+	if len(p.Objects) > 0 {
+		clear(p.Objects) // let go of the exported files' bytes
+		p.Objects = p.Objects[:0]
+	}
+	p.Message, p.Info = "", ""
+	p.Dir, p.Pending = DirUnknown, false
 }
 
 // Cut reports whether the capture cut this PDU short.
