@@ -33,7 +33,17 @@ func (f *fieldsRenderer) Begin() error {
 func (f *fieldsRenderer) End() error { return f.w.Flush() }
 
 func (f *fieldsRenderer) Record(r *analyze.Record) error {
-	b := f.line[:0]
+	f.line = f.Append(f.line[:0], r, false)
+	_, err := f.w.Write(f.line)
+	return err
+}
+
+func (f *fieldsRenderer) Raw(b []byte, _ int) error {
+	_, err := f.w.Write(b)
+	return err
+}
+
+func (f *fieldsRenderer) Append(b []byte, r *analyze.Record, _ bool) []byte {
 	for i, fr := range f.o.Fields {
 		if i > 0 {
 			b = append(b, f.o.Separator...)
@@ -60,10 +70,7 @@ func (f *fieldsRenderer) Record(r *analyze.Record) error {
 			b = AppendRaw(b, n)
 		})
 	}
-	b = append(b, '\n')
-	f.line = b
-	_, err := f.w.Write(b)
-	return err
+	return append(b, '\n')
 }
 
 // AppendRaw appends a node's value as -T fields shows it: the number itself

@@ -40,11 +40,23 @@ func (j *jsonRenderer) End() error {
 }
 
 func (j *jsonRenderer) Record(r *analyze.Record) error {
-	b := j.buf[:0]
-	if j.n > 0 {
+	j.buf = j.Append(j.buf[:0], r, j.n == 0)
+	j.n++
+	_, err := j.w.Write(j.buf)
+	return err
+}
+
+func (j *jsonRenderer) Raw(b []byte, records int) error {
+	j.n += records
+	_, err := j.w.Write(b)
+	return err
+}
+
+// Append appends r's object; first is whether it opens the array (no comma).
+func (j *jsonRenderer) Append(b []byte, r *analyze.Record, first bool) []byte {
+	if !first {
 		b = append(b, ',')
 	}
-	j.n++
 	b = append(b, "\n  {\"frame\": "...)
 	b = strconv.AppendUint(b, r.Frame, 10)
 	b = append(b, ", \"time\": "...)
@@ -101,10 +113,7 @@ func (j *jsonRenderer) Record(r *analyze.Record) error {
 	} else {
 		b = append(b, "null"...)
 	}
-	b = append(b, '}')
-	j.buf = b
-	_, err := j.w.Write(b)
-	return err
+	return append(b, '}')
 }
 
 // openNode is a node whose object is written but not closed yet.

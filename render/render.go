@@ -28,9 +28,30 @@ type Renderer interface {
 	End() error
 }
 
+// Appender formats records as bytes, for rendering on several goroutines:
+// each has its own Appender (NewAppender; they keep scratch space), and
+// one Renderer writes the bytes in order with Raw.
+type Appender interface {
+	// Append appends r as Record would write it; first says whether r is
+	// the first record of the output (JSON puts no comma before it).
+	Append(dst []byte, r *analyze.Record, first bool) []byte
+}
+
+// Writer is a Renderer that can also write records formatted elsewhere.
+type Writer interface {
+	Renderer
+	// Raw writes bytes an Appender made for n records.
+	Raw(b []byte, n int) error
+}
+
+// NewAppender returns an Appender for format, with the same options as New.
+func NewAppender(format string, o Options) Appender {
+	return New(format, io.Discard, o).(Appender)
+}
+
 // New returns the renderer for format "text", "json" or "fields". It
 // buffers its output; End flushes it.
-func New(format string, w io.Writer, o Options) Renderer {
+func New(format string, w io.Writer, o Options) Writer {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	if o.Separator == "" {
 		o.Separator = "\t"

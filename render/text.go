@@ -22,19 +22,29 @@ func (t *textRenderer) Begin() error { return nil }
 func (t *textRenderer) End() error   { return t.w.Flush() }
 
 func (t *textRenderer) Record(r *analyze.Record) error {
-	t.line = AppendSummary(t.line[:0], r)
-	t.line = append(t.line, '\n')
+	t.line = t.Append(t.line[:0], r, false)
+	_, err := t.w.Write(t.line)
+	return err
+}
+
+func (t *textRenderer) Append(dst []byte, r *analyze.Record, _ bool) []byte {
+	dst = AppendSummary(dst, r)
+	dst = append(dst, '\n')
 	if t.o.Verbose {
-		t.line = appendHeader(t.line, r, &t.clock)
-		t.line, t.depth = appendTree(t.line, r, &t.o, t.depth)
+		dst = appendHeader(dst, r, &t.clock)
+		dst, t.depth = appendTree(dst, r, &t.o, t.depth)
 	}
 	if t.o.Hex {
-		t.line = AppendHexDump(t.line, &r.PDU, &t.o)
+		dst = AppendHexDump(dst, &r.PDU, &t.o)
 	}
 	if t.o.Verbose || t.o.Hex {
-		t.line = append(t.line, '\n')
+		dst = append(dst, '\n')
 	}
-	_, err := t.w.Write(t.line)
+	return dst
+}
+
+func (t *textRenderer) Raw(b []byte, _ int) error {
+	_, err := t.w.Write(b)
 	return err
 }
 

@@ -87,6 +87,7 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 	// rendering run on another (the sink), so both cores work. Records
 	// cross in batches, in order, and go back to the analyzer's pool.
 	shown := 0
+	var rp *renderPool
 	consume := func(rec *analyze.Record) error {
 		if flt != nil && !flt.Match(rec) {
 			return nil
@@ -102,7 +103,9 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 				return err
 			}
 		}
-		if err := r.Record(rec); err != nil {
+		if rp != nil {
+			rp.take = true // formatted and written by the render pool
+		} else if err := r.Record(rec); err != nil {
 			return err
 		}
 		shown++
@@ -123,6 +126,10 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 		c.opts.Batch = 1
 	}
 	sk := newSink(batch, consume, func(b []*analyze.Record) { a.Recycle(b) })
+	if batch > 1 && c.heavyOutput() && runtime.GOMAXPROCS(0) > 1 {
+		rp = newRenderPool(sk, r, c.format, c.ropts, renderWorkers)
+		sk.rp = rp
+	}
 	a = analyze.New(c.opts, sk.emit)
 	if c.iface != "" {
 		stop := make(chan os.Signal, 1)
@@ -216,4 +223,15 @@ func (c *config) summaryOnly(flt *filter.Filter, stats []stat, exp *exporter) bo
 		}
 	}
 	return true
+}
+
+// renderWorkers format -V and JSON output: two, one per core of the
+// machines this is measured on; the formatting of a batch is independent
+// of the others.
+const renderWorkers = 2
+
+// heavyOutput reports whether formatting costs about as much as
+// dissecting (trees, hex dumps, JSON): then it is spread over goroutines.
+func (c *config) heavyOutput() bool {
+	return c.verbose || c.hex || c.format == "json"
 }

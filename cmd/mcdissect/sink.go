@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 
 	"github.com/mcdissect/mcdissect/analyze"
+	"github.com/mcdissect/mcdissect/render"
 )
 
 // sinkBatch is how many records cross between the goroutines at once: a
@@ -24,6 +25,7 @@ type sink struct {
 	size    int // records per batch
 	stopped atomic.Bool
 	done    chan error
+	rp      *renderPool // nil: consume renders too
 }
 
 // newSink starts the sink; size is the batch size (1 for live captures,
@@ -39,24 +41,48 @@ func newSink(size int, consume func(*analyze.Record) error, recycle func([]*anal
 func (s *sink) run() {
 	var err error
 	for b := range s.batches {
+		var shown []*analyze.Record
 		for _, r := range b {
 			if err == nil {
 				if err = s.consume(r); err != nil {
 					s.stopped.Store(true)
 				}
+				if s.rp != nil && (err == nil || err == analyze.ErrStop) && s.rp.take {
+					shown = append(shown, r)
+				}
+				if s.rp != nil {
+					s.rp.take = false
+				}
 			}
 		}
-		s.recycle(b)
-		clear(b)
-		select {
-		case s.free <- b[:0]:
-		default:
+		if s.rp != nil {
+			// The records are rendered on the pool's goroutines; its
+			// writer gives them back once their bytes are out.
+			s.rp.submit(shown, b)
+			continue
+		}
+		s.giveBack(b)
+	}
+	if s.rp != nil {
+		if werr := s.rp.close(); werr != nil && (err == nil || err == analyze.ErrStop) {
+			err = werr
 		}
 	}
 	if errors.Is(err, analyze.ErrStop) {
 		err = nil
 	}
 	s.done <- err
+}
+
+// giveBack returns a batch's records to the analyzer and the batch to
+// the free list.
+func (s *sink) giveBack(b []*analyze.Record) {
+	s.recycle(b)
+	clear(b)
+	select {
+	case s.free <- b[:0]:
+	default:
+	}
 }
 
 // emit is the analyzer's callback: it queues r for the sink's goroutine.
@@ -90,4 +116,83 @@ func (s *sink) close() error {
 	s.flush()
 	close(s.batches)
 	return <-s.done
+}
+
+// renderPool formats records on several goroutines and writes the bytes in
+// order on one more: -V and JSON output cost as much as dissecting, so on
+// two cores the formatting must be shared. The sink's goroutine still does,
+// in order, all that must be in order (filters, statistics, -c, -w,
+// exports); only the formatting of each batch is spread.
+type renderPool struct {
+	w       render.Writer
+	take    bool // set by the consumer: the record it just accepted is to be shown
+	shown   int  // records submitted so far
+	work    chan *renderJob
+	ordered chan *renderJob
+	bufs    chan []byte // output buffers, reused
+	done    chan error
+	sink    *sink
+}
+
+type renderJob struct {
+	recs  []*analyze.Record // the records to show, in order
+	first bool              // recs[0] is the output's first record
+	batch []*analyze.Record // the whole batch, given back after writing
+	out   []byte
+	ready chan struct{}
+}
+
+func newRenderPool(s *sink, w render.Writer, format string, o render.Options, workers int) *renderPool {
+	p := &renderPool{w: w, sink: s, work: make(chan *renderJob, 2*workers), ordered: make(chan *renderJob, 2*workers+2),
+		bufs: make(chan []byte, 3*workers+4), done: make(chan error, 1)}
+	for range workers {
+		go p.format(render.NewAppender(format, o))
+	}
+	go p.write()
+	return p
+}
+
+func (p *renderPool) submit(recs, batch []*analyze.Record) {
+	j := &renderJob{recs: recs, first: p.shown == 0, batch: batch, ready: make(chan struct{})}
+	select {
+	case j.out = <-p.bufs:
+	default:
+	}
+	p.shown += len(recs)
+	p.ordered <- j
+	p.work <- j
+}
+
+func (p *renderPool) format(a render.Appender) {
+	for j := range p.work {
+		for i, r := range j.recs {
+			j.out = a.Append(j.out, r, j.first && i == 0)
+		}
+		close(j.ready)
+	}
+}
+
+func (p *renderPool) write() {
+	var err error
+	for j := range p.ordered {
+		<-j.ready
+		if err == nil {
+			if err = p.w.Raw(j.out, len(j.recs)); err != nil {
+				p.sink.stopped.Store(true)
+			}
+		}
+		p.sink.giveBack(j.batch)
+		select {
+		case p.bufs <- j.out[:0]:
+		default:
+		}
+	}
+	p.done <- err
+}
+
+// close waits for every batch to be written and returns the first write error.
+func (p *renderPool) close() error {
+	close(p.work)
+	close(p.ordered)
+	return <-p.done
 }
