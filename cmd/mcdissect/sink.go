@@ -12,6 +12,9 @@ import (
 // channel operation per record would cost more than rendering a summary.
 const sinkBatch = 64
 
+// liteBatch is the batch size when records carry no trees (-r F, fields).
+const liteBatch = 256
+
 // sink runs consume on its own goroutine for every record the analyzer
 // emits, in order. Its first error (a write error, or ErrStop from -c)
 // stops it: later records are only given back, and the analyzer is told
