@@ -29,6 +29,7 @@ const (
 	opEmit   op = iota // the record is complete: hold and emit it
 	opTCP              // decode the record's PDU with dec, then hold and emit it
 	opQuery            // decode a Query datagram and track it, then hold and emit it
+	opQueryDecoded     // track a Query datagram the front end decoded, then hold and emit it
 	opGap              // tell dec of a gap in dir, then hold and emit the gap record
 	opClose            // dec's connection ended: let go of its waiting requests
 	opTick             // a second of packet time went by: expire the trackers
@@ -79,8 +80,10 @@ func (a *Analyzer) process(j *job) {
 		r.PDU.Dir = j.dir
 		j.dec.Decode(&r.PDU, r.buf, dissect.Meta{Frame: r.Frame, Time: r.Time, Client: j.client, Server: j.server, Dir: j.dir})
 		r.PDU.Dir = j.dir
-	case opQuery:
-		query.Decode(&r.PDU, r.buf, j.wire, j.dir)
+	case opQuery, opQueryDecoded:
+		if j.op == opQuery {
+			query.Decode(&r.PDU, r.buf, j.wire, j.dir)
+		}
 		client, server := r.Src, r.Dst
 		if r.PDU.Dir == dissect.DirS2C {
 			client, server = r.Dst, r.Src

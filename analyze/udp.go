@@ -48,7 +48,15 @@ func (a *Analyzer) handleUDP(ci gopacket.CaptureInfo, src, dst netip.AddrPort, p
 	r.Kind, r.Frame, r.Time, r.Src, r.Dst, r.Stream, r.Proto = KindPDU, a.frame, ci.Timestamp, src, dst, -1, "query"
 	a.stamp(r)
 	r.Parts = append(r.Parts, parts...)
-	r.setData(payload)
+	data := r.setData(payload)
+	if a.pp != nil && !a.opts.Lite {
+		// Decoding a datagram needs no conversation state, so when the
+		// back end has trees to build (the busier side then) the front
+		// end decodes it; the back end only tracks it.
+		query.Decode(&r.PDU, data, wireLen, dir)
+		a.submit(job{op: opQueryDecoded, r: r})
+		return
+	}
 	a.submit(job{op: opQuery, r: r, dir: dir, wire: wireLen})
 }
 
