@@ -26,14 +26,14 @@ import (
 type op uint8
 
 const (
-	opEmit   op = iota // the record is complete: hold and emit it
-	opTCP              // decode the record's PDU with dec, then hold and emit it
-	opQuery            // decode a Query datagram and track it, then hold and emit it
-	opQueryDecoded     // track a Query datagram the front end decoded, then hold and emit it
-	opGap              // tell dec of a gap in dir, then hold and emit the gap record
-	opClose            // dec's connection ended: let go of its waiting requests
-	opTick             // a second of packet time went by: expire the trackers
-	opFinish           // the input ended: close the trackers, emit everything
+	opEmit         op = iota // the record is complete: hold and emit it
+	opTCP                    // decode the record's PDU with dec, then hold and emit it
+	opQuery                  // decode a Query datagram and track it, then hold and emit it
+	opQueryDecoded           // track a Query datagram the front end decoded, then hold and emit it
+	opGap                    // tell dec of a gap in dir, then hold and emit the gap record
+	opClose                  // dec's connection ended: let go of its waiting requests
+	opTick                   // a second of packet time went by: expire the trackers
+	opFinish                 // the input ended: close the trackers, emit everything
 )
 
 type job struct {
