@@ -79,10 +79,9 @@ type Analyzer struct {
 	flushed      time.Time
 	queryServers map[netip.AddrPort]struct{}
 	tcpState     *tcpState
-	free         []*Record
-	recycled     chan []*Record // records given back by another goroutine, in batches
 	stats        Stats
-	pp           *pipe // the back end's goroutine (Parallel), or nil
+	pp           *pipe  // the back end's goroutine (Parallel), or nil
+	one          *batch // without Parallel: the one job's bytes
 
 	*backEnd // the back end's state, in an allocation of its own
 }
@@ -96,8 +95,10 @@ type backEnd struct {
 	queryTracker *query.Tracker
 	keys         addrKeys
 	held         []*Record // records waiting to be emitted, in order
-	bnow         time.Time // packet time as the back end has seen it
-	berr         error     // emit's error (ErrStop included)
+	free         []*Record
+	recycled     chan []*Record // records given back by another goroutine, in batches
+	bnow         time.Time      // packet time as the back end has seen it
+	berr         error          // emit's error (ErrStop included)
 	records      uint64
 	_            [64]byte
 }
@@ -121,6 +122,7 @@ func New(opts Options, emit func(*Record) error) *Analyzer {
 		defrag:       ip4defrag.NewIPv4Defragmenter(),
 		queryServers: map[netip.AddrPort]struct{}{},
 		backEnd:      &backEnd{queryTracker: query.NewTracker()},
+		one:          &batch{},
 	}
 	if opts.Handoff || opts.Parallel {
 		// Enough batches for every record in flight between the goroutines.
@@ -263,7 +265,7 @@ const (
 	maxPooledData  = 4 << 10
 )
 
-// newRecord takes a record from the free list.
+// newRecord takes a record from the free list (the back end's).
 func (a *Analyzer) newRecord() *Record {
 	var r *Record
 	if n := len(a.free); n > 0 {
@@ -280,12 +282,6 @@ func (a *Analyzer) newRecord() *Record {
 		r = &Record{}
 	}
 	return r
-}
-
-// stamp sets what the front end knows of every record.
-func (a *Analyzer) stamp(r *Record) {
-	r.Rel = r.Time.Sub(a.first)
-	r.PDU.Lite = a.opts.Lite
 }
 
 // release emits held records from the front while they are no longer
@@ -322,14 +318,7 @@ func (a *Analyzer) release(all bool) {
 			a.berr = err
 		}
 		if recycle && !a.opts.Handoff && pooled(r) {
-			if a.pp == nil {
-				a.free = append(a.free, r)
-			} else {
-				select {
-				case a.recycled <- []*Record{r}:
-				default:
-				}
-			}
+			a.free = append(a.free, r)
 		}
 	}
 	n := copy(a.held, a.held[i:])

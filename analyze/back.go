@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"net/netip"
 	"sync/atomic"
 	"time"
 
@@ -26,24 +27,64 @@ import (
 type op uint8
 
 const (
-	opEmit         op = iota // the record is complete: hold and emit it
-	opTCP                    // decode the record's PDU with dec, then hold and emit it
-	opQuery                  // decode a Query datagram and track it, then hold and emit it
-	opQueryDecoded           // track a Query datagram the front end decoded, then hold and emit it
-	opGap                    // tell dec of a gap in dir, then hold and emit the gap record
-	opClose                  // dec's connection ended: let go of its waiting requests
-	opTick                   // a second of packet time went by: expire the trackers
-	opFinish                 // the input ended: close the trackers, emit everything
+	opEmit   op = iota // make the record (undissected bytes, a gap...), hold and emit it
+	opTCP              // make the record, decode its PDU with dec, hold and emit it
+	opQuery            // make the record, decode a Query datagram and track it, hold and emit it
+	opGap              // tell dec of a gap in dir, then make, hold and emit the gap record
+	opClose            // dec's connection ended: let go of its waiting requests
+	opTick             // a second of packet time went by: expire the trackers
+	opFinish           // the input ended: close the trackers, emit everything
 )
 
+// job is what the back end is to do; for the ops that make a record, it
+// carries the record's fields, its bytes and frame list being in the
+// batch's arenas. The front end never touches a record: records live on
+// the back end and the sink, so no goroutine takes a cache miss on a
+// record another core just wrote, except the one that reads it next.
 type job struct {
 	op             op
+	kind           Kind
 	dir            dissect.Dir
+	tcp            bool
 	wire           int // a datagram's length on the wire
-	r              *Record
+	frame          uint64
+	time           time.Time
+	src, dst       netip.AddrPort
+	stream         int
+	proto          string
+	gapLen         int
+	reason         string
+	off            int64 // the bytes' stream offset (TCP)
+	data, parts    span  // in the batch's arenas
 	dec            streamConn
 	client, server string    // the conversation's keys, for TCP PDUs
 	now            time.Time // the front end's packet time when the job was made
+	rel            time.Duration
+}
+
+// span is a range of one of a batch's arenas.
+type span struct{ off, n int }
+
+// batch is jobs and the bytes and frame lists of their records.
+type batch struct {
+	jobs  []job
+	data  []byte
+	parts []Part
+}
+
+// maxBatchBytes: a batch is sent early when its records' bytes pass this,
+// and a batch whose arena grew past it does not keep it (a few large PDUs
+// must not keep megabytes per batch alive).
+const maxBatchBytes = 1 << 20
+
+func (b *batch) reset() {
+	clear(b.jobs) // let go of decoders and strings
+	b.jobs = b.jobs[:0]
+	b.data = b.data[:0]
+	if cap(b.data) > maxBatchBytes {
+		b.data = nil
+	}
+	b.parts = b.parts[:0]
 }
 
 // gapper is implemented by decoders that must know where a direction lost
@@ -54,36 +95,74 @@ type gapper interface{ Gap(dissect.Dir) }
 type closer interface{ Close() }
 
 // submit hands a job to the back end.
-func (a *Analyzer) submit(j job) {
+func (a *Analyzer) submit(j job) { a.submitRecord(j, nil, nil) }
+
+// submitRecord hands a job to the back end with the bytes and the frame
+// list of the record it makes, copied: the reader and the reassembler
+// reuse theirs.
+func (a *Analyzer) submitRecord(j job, data []byte, parts []Part) {
 	j.now = a.now
+	j.rel = j.time.Sub(a.first)
+	b := a.one
+	if a.pp != nil {
+		b = a.pp.cur
+	}
+	j.data = span{len(b.data), len(data)}
+	b.data = append(b.data, data...)
+	j.parts = span{len(b.parts), len(parts)}
+	b.parts = append(b.parts, parts...)
+	b.jobs = append(b.jobs, j)
 	if a.pp == nil {
-		a.process(&j)
+		a.process(&b.jobs[0], b)
+		b.reset()
 		return
 	}
-	a.pp.cur = append(a.pp.cur, j)
-	if len(a.pp.cur) >= a.opts.Batch {
+	if len(b.jobs) >= a.opts.Batch || len(b.data) >= maxBatchBytes {
 		a.pp.send()
 	}
 }
 
-// process runs one job on the back end.
-func (a *Analyzer) process(j *job) {
+// record makes the record a job describes, on the back end.
+func (a *Analyzer) record(j *job, b *batch) *Record {
+	r := a.newRecord()
+	r.Kind, r.Frame, r.Time, r.Rel = j.kind, j.frame, j.time, j.rel
+	r.Src, r.Dst, r.TCP, r.Stream, r.Proto = j.src, j.dst, j.tcp, j.stream, j.proto
+	r.GapLength, r.Reason = j.gapLen, j.reason
+	r.Parts = append(r.Parts, b.parts[j.parts.off:j.parts.off+j.parts.n]...)
+	r.setData(b.data[j.data.off : j.data.off+j.data.n])
+	r.PDU.Lite = a.opts.Lite
+	return r
+}
+
+// process runs one job on the back end; b holds its record's bytes.
+func (a *Analyzer) process(j *job, b *batch) {
 	if a.berr != nil {
 		return
 	}
 	if j.now.After(a.bnow) {
 		a.bnow = j.now
 	}
-	r := j.r
+	var r *Record
 	switch j.op {
+	case opEmit, opTCP, opQuery, opGap:
+		r = a.record(j, b)
+	}
+	switch j.op {
+	case opEmit:
+		switch r.Kind {
+		case KindConflict:
+			conflictPDU(&r.PDU, r.Proto, j.dir, r.buf, j.off)
+		case KindGap:
+			gapPDU(&r.PDU, r.Proto, j.dir, j.gapLen, j.off, j.reason)
+		default:
+			undissectedPDU(&r.PDU, r.Proto, j.dir, r.buf, j.off, r.Reason)
+		}
 	case opTCP:
 		r.PDU.Dir = j.dir
 		j.dec.Decode(&r.PDU, r.buf, dissect.Meta{Frame: r.Frame, Time: r.Time, Client: j.client, Server: j.server, Dir: j.dir})
 		r.PDU.Dir = j.dir
-	case opQuery, opQueryDecoded:
-		if j.op == opQuery {
-			query.Decode(&r.PDU, r.buf, j.wire, j.dir)
-		}
+	case opQuery:
+		query.Decode(&r.PDU, r.buf, j.wire, j.dir)
 		client, server := r.Src, r.Dst
 		if r.PDU.Dir == dissect.DirS2C {
 			client, server = r.Dst, r.Src
@@ -93,6 +172,7 @@ func (a *Analyzer) process(j *job) {
 		if g, ok := j.dec.(gapper); ok {
 			g.Gap(j.dir)
 		}
+		gapPDU(&r.PDU, r.Proto, j.dir, j.gapLen, j.off, j.reason)
 	case opClose:
 		if c, ok := j.dec.(closer); ok {
 			c.Close()
@@ -113,16 +193,16 @@ func (a *Analyzer) process(j *job) {
 // pipe carries jobs from the front end's goroutine to the back end's.
 type pipe struct {
 	a       *Analyzer
-	cur     []job
-	batches chan []job
-	free    chan []job
+	cur     *batch
+	batches chan *batch
+	free    chan *batch
 	done    chan struct{}
 	stopped atomic.Bool // the back end's emit failed: the front end stops reading
 }
 
 func startPipe(a *Analyzer) *pipe {
-	p := &pipe{a: a, batches: make(chan []job, 4), free: make(chan []job, 6), done: make(chan struct{})}
-	p.cur = make([]job, 0, a.opts.Batch)
+	p := &pipe{a: a, batches: make(chan *batch, 4), free: make(chan *batch, 6), done: make(chan struct{})}
+	p.cur = &batch{jobs: make([]job, 0, a.opts.Batch)}
 	go p.run()
 	return p
 }
@@ -130,22 +210,22 @@ func startPipe(a *Analyzer) *pipe {
 func (p *pipe) run() {
 	defer close(p.done)
 	for b := range p.batches {
-		for i := range b {
-			p.a.process(&b[i])
+		for i := range b.jobs {
+			p.a.process(&b.jobs[i], b)
 		}
 		if p.a.berr != nil {
 			p.stopped.Store(true)
 		}
-		clear(b)
+		b.reset()
 		select {
-		case p.free <- b[:0]:
+		case p.free <- b:
 		default:
 		}
 	}
 }
 
 func (p *pipe) send() {
-	if len(p.cur) == 0 {
+	if len(p.cur.jobs) == 0 {
 		return
 	}
 	p.batches <- p.cur
@@ -153,7 +233,7 @@ func (p *pipe) send() {
 	case b := <-p.free:
 		p.cur = b
 	default:
-		p.cur = make([]job, 0, p.a.opts.Batch)
+		p.cur = &batch{jobs: make([]job, 0, p.a.opts.Batch)}
 	}
 }
 

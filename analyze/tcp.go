@@ -47,6 +47,7 @@ type tcpState struct {
 	a       *Analyzer
 	r       *reassembly.Reassembler
 	classic *classic.Session // heartbeat salts, for checking players' keys
+	parts   []Part           // scratch: a unit's frame list, as records list it
 }
 
 func newTCPState(a *Analyzer) *tcpState {
@@ -84,15 +85,6 @@ type tcpConn struct {
 	// The endpoints as the protocol trackers key them ("ip:port"), made
 	// once per connection rather than once per PDU.
 	clientKey, serverKey string
-}
-
-// decodeJob is the back end's job of decoding r, a PDU of this connection.
-func (h *tcpConn) decodeJob(r *Record, dir dissect.Dir) job {
-	if h.clientKey == "" {
-		h.clientKey = netip.AddrPortFrom(h.info.Client.IP, h.info.Client.Port).String()
-		h.serverKey = netip.AddrPortFrom(h.info.Server.IP, h.info.Server.Port).String()
-	}
-	return job{op: opTCP, r: r, dec: h.dec, dir: dir, client: h.clientKey, server: h.serverKey}
 }
 
 func (t *tcpState) factory(c *reassembly.ConnInfo) reassembly.ConnHandler {
@@ -201,58 +193,59 @@ func (h *tcpConn) result(dir reassembly.Dir, f dissect.Frame) reassembly.FrameRe
 	return reassembly.Lost()
 }
 
-// Deliver turns a unit into a record.
+// Deliver turns a unit into a job: the record itself is made and its PDU
+// decoded or built on the back end.
 func (h *tcpConn) Deliver(u *reassembly.Unit) {
 	if h.ignore && h.proto == nil {
 		return
 	}
 	a := h.t.a
-	r := a.newRecord()
-	r.Frame, r.Time, r.TCP, r.Stream = u.Frame, u.Time, true, u.Conn.Stream
-	a.stamp(r)
+	j := job{op: opEmit, tcp: true, frame: u.Frame, time: u.Time, stream: u.Conn.Stream, dir: ddir(u.Dir)}
 	client := netip.AddrPortFrom(u.Conn.Client.IP, u.Conn.Client.Port)
 	server := netip.AddrPortFrom(u.Conn.Server.IP, u.Conn.Server.Port)
-	r.Src, r.Dst = client, server
+	j.src, j.dst = client, server
 	if u.Dir == reassembly.ServerToClient {
-		r.Src, r.Dst = server, client
+		j.src, j.dst = server, client
 	}
-	r.Proto = "tcp"
+	j.proto = "tcp"
 	if h.proto != nil {
-		r.Proto = h.proto.proto
+		j.proto = h.proto.proto
 	}
-	for _, p := range u.Parts {
-		r.Parts = append(r.Parts, Part{Frame: p.Frame, Bytes: p.Bytes})
-	}
-	dir := ddir(u.Dir)
+	j.off = u.StreamOffset
 	switch u.Kind {
 	case reassembly.KindPDU:
-		r.Kind = KindPDU
-		r.setData(u.Data)
-		a.submit(h.decodeJob(r, dir))
-		return
+		h.decodeJob(&j)
 	case reassembly.KindGap:
-		r.Kind, r.GapLength, r.Reason = KindGap, u.Length, u.Reason
-		gapPDU(&r.PDU, r.Proto, dir, u)
+		j.kind, j.gapLen, j.reason = KindGap, u.Length, u.Reason
 		if h.dec != nil {
-			a.submit(job{op: opGap, r: r, dec: h.dec, dir: dir})
-			return
+			j.op, j.dec = opGap, h.dec
 		}
 	case reassembly.KindConflict:
-		r.Kind, r.Reason = KindConflict, u.Reason
-		data := r.setData(u.Data)
-		conflictPDU(&r.PDU, r.Proto, dir, data, u)
+		j.kind, j.reason = KindConflict, u.Reason
 	default:
-		if u.Reason == reassembly.ReasonIncomplete && h.atEnd(r, u) {
-			return
+		if u.Reason == reassembly.ReasonIncomplete && h.atEnd(&j, u) {
+			break
 		}
-		r.Kind, r.Reason = KindUndissected, u.Reason
+		j.kind, j.reason = KindUndissected, u.Reason
 		if why := h.reason[u.Dir]; why != "" && (h.proto == nil || u.Reason != reassembly.ReasonIncomplete && u.Reason != reassembly.ReasonNotCaptured) {
-			r.Reason = why
+			j.reason = why
 		}
-		data := r.setData(u.Data)
-		undissectedPDU(&r.PDU, r.Proto, dir, data, u.StreamOffset, r.Reason)
 	}
-	a.submit(job{op: opEmit, r: r})
+	parts := h.t.parts[:0]
+	for _, p := range u.Parts {
+		parts = append(parts, Part{Frame: p.Frame, Bytes: p.Bytes})
+	}
+	h.t.parts = parts
+	a.submitRecord(j, u.Data, parts)
+}
+
+// decodeJob makes j the back end's job of decoding a PDU of this connection.
+func (h *tcpConn) decodeJob(j *job) {
+	if h.clientKey == "" {
+		h.clientKey = netip.AddrPortFrom(h.info.Client.IP, h.info.Client.Port).String()
+		h.serverKey = netip.AddrPortFrom(h.info.Server.IP, h.info.Server.Port).String()
+	}
+	j.op, j.kind, j.dec, j.client, j.server = opTCP, KindPDU, h.dec, h.clientKey, h.serverKey
 }
 
 // rootField is the protocol's own field, or the core's for unclaimed streams.
@@ -274,21 +267,21 @@ func undissectedPDU(p *dissect.PDU, proto string, dir dissect.Dir, data []byte, 
 	p.Info = "[" + itoa(len(data)) + " undissected bytes: " + reason + "]"
 }
 
-func gapPDU(p *dissect.PDU, proto string, dir dissect.Dir, u *reassembly.Unit) {
+func gapPDU(p *dissect.PDU, proto string, dir dissect.Dir, length int, off int64, reason string) {
 	c := dissect.Begin(p, rootField(proto), nil, 0)
 	i := p.AddGenerated(0, FieldGap, dissect.Value{}, "")
-	p.AddGenerated(i, PFGapLength, dissect.U(uint64(u.Length)), "")
-	p.AddExpert(i, ExpertGap, itoa(u.Length)+" bytes missing at stream offset "+itoa64(u.StreamOffset)+" ("+u.Reason+"); nothing is parsed across them")
+	p.AddGenerated(i, PFGapLength, dissect.U(uint64(length)), "")
+	p.AddExpert(i, ExpertGap, itoa(length)+" bytes missing at stream offset "+itoa64(off)+" ("+reason+"); nothing is parsed across them")
 	c.Finish()
 	p.Dir = dir
 	p.Message = "Missing bytes"
-	p.Info = "[" + itoa(u.Length) + " bytes missing: " + u.Reason + "]"
+	p.Info = "[" + itoa(length) + " bytes missing: " + reason + "]"
 }
 
-func conflictPDU(p *dissect.PDU, proto string, dir dissect.Dir, data []byte, u *reassembly.Unit) {
+func conflictPDU(p *dissect.PDU, proto string, dir dissect.Dir, data []byte, off int64) {
 	c := dissect.Begin(p, rootField(proto), data, len(data))
 	i := c.Field(FieldRetrans, len(data), dissect.U(uint64(len(data))))
-	p.AddExpert(i, ExpertRetransDiffer, itoa(len(data))+" retransmitted bytes at stream offset "+itoa64(u.StreamOffset)+" differ from the first copy, which was used")
+	p.AddExpert(i, ExpertRetransDiffer, itoa(len(data))+" retransmitted bytes at stream offset "+itoa64(off)+" differ from the first copy, which was used")
 	c.Finish()
 	p.Dir = dir
 	p.Message = "Differing retransmission"
@@ -310,21 +303,18 @@ type endFramer interface {
 }
 
 // atEnd offers the bytes left when a direction ended to the protocol's
-// FrameAtEnd. When it frames them all, they become one PDU record (in r);
+// FrameAtEnd. When it frames them all, they become one PDU (j its decoding job);
 // otherwise nothing is done and they stay undissected.
-func (h *tcpConn) atEnd(r *Record, u *reassembly.Unit) bool {
+func (h *tcpConn) atEnd(j *job, u *reassembly.Unit) bool {
 	ef, ok := h.conn.(endFramer)
 	if !ok {
 		return false
 	}
-	dir := ddir(u.Dir)
-	f := ef.FrameAtEnd(dir, u.Data)
+	f := ef.FrameAtEnd(j.dir, u.Data)
 	if f.Status != dissect.FrameOK || f.Len != len(u.Data) {
 		return false
 	}
-	r.Kind = KindPDU
-	r.setData(u.Data)
-	h.t.a.submit(h.decodeJob(r, dir))
+	h.decodeJob(j)
 	return true
 }
 

@@ -44,20 +44,7 @@ func (a *Analyzer) handleUDP(ci gopacket.CaptureInfo, src, dst netip.AddrPort, p
 	} else {
 		return
 	}
-	r := a.newRecord()
-	r.Kind, r.Frame, r.Time, r.Src, r.Dst, r.Stream, r.Proto = KindPDU, a.frame, ci.Timestamp, src, dst, -1, "query"
-	a.stamp(r)
-	r.Parts = append(r.Parts, parts...)
-	data := r.setData(payload)
-	if a.pp != nil && !a.opts.Lite {
-		// Decoding a datagram needs no conversation state, so when the
-		// back end has trees to build (the busier side then) the front
-		// end decodes it; the back end only tracks it.
-		query.Decode(&r.PDU, data, wireLen, dir)
-		a.submit(job{op: opQueryDecoded, r: r})
-		return
-	}
-	a.submit(job{op: opQuery, r: r, dir: dir, wire: wireLen})
+	a.submitRecord(job{op: opQuery, kind: KindPDU, frame: a.frame, time: ci.Timestamp, src: src, dst: dst, stream: -1, proto: "query", dir: dir, wire: wireLen}, payload, parts)
 }
 
 func dirOf(serverIsDst bool) dissect.Dir {
