@@ -86,11 +86,13 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 	// The analyzer dissects on one goroutine; filtering, statistics and
 	// rendering run on another (the sink), so both cores work. Records
 	// cross in batches, in order, and go back to the analyzer's pool.
+	// accept does, in order, what must be in order: filtering,
+	// statistics, -w, exports and -c. It says whether rec is shown; the
+	// sink formats it, or its render pool does.
 	shown := 0
-	var rp *renderPool
-	consume := func(rec *analyze.Record) error {
+	accept := func(rec *analyze.Record) (bool, error) {
 		if flt != nil && !flt.Match(rec) {
-			return nil
+			return false, nil
 		}
 		for _, s := range stats {
 			s.add(rec)
@@ -100,19 +102,14 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		if exp != nil {
 			if err := exp.add(rec); err != nil {
-				return err
+				return false, err
 			}
-		}
-		if rp != nil {
-			rp.take = true // formatted and written by the render pool
-		} else if err := r.Record(rec); err != nil {
-			return err
 		}
 		shown++
 		if c.count > 0 && shown >= c.count {
-			return analyze.ErrStop
+			return true, analyze.ErrStop
 		}
-		return nil
+		return true, nil
 	}
 	c.opts.Handoff = true
 	// Decoding runs on a goroutine of its own too, apart from reading,
@@ -132,10 +129,9 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 		batch = liteBatch
 	}
 	c.opts.Batch = batch
-	sk := newSink(batch, consume, func(b []*analyze.Record) { a.Recycle(b) })
+	sk := newSink(batch, accept, r, func(b []*analyze.Record) { a.Recycle(b) })
 	if batch > 1 && c.heavyOutput() && runtime.GOMAXPROCS(0) > 1 {
-		rp = newRenderPool(sk, r, c.format, c.ropts, renderWorkers)
-		sk.rp = rp
+		sk.rp = newRenderPool(sk, r, c.format, c.ropts, renderWorkers)
 	}
 	a = analyze.New(c.opts, sk.emit)
 	if c.iface != "" {

@@ -15,12 +15,14 @@ const sinkBatch = 64
 // liteBatch is the batch size when records carry no trees (-r F, fields).
 const liteBatch = 256
 
-// sink runs consume on its own goroutine for every record the analyzer
-// emits, in order. Its first error (a write error, or ErrStop from -c)
+// sink runs accept on its own goroutine for every record the analyzer
+// emits, in order, and writes the records shown with w (or has its render
+// pool format them). Its first error (a write error, or ErrStop from -c)
 // stops it: later records are only given back, and the analyzer is told
 // to stop at its next emit.
 type sink struct {
-	consume func(*analyze.Record) error
+	accept  func(*analyze.Record) (bool, error) // in order: is it shown (and stop after it)?
+	w       render.Writer
 	recycle func([]*analyze.Record)
 	batches chan []*analyze.Record
 	free    chan []*analyze.Record
@@ -28,13 +30,13 @@ type sink struct {
 	size    int // records per batch
 	stopped atomic.Bool
 	done    chan error
-	rp      *renderPool // nil: consume renders too
+	rp      *renderPool // nil: the sink formats records itself
 }
 
 // newSink starts the sink; size is the batch size (1 for live captures,
 // whose output must not wait for 255 more PDUs).
-func newSink(size int, consume func(*analyze.Record) error, recycle func([]*analyze.Record)) *sink {
-	s := &sink{consume: consume, recycle: recycle, size: size,
+func newSink(size int, accept func(*analyze.Record) (bool, error), w render.Writer, recycle func([]*analyze.Record)) *sink {
+	s := &sink{accept: accept, w: w, recycle: recycle, size: size,
 		batches: make(chan []*analyze.Record, 4), free: make(chan []*analyze.Record, 6), done: make(chan error, 1)}
 	s.cur = make([]*analyze.Record, 0, size)
 	go s.run()
@@ -46,16 +48,19 @@ func (s *sink) run() {
 	for b := range s.batches {
 		var shown []*analyze.Record
 		for _, r := range b {
-			if err == nil {
-				if err = s.consume(r); err != nil {
-					s.stopped.Store(true)
-				}
-				if s.rp != nil && (err == nil || err == analyze.ErrStop) && s.rp.take {
-					shown = append(shown, r)
-				}
+			if err != nil {
+				continue
+			}
+			show, aerr := s.accept(r)
+			if show {
 				if s.rp != nil {
-					s.rp.take = false
+					shown = append(shown, r)
+				} else if werr := s.w.Record(r); werr != nil {
+					aerr = werr
 				}
+			}
+			if err = aerr; err != nil {
+				s.stopped.Store(true)
 			}
 		}
 		if s.rp != nil {
@@ -128,8 +133,7 @@ func (s *sink) close() error {
 // exports); only the formatting of each batch is spread.
 type renderPool struct {
 	w       render.Writer
-	take    bool // set by the consumer: the record it just accepted is to be shown
-	shown   int  // records submitted so far
+	shown   int // records submitted so far
 	work    chan *renderJob
 	ordered chan *renderJob
 	bufs    chan []byte // output buffers, reused
