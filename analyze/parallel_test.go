@@ -19,7 +19,7 @@ func recordLine(r *Record, tree bool) string {
 		r.Frame, r.Time.UnixNano(), r.Src, r.Dst, r.Proto, r.Kind, r.PDU.Dir, r.PDU.Message, r.PDU.Info, r.Rel, r.Parts, r.GapLength, r.Reason)
 	if tree {
 		for _, n := range r.PDU.Nodes {
-			fmt.Fprintf(&b, "\n  %s %d+%d %x %d %q %q %x", n.Name(), n.Offset, n.Length, n.Flags, n.Value.N, n.Value.S, n.Text, n.Value.B)
+			fmt.Fprintf(&b, "\n  %s %d+%d %x %d %q %x", n.Name(), n.Offset, n.Length, n.Flags, n.Value.N, n.Text, n.Value.B)
 		}
 		for _, e := range r.PDU.Experts {
 			fmt.Fprintf(&b, "\n  ! %d %s %s", e.Node, e.Info.Name, e.Msg)

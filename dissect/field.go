@@ -17,7 +17,7 @@ const (
 	FTInt                       // signed integer (Value.Int)
 	FTBool                      // 0 or 1 in Value.N
 	FTFloat                     // Value.Float
-	FTString                    // text: Value.S if set, else the bytes in Value.B
+	FTString                    // text: the bytes in Value.B
 	FTBytes                     // raw bytes in Value.B
 	FTFrameNum                  // a frame number (a link to another packet), Value.N
 )

@@ -47,10 +47,7 @@ func AppendValue(dst []byte, n *Node) []byte {
 	case FTFloat:
 		return appendUnit(strconv.AppendFloat(dst, v.Float(), 'f', -1, 64), f)
 	case FTString:
-		if v.S != "" || v.B == nil {
-			return AppendQuoted(dst, v.S)
-		}
-		return AppendQuoted(dst, string(v.B)) // the conversion does not escape: AppendQuoted only reads it
+		return AppendQuoted(dst, v.View())
 	case FTBytes:
 		return AppendHex(dst, v.B)
 	}

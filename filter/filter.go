@@ -131,7 +131,7 @@ func (c *compare) one(n *dissect.Node) bool {
 		}
 		return false
 	}
-	s := n.Value.Text()
+	s := n.Value.View() // compared here, never kept
 	if n.Text != "" && f.Type == dissect.FTNone {
 		s = n.Text
 	}

@@ -91,10 +91,7 @@ func AppendRaw(b []byte, n *dissect.Node) []byte {
 		}
 		return append(b, "False"...)
 	case dissect.FTString:
-		if v.S != "" || v.B == nil {
-			return dissect.AppendSafe(b, v.S)
-		}
-		return dissect.AppendSafe(b, string(v.B))
+		return dissect.AppendSafe(b, v.View())
 	case dissect.FTBytes:
 		for i, c := range v.B {
 			if i > 0 {

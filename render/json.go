@@ -274,10 +274,7 @@ func appendJSONValue(b []byte, n *dissect.Node) []byte {
 		return strconv.AppendBool(b, v.Bool())
 	case dissect.FTString:
 		b = append(b, ", \"value\": "...)
-		if v.S == "" && v.B != nil {
-			return appendJSONBytes(b, v.B) // no string copy of wire bytes
-		}
-		return appendJSONString(b, v.S)
+		return appendJSONBytes(b, v.B) // no string copy
 	case dissect.FTBytes:
 		b = append(b, ", \"value\": \""...)
 		b = hex.AppendEncode(b, v.B)

@@ -36,7 +36,7 @@ type dec struct {
 type pending struct {
 	node  int32
 	a, b  int32
-	value bool // the node's Value.S, not its Text
+	value bool // the node's value (dissect.S), not its Text
 }
 
 // Decode dissects one framed packet of this connection. m.Dir says the

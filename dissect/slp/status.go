@@ -661,15 +661,8 @@ func isB64(c byte) bool {
 // made only when a tree is printed.
 func appendFavicon(dst []byte, n *dissect.Node) []byte {
 	v := n.Value
-	var buf []byte
-	size := 0
-	if v.S != "" || v.B == nil {
-		size = len(v.S)
-		buf = append(buf, v.S[:min(len(v.S), 40)]...)
-	} else {
-		size = len(v.B)
-		buf = append(buf, v.B[:min(len(v.B), 40)]...)
-	}
+	size := len(v.B)
+	buf := append([]byte(nil), v.B[:min(len(v.B), 40)]...)
 	buf = append(buf, "… ("...)
 	buf = strconv.AppendInt(buf, int64(size), 10)
 	buf = append(buf, " characters)"...)
