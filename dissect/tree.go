@@ -48,6 +48,7 @@ func Bool(v bool) Value        { return Value{N: b2u(v)} }
 func (v Value) Int() int64     { return int64(v.N) }
 func (v Value) Float() float64 { return math.Float64frombits(v.N) }
 func (v Value) Bool() bool     { return v.N != 0 }
+
 // Text is the value's text, a copy the caller may keep.
 func (v Value) Text() string { return string(v.B) }
 
