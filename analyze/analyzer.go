@@ -124,8 +124,9 @@ func New(opts Options, emit func(*Record) error) *Analyzer {
 		backEnd:      &backEnd{queryTracker: query.NewTracker()},
 		one:          &batch{},
 	}
-	if opts.Handoff || opts.Parallel {
-		// Enough batches for every record in flight between the goroutines.
+	if opts.Handoff {
+		// Enough batches for every record in flight to the other goroutine.
+		// Without Handoff the back end, which makes the records, frees them.
 		a.recycled = make(chan []*Record, 2*opts.MaxHeld/opts.Batch+16)
 	}
 	// gopacket 1.1.19 fixes a parser's first layer, so there is one per IP

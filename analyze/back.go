@@ -148,6 +148,11 @@ func (a *Analyzer) process(j *job, b *batch) {
 		r = a.record(j, b)
 	}
 	switch j.op {
+	case opGap:
+		if g, ok := j.dec.(gapper); ok {
+			g.Gap(j.dir)
+		}
+		fallthrough
 	case opEmit:
 		switch r.Kind {
 		case KindConflict:
@@ -168,11 +173,6 @@ func (a *Analyzer) process(j *job, b *batch) {
 			client, server = r.Dst, r.Src
 		}
 		a.queryTracker.Observe(dissect.Meta{Frame: r.Frame, Time: r.Time, Client: a.keys.of(client), Server: a.keys.of(server), Dir: r.PDU.Dir}, &r.PDU)
-	case opGap:
-		if g, ok := j.dec.(gapper); ok {
-			g.Gap(j.dir)
-		}
-		gapPDU(&r.PDU, r.Proto, j.dir, j.gapLen, j.off, j.reason)
 	case opClose:
 		if c, ok := j.dec.(closer); ok {
 			c.Close()

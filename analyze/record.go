@@ -57,10 +57,9 @@ func (r *Record) setData(data []byte) []byte {
 }
 
 // reset readies a pooled record for reuse, field by field: assigning a
-// whole new Record copied its ~700 bytes with write barriers, the most
-// expensive line of the front end. The pseudo-field scratch is not
-// cleared: every lookup sets what it reads. The PDU is reset by the
-// dissect.Begin every path calls; only what is read before that is set.
+// whole new Record copied its ~700 bytes with write barriers, once per
+// PDU. The pseudo-field scratch is not cleared: every lookup sets what it
+// reads.
 func (r *Record) reset() {
 	r.Kind, r.Frame, r.Time, r.Rel = 0, 0, time.Time{}, 0
 	r.Src, r.Dst, r.TCP, r.Stream, r.Proto = netip.AddrPort{}, netip.AddrPort{}, false, 0, ""

@@ -130,7 +130,7 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	c.opts.Batch = batch
 	sk := newSink(batch, accept, r, func(b []*analyze.Record) { a.Recycle(b) })
-	if batch > 1 && c.heavyOutput() && runtime.GOMAXPROCS(0) > 1 {
+	if batch > 1 && c.heavyOutput() && c.opts.Parallel {
 		sk.rp = newRenderPool(sk, r, c.format, c.ropts, renderWorkers)
 	}
 	a = analyze.New(c.opts, sk.emit)

@@ -141,6 +141,9 @@ type renderPool struct {
 	sink    *sink
 }
 
+// maxRenderBuf bounds the output buffers the pool keeps for reuse.
+const maxRenderBuf = 1 << 20
+
 type renderJob struct {
 	recs  []*analyze.Record // the records to show, in order
 	first bool              // recs[0] is the output's first record
@@ -189,6 +192,9 @@ func (p *renderPool) write() {
 			}
 		}
 		p.sink.giveBack(j.batch)
+		if cap(j.out) > maxRenderBuf {
+			continue // a batch of huge trees: do not keep its buffer
+		}
 		select {
 		case p.bufs <- j.out[:0]:
 		default:
