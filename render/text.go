@@ -14,7 +14,7 @@ type textRenderer struct {
 	w     *bufio.Writer
 	o     Options
 	line  []byte
-	depth []int // scratch for AppendTree
+	depth []int // scratch for appendTree
 	clock stampCache
 }
 
@@ -156,15 +156,9 @@ func appendHeader(dst []byte, r *analyze.Record, clock *stampCache) []byte {
 	return dst
 }
 
-// AppendTree appends the tree, four spaces a level, each line with its
+// appendTree appends the tree, four spaces a level, each line with its
 // byte range, generated items in brackets and expert items under the node
-// they concern.
-func AppendTree(dst []byte, r *analyze.Record, o *Options) []byte {
-	dst, _ = appendTree(dst, r, o, nil)
-	return dst
-}
-
-// appendTree is AppendTree with a reusable scratch slice for the depths.
+// they concern. depth is scratch space, reused across records.
 func appendTree(dst []byte, r *analyze.Record, o *Options, depth []int) ([]byte, []int) {
 	p := &r.PDU
 	depth = slices.Grow(depth[:0], len(p.Nodes))[:len(p.Nodes)]
