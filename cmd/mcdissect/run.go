@@ -83,12 +83,9 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mcdissect: %v\n", err)
 		return exitFail
 	}
-	// The analyzer dissects on one goroutine; filtering, statistics and
-	// rendering run on another (the sink), so both cores work. Records
-	// cross in batches, in order, and go back to the analyzer's pool.
 	// accept does, in order, what must be in order: filtering,
 	// statistics, -w, exports and -c. It says whether rec is shown; the
-	// sink formats it, or its render pool does.
+	// caller formats it, or the sink's render pool does.
 	shown := 0
 	accept := func(rec *analyze.Record) (bool, error) {
 		if flt != nil && !flt.Match(rec) {
@@ -111,8 +108,7 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return true, nil
 	}
-	c.opts.Handoff = true
-	// Decoding runs on a goroutine of its own too, apart from reading,
+	// Decoding runs on a goroutine of its own, apart from reading,
 	// reassembly and framing, when there is a core for it.
 	c.opts.Parallel = runtime.GOMAXPROCS(0) > 1
 	c.opts.Lite = c.summaryOnly(flt, stats, exp)
@@ -123,17 +119,37 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 		batch = 1
 	case c.opts.Lite:
 		// Lite records are small: bigger batches wake the other
-		// goroutines less often (8% faster on the summary). Records with
+		// goroutine less often (8% faster on the summary). Records with
 		// trees stay in batches of 64, or the records in flight crowd the
 		// soft memory limit and the collector runs without pause.
 		batch = liteBatch
 	}
 	c.opts.Batch = batch
-	sk := newSink(batch, accept, r, func(b []*analyze.Record) { a.Recycle(b) })
+	var sk *sink
 	if batch > 1 && c.heavyOutput() && c.opts.Parallel {
+		// Trees, hex dumps and JSON cost about as much to format as to
+		// dissect: records go to the sink's goroutine, and its render
+		// pool formats them on both cores.
+		c.opts.Handoff = true
+		sk = newSink(batch, accept, r, func(b []*analyze.Record) { a.Recycle(b) })
 		sk.rp = newRenderPool(sk, r, c.format, c.ropts, renderWorkers)
+		a = analyze.New(c.opts, sk.emit)
+	} else {
+		// Otherwise records are accepted and written where they are
+		// emitted, on the back end's goroutine: handing them to a third
+		// goroutine cost more than writing a summary line (-r F was 7%
+		// faster and used 14% less CPU this way), and every record
+		// stays in one core's cache from decoding to output.
+		a = analyze.New(c.opts, func(rec *analyze.Record) error {
+			show, err := accept(rec)
+			if show {
+				if werr := r.Record(rec); werr != nil && err == nil {
+					err = werr
+				}
+			}
+			return err
+		})
 	}
-	a = analyze.New(c.opts, sk.emit)
 	if c.iface != "" {
 		stop := make(chan os.Signal, 1)
 		signal.Notify(stop, os.Interrupt)
@@ -141,8 +157,10 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 		src = interruptible(src, stop)
 	}
 	warning, runErr := analyze.Run(src, a)
-	if err := sk.close(); err != nil && runErr == nil {
-		runErr = err
+	if sk != nil {
+		if err := sk.close(); err != nil && runErr == nil {
+			runErr = err
+		}
 	}
 	endErr := r.End()
 	for _, s := range stats {
