@@ -117,8 +117,10 @@ type PDU struct {
 	// index 0 and add nothing, so writes through a returned index land on
 	// the root harmlessly. Decoders may also skip work only the tree shows
 	// (inflating a level to count its blocks, checking a favicon). Message,
-	// Info, Dir and Pending must be the same as without Lite; expert items
-	// may be fewer. Reset keeps the flag.
+	// Info and Dir must be the same as without Lite; expert items may be
+	// fewer. A Lite PDU is never Pending: what a response adds to its
+	// request is in the tree only, so it is not held back. Reset keeps
+	// the flag.
 	Lite bool
 }
 

@@ -209,6 +209,12 @@ func (q *pending) release() {
 // the pipeline keeps it until its response links it.
 func (q *pending) hold(p *dissect.PDU, m dissect.Meta) {
 	q.release()
+	if p.Lite {
+		// A response only adds to its request's tree: a Lite request is
+		// not held back, and not kept (the pipeline may reuse it at once).
+		*q = pending{frame: m.Frame, t: m.Time, ok: true}
+		return
+	}
 	p.Pending = true
 	*q = pending{p: p, frame: m.Frame, t: m.Time, ok: true}
 }

@@ -430,6 +430,11 @@ func summary(p *dissect.PDU) string {
 	return fmt.Sprintf("%s | %s | %v | pending %v", p.Message, p.Info, p.Dir, p.Pending)
 }
 
+// liteSummary is what Lite decoding must say as full decoding does.
+func liteSummary(p *dissect.PDU) string {
+	return fmt.Sprintf("%s | %s | %v", p.Message, p.Info, p.Dir)
+}
+
 // TestSplitFrameDecode: frame every SLP sample with one Conn per
 // connection and decode with another, after all the framing; the PDUs,
 // their trees and their Pending marks at every step are those of one
@@ -457,7 +462,8 @@ func TestSplitFrameDecode(t *testing.T) {
 }
 
 // TestLiteSamples: Lite decoding of every SLP sample gives the same
-// Message, Info, Dir and Pending marks (at every step) as full decoding.
+// Message, Info and Dir as full decoding, and no Lite PDU is ever Pending
+// (what a response adds is in the tree only).
 func TestLiteSamples(t *testing.T) {
 	for _, path := range slpSamples(t) {
 		t.Run(filepath.Base(path), func(t *testing.T) {
@@ -469,7 +475,19 @@ func TestLiteSamples(t *testing.T) {
 				df(u)
 				dl(u)
 			}
-			compareRuns(t, &fullRun, &liteRun, summary)
+			if len(fullRun.pdus) != len(liteRun.pdus) {
+				t.Fatalf("%d PDUs, then %d Lite", len(fullRun.pdus), len(liteRun.pdus))
+			}
+			for k := range fullRun.pdus {
+				if x, y := liteSummary(fullRun.pdus[k]), liteSummary(liteRun.pdus[k]); x != y {
+					t.Errorf("PDU %d differs:\n%s\nLite:\n%s", k, x, y)
+				}
+			}
+			for _, marks := range liteRun.pending {
+				if strings.Contains(marks, "P") {
+					t.Fatalf("a Lite PDU was Pending: %s", marks)
+				}
+			}
 			for _, p := range liteRun.pdus {
 				if len(p.Nodes) != 1 {
 					t.Errorf("%s: Lite PDU has %d nodes", p.Message, len(p.Nodes))
@@ -566,11 +584,20 @@ func TestDecodeConcurrently(t *testing.T) {
 		<-done
 	}
 	for w := range workers {
-		show := full
 		if w%2 == 1 {
-			show = summary
+			// Lite: the same summaries; its Pending marks are none.
+			if len(got[w].pdus) != len(want.pdus) {
+				t.Fatalf("worker %d: %d PDUs, want %d", w, len(got[w].pdus), len(want.pdus))
+			}
+			for k := range want.pdus {
+				if x, y := liteSummary(want.pdus[k]), liteSummary(got[w].pdus[k]); x != y {
+					t.Errorf("worker %d, PDU %d differs:\n%s\nLite:\n%s", w, k, x, y)
+				}
+			}
+			checkSnaps(t, &got[w])
+			continue
 		}
-		compareRuns(t, &want, &got[w], show)
+		compareRuns(t, &want, &got[w], full)
 		checkSnaps(t, &got[w])
 	}
 }
