@@ -39,37 +39,50 @@ const (
 // job is what the back end is to do; for the ops that make a record, it
 // carries the record's fields, its bytes and frame list being in the
 // batch's arenas. The front end never touches a record: records live on
-// the back end and the sink, so no goroutine takes a cache miss on a
-// record another core just wrote, except the one that reads it next.
+// the back end, so no goroutine takes a cache miss on a record another
+// core just wrote. Jobs cross between cores by the million: what every
+// record of a connection's direction shares is in its side, made once,
+// and a job stays about two cache lines.
 type job struct {
-	op             op
-	kind           Kind
-	dir            dissect.Dir
-	tcp            bool
-	wire           int // a datagram's length on the wire
-	frame          uint64
-	time           time.Time
+	op     op
+	kind   Kind
+	dir    dissect.Dir
+	tcp    bool
+	wire   int32 // a datagram's length on the wire
+	frame  uint64
+	time   time.Time
+	rel    time.Duration
+	now    time.Time // the front end's packet time when the job was made
+	gapLen int
+	off    int64 // the bytes' stream offset (TCP)
+	data   span  // in the batch's arenas
+	parts  span
+	side   *side // TCP: the connection's direction; nil for a datagram
+	addrs  int32 // a datagram's source and destination in the batch's addrs
+	reason string
+}
+
+// side is what all the records of one direction of a TCP connection
+// share. Once a job points to it, it never changes: when the connection's
+// protocol is decided, new sides are made.
+type side struct {
 	src, dst       netip.AddrPort
 	stream         int
 	proto          string
-	gapLen         int
-	reason         string
-	off            int64 // the bytes' stream offset (TCP)
-	data, parts    span  // in the batch's arenas
-	dec            streamConn
-	client, server string    // the conversation's keys, for TCP PDUs
-	now            time.Time // the front end's packet time when the job was made
-	rel            time.Duration
+	dec            streamConn // the back end's decoder, nil when no protocol claimed the stream
+	client, server string     // the conversation's keys, for the trackers
 }
 
 // span is a range of one of a batch's arenas.
-type span struct{ off, n int }
+type span struct{ off, n int32 }
 
-// batch is jobs and the bytes and frame lists of their records.
+// batch is jobs and the bytes, frame lists and datagram addresses of
+// their records.
 type batch struct {
 	jobs  []job
 	data  []byte
 	parts []Part
+	addrs []netip.AddrPort
 }
 
 // maxBatchBytes: a batch is sent early when its records' bytes pass this,
@@ -85,6 +98,7 @@ func (b *batch) reset() {
 		b.data = nil
 	}
 	b.parts = b.parts[:0]
+	b.addrs = b.addrs[:0]
 }
 
 // gapper is implemented by decoders that must know where a direction lost
@@ -94,26 +108,49 @@ type gapper interface{ Gap(dissect.Dir) }
 // closer is implemented by decoders that hold requests awaiting responses.
 type closer interface{ Close() }
 
-// submit hands a job to the back end.
-func (a *Analyzer) submit(j job) { a.submitRecord(j, nil, nil) }
+// submit hands a job without a record to the back end.
+func (a *Analyzer) submit(j job) {
+	*a.newJob() = j
+	a.commit(nil)
+}
 
-// submitRecord hands a job to the back end with the bytes and the frame
-// list of the record it makes, copied: the reader and the reassembler
-// reuse theirs.
-func (a *Analyzer) submitRecord(j job, data []byte, parts []Part) {
-	j.now = a.now
-	j.rel = j.time.Sub(a.first)
+// newJob is the front end's next job, zeroed, in the current batch: it is
+// filled in place, then committed.
+func (a *Analyzer) newJob() *job {
 	b := a.one
 	if a.pp != nil {
 		b = a.pp.cur
 	}
-	j.data = span{len(b.data), len(data)}
-	b.data = append(b.data, data...)
-	j.parts = span{len(b.parts), len(parts)}
+	b.jobs = append(b.jobs, job{})
+	return &b.jobs[len(b.jobs)-1]
+}
+
+// curBatch is the batch newJob fills.
+func (a *Analyzer) curBatch() *batch {
+	if a.pp != nil {
+		return a.pp.cur
+	}
+	return a.one
+}
+
+// addParts appends a record's frame list to the current batch for j.
+func (a *Analyzer) addParts(j *job, parts []Part) {
+	b := a.curBatch()
+	j.parts = span{int32(len(b.parts)), int32(len(parts))}
 	b.parts = append(b.parts, parts...)
-	b.jobs = append(b.jobs, j)
+}
+
+// commit hands the job newJob gave to the back end, with the bytes of the
+// record it makes, copied: the reader and the reassembler reuse theirs.
+func (a *Analyzer) commit(data []byte) {
+	b := a.curBatch()
+	j := &b.jobs[len(b.jobs)-1]
+	j.now = a.now
+	j.rel = j.time.Sub(a.first)
+	j.data = span{int32(len(b.data)), int32(len(data))}
+	b.data = append(b.data, data...)
 	if a.pp == nil {
-		a.process(&b.jobs[0], b)
+		a.process(j, b)
 		b.reset()
 		return
 	}
@@ -126,8 +163,12 @@ func (a *Analyzer) submitRecord(j job, data []byte, parts []Part) {
 func (a *Analyzer) record(j *job, b *batch) *Record {
 	r := a.newRecord()
 	r.Kind, r.Frame, r.Time, r.Rel = j.kind, j.frame, j.time, j.rel
-	r.Src, r.Dst, r.TCP, r.Stream, r.Proto = j.src, j.dst, j.tcp, j.stream, j.proto
-	r.GapLength, r.Reason = j.gapLen, j.reason
+	r.TCP, r.GapLength, r.Reason = j.tcp, j.gapLen, j.reason
+	if s := j.side; s != nil {
+		r.Src, r.Dst, r.Stream, r.Proto = s.src, s.dst, s.stream, s.proto
+	} else {
+		r.Src, r.Dst, r.Stream, r.Proto = b.addrs[j.addrs], b.addrs[j.addrs+1], -1, "query"
+	}
 	r.Parts = append(r.Parts, b.parts[j.parts.off:j.parts.off+j.parts.n]...)
 	r.setData(b.data[j.data.off : j.data.off+j.data.n])
 	r.PDU.Lite = a.opts.Lite
@@ -149,7 +190,7 @@ func (a *Analyzer) process(j *job, b *batch) {
 	}
 	switch j.op {
 	case opGap:
-		if g, ok := j.dec.(gapper); ok {
+		if g, ok := j.side.dec.(gapper); ok {
 			g.Gap(j.dir)
 		}
 		fallthrough
@@ -164,17 +205,18 @@ func (a *Analyzer) process(j *job, b *batch) {
 		}
 	case opTCP:
 		r.PDU.Dir = j.dir
-		j.dec.Decode(&r.PDU, r.buf, dissect.Meta{Frame: r.Frame, Time: r.Time, Client: j.client, Server: j.server, Dir: j.dir})
+		s := j.side
+		s.dec.Decode(&r.PDU, r.buf, dissect.Meta{Frame: r.Frame, Time: r.Time, Client: s.client, Server: s.server, Dir: j.dir})
 		r.PDU.Dir = j.dir
 	case opQuery:
-		query.Decode(&r.PDU, r.buf, j.wire, j.dir)
+		query.Decode(&r.PDU, r.buf, int(j.wire), j.dir)
 		client, server := r.Src, r.Dst
 		if r.PDU.Dir == dissect.DirS2C {
 			client, server = r.Dst, r.Src
 		}
 		a.queryTracker.Observe(dissect.Meta{Frame: r.Frame, Time: r.Time, Client: a.keys.of(client), Server: a.keys.of(server), Dir: r.PDU.Dir}, &r.PDU)
 	case opClose:
-		if c, ok := j.dec.(closer); ok {
+		if c, ok := j.side.dec.(closer); ok {
 			c.Close()
 		}
 	case opTick:

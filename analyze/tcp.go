@@ -47,7 +47,6 @@ type tcpState struct {
 	a       *Analyzer
 	r       *reassembly.Reassembler
 	classic *classic.Session // heartbeat salts, for checking players' keys
-	parts   []Part           // scratch: a unit's frame list, as records list it
 }
 
 func newTCPState(a *Analyzer) *tcpState {
@@ -82,9 +81,7 @@ type tcpConn struct {
 	ignore bool       // no protocol of ours: its bytes produce no records
 	cands  []cand     // protocols still possible (port, -d or heuristics)
 	reason [2]string  // the framer's last reason for losing or skipping bytes, per direction
-	// The endpoints as the protocol trackers key them ("ip:port"), made
-	// once per connection rather than once per PDU.
-	clientKey, serverKey string
+	sides  [2]*side   // what the records of each direction share; made again when proto is set
 }
 
 func (t *tcpState) factory(c *reassembly.ConnInfo) reassembly.ConnHandler {
@@ -122,12 +119,39 @@ func protoByName(name string) *tcpProto {
 }
 
 func (h *tcpConn) setProto(p *tcpProto) {
-	h.proto, h.cands = p, nil
+	h.proto, h.cands, h.sides = p, nil, [2]*side{}
 	if p == nil {
 		h.ignore = true
 		return
 	}
 	h.conn, h.dec = p.newConn(h.t), p.newConn(h.t)
+}
+
+// side is what the records of direction d share, made at the first record
+// since the connection's protocol was last set. Jobs in flight keep the
+// sides they point to, which never change.
+func (h *tcpConn) side(d reassembly.Dir, c *reassembly.ConnInfo) *side {
+	if s := h.sides[d]; s != nil {
+		return s
+	}
+	client := netip.AddrPortFrom(c.Client.IP, c.Client.Port)
+	server := netip.AddrPortFrom(c.Server.IP, c.Server.Port)
+	s := &side{src: client, dst: server, stream: c.Stream, proto: "tcp", dec: h.dec}
+	if d == reassembly.ServerToClient {
+		s.src, s.dst = server, client
+	}
+	if h.proto != nil {
+		s.proto = h.proto.proto
+		// The endpoints as the protocol trackers key them ("ip:port"),
+		// made once per connection rather than once per PDU.
+		if o := h.sides[1-d]; o != nil && o.client != "" {
+			s.client, s.server = o.client, o.server
+		} else {
+			s.client, s.server = client.String(), server.String()
+		}
+	}
+	h.sides[d] = s
+	return s
 }
 
 func ddir(d reassembly.Dir) dissect.Dir {
@@ -200,30 +224,22 @@ func (h *tcpConn) Deliver(u *reassembly.Unit) {
 		return
 	}
 	a := h.t.a
-	j := job{op: opEmit, tcp: true, frame: u.Frame, time: u.Time, stream: u.Conn.Stream, dir: ddir(u.Dir)}
-	client := netip.AddrPortFrom(u.Conn.Client.IP, u.Conn.Client.Port)
-	server := netip.AddrPortFrom(u.Conn.Server.IP, u.Conn.Server.Port)
-	j.src, j.dst = client, server
-	if u.Dir == reassembly.ServerToClient {
-		j.src, j.dst = server, client
-	}
-	j.proto = "tcp"
-	if h.proto != nil {
-		j.proto = h.proto.proto
-	}
+	j := a.newJob()
+	j.op, j.tcp, j.frame, j.time, j.dir = opEmit, true, u.Frame, u.Time, ddir(u.Dir)
+	j.side = h.side(u.Dir, u.Conn)
 	j.off = u.StreamOffset
 	switch u.Kind {
 	case reassembly.KindPDU:
-		h.decodeJob(&j)
+		h.decodeJob(j)
 	case reassembly.KindGap:
 		j.kind, j.gapLen, j.reason = KindGap, u.Length, u.Reason
 		if h.dec != nil {
-			j.op, j.dec = opGap, h.dec
+			j.op = opGap
 		}
 	case reassembly.KindConflict:
 		j.kind, j.reason = KindConflict, u.Reason
 	default:
-		if u.Reason == reassembly.ReasonIncomplete && h.atEnd(&j, u) {
+		if u.Reason == reassembly.ReasonIncomplete && h.atEnd(j, u) {
 			break
 		}
 		j.kind, j.reason = KindUndissected, u.Reason
@@ -231,21 +247,17 @@ func (h *tcpConn) Deliver(u *reassembly.Unit) {
 			j.reason = why
 		}
 	}
-	parts := h.t.parts[:0]
+	b := a.curBatch()
+	j.parts = span{int32(len(b.parts)), int32(len(u.Parts))}
 	for _, p := range u.Parts {
-		parts = append(parts, Part{Frame: p.Frame, Bytes: p.Bytes})
+		b.parts = append(b.parts, Part{Frame: p.Frame, Bytes: p.Bytes})
 	}
-	h.t.parts = parts
-	a.submitRecord(j, u.Data, parts)
+	a.commit(u.Data)
 }
 
 // decodeJob makes j the back end's job of decoding a PDU of this connection.
 func (h *tcpConn) decodeJob(j *job) {
-	if h.clientKey == "" {
-		h.clientKey = netip.AddrPortFrom(h.info.Client.IP, h.info.Client.Port).String()
-		h.serverKey = netip.AddrPortFrom(h.info.Server.IP, h.info.Server.Port).String()
-	}
-	j.op, j.kind, j.dec, j.client, j.server = opTCP, KindPDU, h.dec, h.clientKey, h.serverKey
+	j.op, j.kind = opTCP, KindPDU
 }
 
 // rootField is the protocol's own field, or the core's for unclaimed streams.
@@ -292,7 +304,7 @@ func conflictPDU(p *dissect.PDU, proto string, dir dissect.Dir, data []byte, off
 // that it can let go of requests still waiting for a response.
 func (h *tcpConn) Closed(*reassembly.ConnInfo) {
 	if h.dec != nil {
-		h.t.a.submit(job{op: opClose, dec: h.dec})
+		h.t.a.submit(job{op: opClose, side: h.side(reassembly.ClientToServer, h.info)})
 	}
 }
 
@@ -338,7 +350,7 @@ func (h *tcpConn) midStream(dir reassembly.Dir, buf []byte) reassembly.FrameResu
 		f := conn.Frame(ddir(dir), buf, true)
 		switch f.Status {
 		case dissect.FrameOK, dissect.FrameSkip:
-			h.proto, h.conn, h.dec, h.cands = c.p, conn, c.p.newConn(h.t), nil
+			h.proto, h.conn, h.dec, h.cands, h.sides = c.p, conn, c.p.newConn(h.t), nil, [2]*side{}
 			return h.result(dir, f)
 		case dissect.FrameNeedMore:
 			need = true

@@ -44,7 +44,13 @@ func (a *Analyzer) handleUDP(ci gopacket.CaptureInfo, src, dst netip.AddrPort, p
 	} else {
 		return
 	}
-	a.submitRecord(job{op: opQuery, kind: KindPDU, frame: a.frame, time: ci.Timestamp, src: src, dst: dst, stream: -1, proto: "query", dir: dir, wire: wireLen}, payload, parts)
+	j := a.newJob()
+	j.op, j.kind, j.frame, j.time, j.dir, j.wire = opQuery, KindPDU, a.frame, ci.Timestamp, dir, int32(wireLen)
+	b := a.curBatch()
+	j.addrs = int32(len(b.addrs))
+	b.addrs = append(b.addrs, src, dst)
+	a.addParts(j, parts)
+	a.commit(payload)
 }
 
 func dirOf(serverIsDst bool) dissect.Dir {
