@@ -210,6 +210,9 @@ func (a *Analyzer) process(j *job, b *batch) {
 		r.PDU.Dir = j.dir
 	case opQuery:
 		query.Decode(&r.PDU, r.buf, int(j.wire), j.dir)
+		if r.PDU.Lite {
+			break // the tracker adds to trees only; not even its keys are needed
+		}
 		client, server := r.Src, r.Dst
 		if r.PDU.Dir == dissect.DirS2C {
 			client, server = r.Dst, r.Src
