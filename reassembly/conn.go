@@ -23,6 +23,17 @@ func (k *connKey) is(o *connKey) bool {
 	return k.sport == o.sport && k.dport == o.dport && k.net == o.net
 }
 
+// hash is the same for a key and its reverse: a connection is in the fast
+// table once, for both directions. Keys that collide there go to the full
+// table, so a weak or hostile hash only costs time.
+func (k *connKey) hash() uint64 {
+	lo, hi := k.sport, k.dport
+	if lo > hi {
+		lo, hi = hi, lo
+	}
+	return k.net.FastHash() ^ (uint64(lo)<<16|uint64(hi))*0x9E3779B97F4A7C15
+}
+
 func (k connKey) reverse() connKey {
 	return connKey{net: k.net.Reverse(), sport: k.dport, dport: k.sport}
 }
@@ -48,6 +59,7 @@ type conn struct {
 	// land in an old gopacket connection.
 	gpFlow     [2]gopacket.Flow
 	inGopacket bool // gopacket's pool holds this connection
+	fast       bool // in the fast table (else in the full one, under key and rkey)
 	closed     bool // FIN both ways, RST, idle or port reuse: no more data
 	removed    bool // dropped from the table; kept out of r.order next sweep
 	pendCap    int  // cap of both directions' PDU buffers, for the per-conn limit
@@ -120,12 +132,19 @@ func (r *Reassembler) newConn(k connKey, tcp *layers.TCP) *conn {
 		c.half[d].dir = Dir(d)
 		c.half[d].fin = -1
 	}
-	// Both ways are in the table, so a segment finds its connection and
-	// direction with one look-up whichever way it goes. The key goes in
-	// last: it wins when both are the same (a host talking to itself from
-	// and to one port).
-	r.conns[c.rkey] = connRef{c: c, forward: false}
-	r.conns[k] = connRef{c: c, forward: true}
+	// The fast table has the connection once, under a hash of both
+	// directions: a look-up there hashes 8 bytes, not a 60-byte key. When
+	// another connection has the hash, both ways go in the full table, so
+	// that a segment finds its connection and direction with one look-up
+	// whichever way it goes; the key goes in last: it wins when both are
+	// the same (a host talking to itself from and to one port).
+	if h := k.hash(); r.fast[h] == nil {
+		r.fast[h] = c
+		c.fast = true
+	} else {
+		r.conns[c.rkey] = connRef{c: c, forward: false}
+		r.conns[k] = connRef{c: c, forward: true}
+	}
 	r.open++
 	r.order = append(r.order, c)
 	return c
@@ -144,6 +163,18 @@ func (r *Reassembler) lookup(netFlow gopacket.Flow, tcp *layers.TCP) (*conn, Dir
 			return c, c.dirOf(false)
 		}
 	}
+	if c := r.fast[k.hash()]; c != nil {
+		// Forwards first: a connection whose key is its own reverse
+		// (one host and port talking to itself) is taken forwards.
+		if k.is(&c.key) {
+			r.last = c
+			return c, c.dirOf(true)
+		}
+		if k.is(&c.rkey) {
+			r.last = c
+			return c, c.dirOf(false)
+		}
+	}
 	ref, ok := r.conns[k]
 	if !ok {
 		ref = connRef{c: r.newConn(k, tcp), forward: true}
@@ -155,7 +186,13 @@ func (r *Reassembler) lookup(netFlow gopacket.Flow, tcp *layers.TCP) (*conn, Dir
 // forget removes a connection from the lookup table; r.order drops it at the
 // next sweep.
 func (r *Reassembler) forget(c *conn) {
-	if r.conns[c.key].c == c {
+	if c.fast {
+		if h := c.key.hash(); r.fast[h] == c {
+			delete(r.fast, h)
+			r.open--
+		}
+		c.fast = false
+	} else if r.conns[c.key].c == c {
 		delete(r.conns, c.key)
 		r.open--
 	}

@@ -12,8 +12,15 @@ import (
 // TestLookupBothWays: segments of interleaved connections, both ways, find
 // their connection and direction whether or not the last connection seen
 // is theirs; a host talking to itself on one port is one connection whose
-// segments all go the way of the first.
+// segments all go the way of the first. So it is when their hashes collide
+// in the fast table and they live in the full one.
 func TestLookupBothWays(t *testing.T) {
+	for _, collide := range []bool{false, true} {
+		t.Run(fmt.Sprint("collide=", collide), func(t *testing.T) { lookupBothWays(t, collide) })
+	}
+}
+
+func lookupBothWays(t *testing.T, collide bool) {
 	var got []string
 	r := New(func(c *ConnInfo) ConnHandler {
 		return &handlerFunc{
@@ -26,6 +33,14 @@ func TestLookupBothWays(t *testing.T) {
 	a, b := clientIP.As4(), serverIP.As4()
 	ab := gopacket.NewFlow(layers.EndpointIPv4, a[:], b[:])
 	aa := gopacket.NewFlow(layers.EndpointIPv4, a[:], a[:])
+	decoys := 0
+	if collide {
+		// Another connection already holds each one's hash.
+		for _, k := range []connKey{{ab, 50000, 25565}, {ab, 50001, 25565}, {aa, 25565, 25565}} {
+			r.fast[k.hash()] = &conn{}
+			decoys++
+		}
+	}
 	seq := map[string]uint32{}
 	send := func(frame uint64, flow gopacket.Flow, sport, dport layers.TCPPort, data string) {
 		k := fmt.Sprint(flow, sport, dport)
@@ -46,6 +61,16 @@ func TestLookupBothWays(t *testing.T) {
 	if s := r.Stats(); s.Open != 3 || s.Conns != 3 {
 		t.Errorf("open %d conns %d, want 3 3", s.Open, s.Conns)
 	}
+	// Without collisions each connection is in the fast table once; with
+	// them, in the full table under both keys (one for the host talking
+	// to itself, whose keys are the same).
+	wantFast, wantFull := 3, 0
+	if collide {
+		wantFast, wantFull = decoys, 5
+	}
+	if len(r.fast) != wantFast || len(r.conns) != wantFull {
+		t.Errorf("tables: fast %d, full %d; want %d, %d", len(r.fast), len(r.conns), wantFast, wantFull)
+	}
 	r.Close()
 	want := []string{
 		"s0 client->server a1",
@@ -63,7 +88,7 @@ func TestLookupBothWays(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("units %q\nwant %q", got, want)
 	}
-	if s := r.Stats(); s.Open != 0 || len(r.conns) != 0 || r.last != nil {
-		t.Errorf("after Close: open %d, table %d, last %v", s.Open, len(r.conns), r.last)
+	if s := r.Stats(); s.Open != 0 || len(r.conns) != 0 || len(r.fast) != decoys || r.last != nil {
+		t.Errorf("after Close: open %d, tables %d and %d (%d decoys), last %v", s.Open, len(r.conns), len(r.fast), decoys, r.last)
 	}
 }

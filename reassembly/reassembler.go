@@ -28,7 +28,8 @@ type Reassembler struct {
 	gtcp layers.TCP // the segment gopacket sees, reused
 	ctx  frameCtx
 
-	conns map[connKey]connRef // each connection under its key and rkey
+	fast  map[uint64]*conn    // each connection under key.hash(), unless another has that hash
+	conns map[connKey]connRef // those others, under their key and rkey
 	open  int                 // connections in conns
 	last  *conn               // the connection of the last segment, if still in conns
 	order []*conn             // by Stream: sweeps and Close go in this order
@@ -64,7 +65,7 @@ type Reassembler struct {
 // New makes a Reassembler that creates a handler per connection with f.
 func New(f Factory, l Limits) *Reassembler {
 	l = l.withDefaults()
-	r := &Reassembler{factory: f, lim: l, conns: make(map[connKey]connRef)}
+	r := &Reassembler{factory: f, lim: l, conns: make(map[connKey]connRef), fast: make(map[uint64]*conn)}
 	r.glue.r = r
 	r.pool = gpr.NewStreamPool(&r.glue)
 	r.asm = gpr.NewAssembler(r.pool)
