@@ -244,23 +244,41 @@ func TestSnaplenCut(t *testing.T) {
 	}
 }
 
-// TestFileCutShort: a file that ends inside a packet record is dissected
-// up to the cut, with a warning naming the last whole frame.
+// TestFileCutShort: a file that ends inside a packet record (in its
+// header, right after it, or in its data) is dissected up to the cut, with
+// a warning naming the last whole frame; a file that ends between records
+// is whole.
 func TestFileCutShort(t *testing.T) {
 	frames := [][]byte{
 		linkFrame(layers.LinkTypeEthernet, false, ipUDP(t, false, 40000, 25565, handshakeReq), false),
 		linkFrame(layers.LinkTypeEthernet, false, ipUDP(t, false, 25565, 40000, handshakeResp), false),
 	}
-	full := pcapFile(binary.LittleEndian, false, 1, frames, 0)
-	recs, warn, err := analyzeBytes(t, full[:len(full)-5], Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(recs) != 1 {
-		t.Errorf("got %d records, want the first one", len(recs))
-	}
-	if warn == nil || !strings.Contains(warn.Error(), "after frame 1") {
-		t.Errorf("warning %v, want one naming frame 1", warn)
+	last := len(frames[1]) // the second record's data
+	for _, tc := range []struct {
+		name string
+		cut  int // bytes cut off the end
+		want int // records
+		warn bool
+	}{
+		{"whole", 0, 2, false},
+		{"in the data", 5, 1, true},
+		{"after the header", last, 1, true},
+		{"in the header", last + 9, 1, true},
+		{"between records", last + 16, 1, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			full := pcapFile(binary.LittleEndian, false, 1, frames, 0)
+			recs, warn, err := analyzeBytes(t, full[:len(full)-tc.cut], Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(recs) != tc.want {
+				t.Errorf("got %d records, want %d", len(recs), tc.want)
+			}
+			if tc.warn != (warn != nil) || warn != nil && !strings.Contains(warn.Error(), "after frame 1") {
+				t.Errorf("warning %v, want one naming frame 1: %v", warn, tc.warn)
+			}
+		})
 	}
 }
 

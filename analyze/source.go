@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/google/gopacket"
 	"github.com/google/gopacket/layers"
@@ -27,7 +28,9 @@ var ErrNotCapture = errors.New("not a pcap or pcapng capture")
 // OpenFile recognises a pcap (micro- or nanosecond, either byte order) or
 // pcapng stream by its first bytes.
 func OpenFile(r io.Reader) (Source, error) {
-	br := bufio.NewReaderSize(r, 1<<16)
+	// The buffer holds a whole packet record of the largest snap length
+	// we accept, so that pcap packets are handed out where they lie in it.
+	br := bufio.NewReaderSize(r, readBuffer)
 	magic, err := br.Peek(4)
 	if err != nil {
 		if len(magic) == 0 {
@@ -35,7 +38,8 @@ func OpenFile(r io.Reader) (Source, error) {
 		}
 		return nil, fmt.Errorf("%w: only %d bytes", ErrNotCapture, len(magic))
 	}
-	switch binary.LittleEndian.Uint32(magic) {
+	m := binary.LittleEndian.Uint32(magic)
+	switch m {
 	case 0xa1b2c3d4, 0xd4c3b2a1, 0xa1b23c4d, 0x4d3cb2a1:
 		pr, err := pcapgo.NewReader(br)
 		if err != nil {
@@ -44,7 +48,16 @@ func OpenFile(r io.Reader) (Source, error) {
 		if s := pr.Snaplen(); s == 0 || s > MaxSnaplen {
 			pr.SetSnaplen(MaxSnaplen)
 		}
-		return &pcapSource{r: pr, link: pr.LinkType()}, nil
+		ps := &pcapSource{br: br, link: pr.LinkType(), snaplen: int(pr.Snaplen()), order: binary.LittleEndian, nsFactor: 1000}
+		switch m {
+		case 0xd4c3b2a1:
+			ps.order = binary.BigEndian
+		case 0xa1b23c4d: // nanosecond timestamps
+			ps.nsFactor = 1
+		case 0x4d3cb2a1:
+			ps.order, ps.nsFactor = binary.BigEndian, 1
+		}
+		return ps, nil
 	case 0x0a0d0d0a:
 		nr, err := newNgReader(br)
 		if err != nil {
@@ -55,12 +68,56 @@ func OpenFile(r io.Reader) (Source, error) {
 	return nil, fmt.Errorf("%w: it starts with % x", ErrNotCapture, magic)
 }
 
+// readBuffer is the input's buffer: a packet record (16 bytes of header and
+// at most MaxSnaplen of data) always fits, with room for many more.
+const readBuffer = 1 << 20
+
+// pcapSource reads a pcap file's packet records. pcapgo reads the file
+// header; the records are read here, in place in the input's buffer:
+// pcapgo's ZeroCopyReadPacketData copies each packet out of it and reads
+// its header with a call of its own, a fifth of the time of a summary's
+// front end.
 type pcapSource struct {
-	r    *pcapgo.Reader
-	link layers.LinkType
+	br       *bufio.Reader
+	link     layers.LinkType
+	snaplen  int
+	order    binary.ByteOrder
+	nsFactor uint32
+	skip     int // the last record's length: discarded at the next call, so that its data stays valid until then
 }
 
 func (s *pcapSource) Next() ([]byte, gopacket.CaptureInfo, layers.LinkType, error) {
-	d, ci, err := s.r.ZeroCopyReadPacketData()
-	return d, ci, s.link, err
+	var ci gopacket.CaptureInfo
+	if s.skip > 0 {
+		s.br.Discard(s.skip)
+		s.skip = 0
+	}
+	hdr, err := s.br.Peek(16)
+	if err != nil {
+		if err == io.EOF && len(hdr) > 0 {
+			err = io.ErrUnexpectedEOF
+		}
+		return nil, ci, s.link, err
+	}
+	o := s.order
+	// As pcapgo: the fraction is scaled in 32 bits, and the time is UTC.
+	ci.Timestamp = time.Unix(int64(o.Uint32(hdr[0:4])), int64(o.Uint32(hdr[4:8])*s.nsFactor)).UTC()
+	ci.CaptureLength = int(o.Uint32(hdr[8:12]))
+	ci.Length = int(o.Uint32(hdr[12:16]))
+	if ci.CaptureLength > s.snaplen {
+		return nil, ci, s.link, fmt.Errorf("capture length exceeds snap length: %d > %d", ci.CaptureLength, s.snaplen)
+	}
+	if ci.CaptureLength > ci.Length {
+		return nil, ci, s.link, fmt.Errorf("capture length exceeds original packet length: %d > %d", ci.CaptureLength, ci.Length)
+	}
+	n := 16 + ci.CaptureLength
+	rec, err := s.br.Peek(n)
+	if err != nil {
+		if err == io.EOF {
+			err = io.ErrUnexpectedEOF // a header without all its data
+		}
+		return nil, ci, s.link, err
+	}
+	s.skip = n
+	return rec[16:n:n], ci, s.link, nil
 }
