@@ -100,7 +100,13 @@ type backEnd struct {
 	bnow         time.Time      // packet time as the back end has seen it
 	berr         error          // emit's error (ErrStop included)
 	records      uint64
-	_            [64]byte
+	// borrow: records view their bytes in the batch's arena instead of
+	// copying them. Only when they are emitted and done with before the
+	// next job: no other goroutine has them (no Handoff) and nothing
+	// holds them back (Lite PDUs are never Pending; were one held, it
+	// would own its bytes first).
+	borrow bool
+	_      [64]byte
 }
 
 // Stats counts what a run saw.
@@ -121,7 +127,7 @@ func New(opts Options, emit func(*Record) error) *Analyzer {
 	a := &Analyzer{opts: opts, emit: emit,
 		defrag:       ip4defrag.NewIPv4Defragmenter(),
 		queryServers: map[netip.AddrPort]struct{}{},
-		backEnd:      &backEnd{queryTracker: query.NewTracker()},
+		backEnd:      &backEnd{queryTracker: query.NewTracker(), borrow: opts.Lite && !opts.Handoff},
 		one:          &batch{},
 	}
 	if opts.Handoff {
@@ -320,6 +326,11 @@ func (a *Analyzer) release(all bool) {
 		}
 		if recycle && !a.opts.Handoff && pooled(r) {
 			a.free = append(a.free, r)
+		}
+	}
+	if a.borrow {
+		for _, r := range a.held[i:] {
+			r.own() // it outlives the batch
 		}
 	}
 	n := copy(a.held, a.held[i:])

@@ -170,7 +170,12 @@ func (a *Analyzer) record(j *job, b *batch) *Record {
 		r.Src, r.Dst, r.Stream, r.Proto = b.addrs[j.addrs], b.addrs[j.addrs+1], -1, "query"
 	}
 	r.Parts = append(r.Parts, b.parts[j.parts.off:j.parts.off+j.parts.n]...)
-	r.setData(b.data[j.data.off : j.data.off+j.data.n])
+	data := b.data[j.data.off : j.data.off+j.data.n]
+	if a.borrow {
+		r.borrow(data)
+	} else {
+		r.setData(data)
+	}
 	r.PDU.Lite = a.opts.Lite
 	return r
 }
@@ -197,19 +202,19 @@ func (a *Analyzer) process(j *job, b *batch) {
 	case opEmit:
 		switch r.Kind {
 		case KindConflict:
-			conflictPDU(&r.PDU, r.Proto, j.dir, r.buf, j.off)
+			conflictPDU(&r.PDU, r.Proto, j.dir, r.data, j.off)
 		case KindGap:
 			gapPDU(&r.PDU, r.Proto, j.dir, j.gapLen, j.off, j.reason)
 		default:
-			undissectedPDU(&r.PDU, r.Proto, j.dir, r.buf, j.off, r.Reason)
+			undissectedPDU(&r.PDU, r.Proto, j.dir, r.data, j.off, r.Reason)
 		}
 	case opTCP:
 		r.PDU.Dir = j.dir
 		s := j.side
-		s.dec.Decode(&r.PDU, r.buf, dissect.Meta{Frame: r.Frame, Time: r.Time, Client: s.client, Server: s.server, Dir: j.dir})
+		s.dec.Decode(&r.PDU, r.data, dissect.Meta{Frame: r.Frame, Time: r.Time, Client: s.client, Server: s.server, Dir: j.dir})
 		r.PDU.Dir = j.dir
 	case opQuery:
-		query.Decode(&r.PDU, r.buf, int(j.wire), j.dir)
+		query.Decode(&r.PDU, r.data, int(j.wire), j.dir)
 		if r.PDU.Lite {
 			break // the tracker adds to trees only; not even its keys are needed
 		}

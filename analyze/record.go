@@ -42,7 +42,9 @@ type Record struct {
 	Retrans   int    // bytes of retransmitted copies that differed from the first copy
 	PDU       dissect.PDU
 
-	buf        []byte       // owns PDU.Data
+	buf        []byte       // owns PDU.Data, unless borrowed
+	data       []byte       // the record's bytes: buf, or a view of the batch's arena
+	borrowed   bool         // data is the batch's: the record must be emitted before the batch is reused
 	pseudo     dissect.Node // scratch node for pseudo-field lookups (FieldRef.Each)
 	pseudoText [64]byte     // and for its text (an address), so that it allocates nothing
 }
@@ -53,7 +55,46 @@ type Record struct {
 // every path calls next.
 func (r *Record) setData(data []byte) []byte {
 	r.buf = append(r.buf[:0], data...)
+	r.data, r.borrowed = r.buf, false
 	return r.buf
+}
+
+// borrow makes data its bytes without a copy: a view of the batch's arena,
+// valid until the back end is done with the batch.
+func (r *Record) borrow(data []byte) {
+	r.data, r.borrowed = data, true
+}
+
+// own copies borrowed bytes into the record's buffer, and points its PDU
+// and its tree's values there.
+func (r *Record) own() {
+	if !r.borrowed {
+		return
+	}
+	old := r.data
+	r.setData(old)
+	r.PDU.Data = r.buf[:len(r.PDU.Data)]
+	repoint(r.PDU.Nodes, old, r.buf)
+}
+
+// repoint makes the values of nodes that are views of old views of the
+// same bytes in buf, a copy of old.
+func repoint(nodes []dissect.Node, old, buf []byte) {
+	if len(old) == 0 {
+		return
+	}
+	lo := uintptr(unsafe.Pointer(&old[0]))
+	hi := lo + uintptr(len(old))
+	for i := range nodes {
+		v := &nodes[i].Value
+		if len(v.B) == 0 {
+			continue
+		}
+		if p := uintptr(unsafe.Pointer(&v.B[0])); p >= lo && p < hi {
+			off := int(p - lo)
+			v.B = buf[off : off+len(v.B)]
+		}
+	}
 }
 
 // reset readies a pooled record for reuse, field by field: assigning a
@@ -64,7 +105,7 @@ func (r *Record) reset() {
 	r.Kind, r.Frame, r.Time, r.Rel = 0, 0, time.Time{}, 0
 	r.Src, r.Dst, r.TCP, r.Stream, r.Proto = netip.AddrPort{}, netip.AddrPort{}, false, 0, ""
 	r.Parts, r.GapLength, r.Reason, r.Retrans = r.Parts[:0], 0, "", 0
-	r.buf = r.buf[:0]
+	r.buf, r.data, r.borrowed = r.buf[:0], nil, false
 	p := &r.PDU
 	p.Reset(nil, 0)
 }
@@ -114,26 +155,14 @@ func itoa64(n int64) string { return strconv.FormatInt(n, 10) }
 // clone is a deep copy of r whose tree and bytes share nothing with it.
 func (r *Record) clone() *Record {
 	c := *r
-	c.buf = append([]byte(nil), r.buf...)
+	c.buf = append([]byte(nil), r.data...)
+	c.data, c.borrowed = c.buf, false
 	c.Parts = append([]Part(nil), r.Parts...)
 	c.PDU.Data = c.buf[:len(r.PDU.Data)]
 	c.PDU.Nodes = append([]dissect.Node(nil), r.PDU.Nodes...)
 	c.PDU.Experts = append([]dissect.ExpertItem(nil), r.PDU.Experts...)
 	c.PDU.Objects = append([]dissect.Object(nil), r.PDU.Objects...)
 	// Values of bytes point into the old buffer: point them into the new.
-	if len(r.buf) > 0 {
-		lo := uintptr(unsafe.Pointer(&r.buf[0]))
-		hi := lo + uintptr(len(r.buf))
-		for i := range c.PDU.Nodes {
-			v := &c.PDU.Nodes[i].Value
-			if len(v.B) == 0 {
-				continue
-			}
-			if p := uintptr(unsafe.Pointer(&v.B[0])); p >= lo && p < hi {
-				off := int(p - lo)
-				v.B = c.buf[off : off+len(v.B)]
-			}
-		}
-	}
+	repoint(c.PDU.Nodes, r.data, c.buf)
 	return &c
 }
