@@ -1,6 +1,9 @@
 package reassembly
 
-import "time"
+import (
+	"math/bits"
+	"time"
+)
 
 // The framing loop, like Wireshark's tcp_dissect_pdus: ask the handler how
 // long the PDU at the front is, deliver whole PDUs straight from the
@@ -216,16 +219,21 @@ func (r *Reassembler) growPend(c *conn, h *half, n, need int) bool {
 		grow := nc - cap(h.pend)
 		return c.pendCap+grow <= r.lim.MaxBufferedPerConn && r.stats.Buffered+grow <= r.lim.MaxBufferedTotal
 	}
-	if !fits(nc) {
+	// Buffers of a power of two bytes come from and go back to the ring
+	// pool: a busy capture's short connections each need one.
+	if p := 1 << bits.Len(uint(nc-1)); fits(p) {
+		nc = p
+	} else if !fits(nc) {
 		if nc = n; !fits(nc) {
 			return false
 		}
 	}
-	nb := make([]byte, len(h.pend), nc)
+	nb := r.rings.get(nc)[:len(h.pend)]
 	copy(nb, h.pend)
 	grow := nc - cap(h.pend)
 	c.pendCap += grow
 	r.account(grow)
+	r.putPend(h.pend)
 	h.pend = nb
 	return true
 }
@@ -245,5 +253,14 @@ func (r *Reassembler) clearPend(c *conn, h *half) {
 func (r *Reassembler) freePend(c *conn, h *half) {
 	c.pendCap -= cap(h.pend)
 	r.account(-cap(h.pend))
+	r.putPend(h.pend)
 	h.pend = nil
+}
+
+// putPend gives a PDU buffer that is done with to the ring pool, when it
+// has a size the pool hands out for PDU buffers.
+func (r *Reassembler) putPend(b []byte) {
+	if n := cap(b); n > 0 && n&(n-1) == 0 {
+		r.rings.put(b[:n])
+	}
 }
