@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"runtime/debug"
 	"runtime/pprof"
 
 	"github.com/mcdissect/mcdissect/analyze"
@@ -112,6 +113,9 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 	// reassembly and framing, when there is a core for it.
 	c.opts.Parallel = runtime.GOMAXPROCS(0) > 1
 	c.opts.Lite = c.summaryOnly(flt, stats, exp)
+	if c.opts.Lite && os.Getenv("GOGC") == "" {
+		defer debug.SetGCPercent(debug.SetGCPercent(liteGCPercent))
+	}
 	var a *analyze.Analyzer
 	batch := sinkBatch
 	switch {
