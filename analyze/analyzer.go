@@ -69,6 +69,7 @@ type Analyzer struct {
 	tcp     layers.TCP
 	payload gopacket.Payload
 	decoded []gopacket.LayerType
+	trunc   truncFeedback // fastIPv4's
 	defrag  *ip4defrag.IPv4Defragmenter
 	frags   fragFrames
 
@@ -178,12 +179,17 @@ func (a *Analyzer) Packet(data []byte, ci gopacket.CaptureInfo, link layers.Link
 	if ver == 0 {
 		ver = int(data[off] >> 4)
 	}
-	parser := a.parser4
-	if ver == 6 {
-		parser = a.parser6
+	var err error
+	truncated := false
+	if !a.fastIPv4(ver, data[off:], &truncated) {
+		parser := a.parser4
+		if ver == 6 {
+			parser = a.parser6
+		}
+		err = parser.DecodeLayers(data[off:], &a.decoded)
+		truncated = parser.Truncated
 	}
-	err := parser.DecodeLayers(data[off:], &a.decoded)
-	truncated := parser.Truncated || ci.CaptureLength < ci.Length
+	truncated = truncated || ci.CaptureLength < ci.Length
 	if truncated {
 		a.stats.Truncated++
 	}
@@ -214,6 +220,47 @@ func (a *Analyzer) Packet(data []byte, ci gopacket.CaptureInfo, link layers.Link
 	}
 	return a.afterPacket()
 }
+
+// fastIPv4 decodes the common case, an unfragmented IPv4 packet carrying
+// TCP or UDP, with the same gopacket layers the parser uses, but without
+// the parser's per-layer dispatch (and its port-to-layer look-ups, whose
+// answer, once past TCP or UDP, we never use). It reports whether it did;
+// for anything else (IPv6, fragments, other protocols, a malformed header)
+// the parser decodes the packet from the start, as before.
+func (a *Analyzer) fastIPv4(ver int, data []byte, truncated *bool) bool {
+	if ver != 4 {
+		return false
+	}
+	df := &a.trunc // a field: a local would escape through the interface
+	*df = false
+	if a.ip4.DecodeFromBytes(data, df) != nil {
+		return false
+	}
+	if a.ip4.Flags&layers.IPv4MoreFragments != 0 || a.ip4.FragOffset != 0 {
+		return false
+	}
+	switch a.ip4.Protocol {
+	case layers.IPProtocolTCP:
+		if a.tcp.DecodeFromBytes(a.ip4.Payload, df) != nil {
+			return false
+		}
+		a.decoded = append(a.decoded[:0], layers.LayerTypeIPv4, layers.LayerTypeTCP)
+	case layers.IPProtocolUDP:
+		if a.udp.DecodeFromBytes(a.ip4.Payload, df) != nil {
+			return false
+		}
+		a.decoded = append(a.decoded[:0], layers.LayerTypeIPv4, layers.LayerTypeUDP)
+	default:
+		return false
+	}
+	*truncated = bool(*df)
+	return true
+}
+
+// truncFeedback records a layer's report that the packet was cut short.
+type truncFeedback bool
+
+func (t *truncFeedback) SetTruncated() { *t = true }
 
 func (a *Analyzer) netFlow() gopacket.Flow {
 	if a.decoded[0] == layers.LayerTypeIPv6 {
