@@ -135,7 +135,7 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 		// dissect: records go to the sink's goroutine, and its render
 		// pool formats them on both cores.
 		c.opts.Handoff = true
-		sk = newSink(batch, accept, r, func(b []*analyze.Record) { a.Recycle(b) })
+		sk = newSink(batch, accept, func(b []*analyze.Record) { a.Recycle(b) })
 		sk.rp = newRenderPool(sk, r, c.format, c.ropts, renderWorkers)
 		a = analyze.New(c.opts, sk.emit)
 	} else {

@@ -15,71 +15,27 @@ const sinkBatch = 64
 // liteBatch is the batch size when records carry no trees (-r F, fields).
 const liteBatch = 256
 
-// sink runs accept on its own goroutine for every record the analyzer
-// emits, in order, and writes the records shown with w (or has its render
-// pool format them). Its first error (a write error, or ErrStop from -c)
-// stops it: later records are only given back, and the analyzer is told
-// to stop at its next emit.
+// sink is the analyzer's emit when a render pool formats the output (-V,
+// -x, JSON on more than one core). It runs accept on the back end's
+// goroutine, in order, as records are emitted, and hands them to the pool
+// in batches; the pool's writer gives them back once their bytes are out.
+// Its first error (a write error, or ErrStop from -c) stops it: the
+// analyzer is told to stop at its next emit.
 type sink struct {
 	accept  func(*analyze.Record) (bool, error) // in order: is it shown (and stop after it)?
-	w       render.Writer
 	recycle func([]*analyze.Record)
-	batches chan []*analyze.Record
 	free    chan []*analyze.Record
-	cur     []*analyze.Record
-	size    int // records per batch
-	stopped atomic.Bool
-	done    chan error
-	rp      *renderPool // nil: the sink formats records itself
+	cur     []*analyze.Record // the batch being filled
+	shown   []*analyze.Record // those of cur to show
+	size    int               // records per batch
+	stopped atomic.Bool       // set by the writer on a write error
+	err     error             // accept's first error
+	rp      *renderPool
 }
 
-// newSink starts the sink; size is the batch size (1 for live captures,
-// whose output must not wait for 255 more PDUs).
-func newSink(size int, accept func(*analyze.Record) (bool, error), w render.Writer, recycle func([]*analyze.Record)) *sink {
-	s := &sink{accept: accept, w: w, recycle: recycle, size: size,
-		batches: make(chan []*analyze.Record, 4), free: make(chan []*analyze.Record, 6), done: make(chan error, 1)}
-	s.cur = make([]*analyze.Record, 0, size)
-	go s.run()
-	return s
-}
-
-func (s *sink) run() {
-	var err error
-	for b := range s.batches {
-		var shown []*analyze.Record
-		for _, r := range b {
-			if err != nil {
-				continue
-			}
-			show, aerr := s.accept(r)
-			if show {
-				if s.rp != nil {
-					shown = append(shown, r)
-				} else if werr := s.w.Record(r); werr != nil {
-					aerr = werr
-				}
-			}
-			if err = aerr; err != nil {
-				s.stopped.Store(true)
-			}
-		}
-		if s.rp != nil {
-			// The records are rendered on the pool's goroutines; its
-			// writer gives them back once their bytes are out.
-			s.rp.submit(shown, b)
-			continue
-		}
-		s.giveBack(b)
-	}
-	if s.rp != nil {
-		if werr := s.rp.close(); werr != nil && (err == nil || err == analyze.ErrStop) {
-			err = werr
-		}
-	}
-	if errors.Is(err, analyze.ErrStop) {
-		err = nil
-	}
-	s.done <- err
+func newSink(size int, accept func(*analyze.Record) (bool, error), recycle func([]*analyze.Record)) *sink {
+	return &sink{accept: accept, recycle: recycle, size: size, free: make(chan []*analyze.Record, 6),
+		cur: make([]*analyze.Record, 0, size)}
 }
 
 // giveBack returns a batch's records to the analyzer and the batch to
@@ -93,23 +49,31 @@ func (s *sink) giveBack(b []*analyze.Record) {
 	}
 }
 
-// emit is the analyzer's callback: it queues r for the sink's goroutine.
+// emit is the analyzer's callback: it accepts r and queues it for the pool.
 func (s *sink) emit(r *analyze.Record) error {
-	if s.stopped.Load() {
+	if s.err != nil || s.stopped.Load() {
 		return analyze.ErrStop
 	}
 	s.cur = append(s.cur, r)
-	if len(s.cur) >= s.size {
+	show, err := s.accept(r)
+	if show {
+		s.shown = append(s.shown, r)
+	}
+	if err != nil {
+		s.err = err
+	}
+	if len(s.cur) >= s.size || err != nil {
 		s.flush()
 	}
-	return nil
+	return err
 }
 
 func (s *sink) flush() {
 	if len(s.cur) == 0 {
 		return
 	}
-	s.batches <- s.cur
+	s.rp.submit(s.shown, s.cur)
+	s.shown = nil // the pool has it now
 	select {
 	case b := <-s.free:
 		s.cur = b
@@ -118,19 +82,22 @@ func (s *sink) flush() {
 	}
 }
 
-// close hands over what is left, waits for the sink to finish, and
-// returns its error.
+// close hands over what is left, waits for the pool to write everything,
+// and returns the first error.
 func (s *sink) close() error {
 	s.flush()
-	close(s.batches)
-	return <-s.done
+	err := s.rp.close()
+	if s.err != nil && !errors.Is(s.err, analyze.ErrStop) && err == nil {
+		err = s.err
+	}
+	return err
 }
 
 // renderPool formats records on several goroutines and writes the bytes in
 // order on one more: -V and JSON output cost as much as dissecting, so on
-// two cores the formatting must be shared. The sink's goroutine still does,
-// in order, all that must be in order (filters, statistics, -c, -w,
-// exports); only the formatting of each batch is spread.
+// two cores the formatting must be shared. The sink still does, in order,
+// all that must be in order (filters, statistics, -c, -w, exports), on the
+// back end's goroutine; only the formatting of each batch is spread.
 type renderPool struct {
 	w       render.Writer
 	shown   int // records submitted so far
