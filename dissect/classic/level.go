@@ -219,7 +219,12 @@ func decLevelFinalize(d *dec) {
 		if arr == 1 && len(l.data[1]) == 0 {
 			break
 		}
-		out, err, bomb, trailing := inflate(l.data[arr], l.fastMap, int(limit), int(want))
+		// A lower array alone is counted as it inflates.
+		var cp *[1024]uint32
+		if arr == 0 && len(l.data[1]) == 0 {
+			cp = &counts
+		}
+		out, err, bomb, trailing := inflate(l.data[arr], l.fastMap, int(limit), int(want), cp)
 		name := "level-" + strconv.FormatUint(d.m.Frame, 10)
 		if arr == 1 {
 			name += "-upper"
@@ -243,6 +248,11 @@ func decLevelFinalize(d *dec) {
 				return
 			}
 			cnt := binary.BigEndian.Uint32(out)
+			if cp != nil { // the count prefix is no block
+				for _, b := range out[:4] {
+					counts[b]--
+				}
+			}
 			bi := p.AddGenerated(lv, FieldBlockCount, dissect.U(uint64(cnt)), "")
 			blocks = out[4:]
 			if uint64(cnt) != volume || len(blocks) != int(cnt) {
@@ -269,7 +279,6 @@ func decLevelFinalize(d *dec) {
 	}
 	if lower != nil {
 		ids = 256
-		count8(&counts, lower)
 	}
 	for id, n := range counts[:ids] {
 		if n == 0 {
@@ -284,13 +293,24 @@ func decLevelFinalize(d *dec) {
 	}
 }
 
-// count8 adds the byte values of b to counts. Levels are long runs of one
-// block (air, stone): sixteen bytes of one value are seen with two word
-// compares and counted at once. Other bytes go to four tables, one per
-// byte lane, so that increments of one counter do not wait for each
-// other as they do with a single table.
+// count8 adds the byte values of b to counts.
 func count8(counts *[1024]uint32, b []byte) {
-	var t [4][256]uint32
+	var h histogram
+	h.add(b)
+	h.addTo(counts)
+}
+
+// histogram counts byte values. Levels are long runs of one block (air,
+// stone): sixteen bytes of one value are seen with two word compares and
+// counted at once. Other bytes go to four tables, one per byte lane, so
+// that increments of one counter do not wait for each other as they do
+// with a single table.
+type histogram struct {
+	lanes [4][256]uint32
+}
+
+func (h *histogram) add(b []byte) {
+	t := &h.lanes
 	for len(b) >= 16 {
 		q := b[:16:16]
 		w := binary.LittleEndian.Uint64(q)
@@ -319,6 +339,11 @@ func count8(counts *[1024]uint32, b []byte) {
 	for _, v := range b {
 		t[0][v]++
 	}
+}
+
+// addTo adds the counts to the first 256 of counts.
+func (h *histogram) addTo(counts *[1024]uint32) {
+	t := &h.lanes
 	for i := range 256 {
 		counts[i] += t[0][i] + t[1][i] + t[2][i] + t[3][i]
 	}
@@ -335,23 +360,56 @@ func plus4(fast bool) string {
 // across levels (and connections) from a pool, as each decompressor holds
 // a 32 KiB window and its tables.
 type inflater struct {
-	br bytes.Reader
-	gz *gzip.Reader
-	fl io.ReadCloser // a flate.Resetter
+	fast fastInflater
+	hist histogram
+	br   bytes.Reader
+	gz   *gzip.Reader
+	fl   io.ReadCloser // a flate.Resetter
 }
 
 var inflaters = sync.Pool{New: func() any { return new(inflater) }}
 
 // inflate inflates src (gzip, or raw deflate under FastMap), stopping at
 // limit bytes: bomb is set when the stream holds more. trailing counts bytes
-// after the end of the compressed stream.
+// after the end of the compressed stream. When counts is set, the byte
+// values of a level that inflates are added to its first 256.
 // expect is the size the finalize announced: the buffer is made that big
 // at once (plus one byte to see a longer stream), so that a normal level
 // costs one allocation and no copying as it inflates. The buffer is the
 // caller's to keep (it becomes the PDU's level object).
-func inflate(src []byte, raw bool, limit, expect int) (out []byte, err error, bomb bool, trailing int) {
+func inflate(src []byte, raw bool, limit, expect int, counts *[1024]uint32) (out []byte, err error, bomb bool, trailing int) {
 	in := inflaters.Get().(*inflater)
 	defer inflaters.Put(in)
+	buf := make([]byte, 0, min(limit+1, max(expect+1, 4<<10)))
+	in.fast.hist = nil
+	if counts != nil {
+		clear(in.hist.lanes[:])
+		in.fast.hist = &in.hist
+	}
+	var end int
+	var ok bool
+	if raw {
+		out, end, ok = in.fast.inflateFast(src, buf, limit)
+	} else {
+		out, end, ok = in.fast.gunzipFast(src, buf, limit)
+	}
+	if ok {
+		if counts != nil {
+			in.hist.addTo(counts)
+		}
+		return out, nil, false, len(src) - end
+	}
+	// Broken, too big, or a header with optional fields: compress/flate
+	// says what is wrong, in its words.
+	out, err, bomb, trailing = in.std(src, raw, limit, buf)
+	if counts != nil && err == nil && !bomb {
+		count8(counts, out)
+	}
+	return out, err, bomb, trailing
+}
+
+// std is inflate through compress/flate and compress/gzip.
+func (in *inflater) std(src []byte, raw bool, limit int, buf []byte) (out []byte, err error, bomb bool, trailing int) {
 	in.br.Reset(src)
 	defer in.br.Reset(nil) // the pool does not keep the level's data alive
 	br := &in.br
@@ -376,8 +434,7 @@ func inflate(src []byte, raw bool, limit, expect int) (out []byte, err error, bo
 		in.gz.Multistream(false)
 		r = in.gz
 	}
-	buf := make([]byte, 0, min(limit+1, max(expect+1, 4<<10)))
-	buf, err = readAtMost(r, buf, limit+1)
+	buf, err = readAtMost(r, buf[:0], limit+1)
 	if len(buf) > limit {
 		return buf[:limit], nil, true, 0
 	}
