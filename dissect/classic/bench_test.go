@@ -188,3 +188,14 @@ func BenchmarkDecodeCPE(b *testing.B) {
 		c.Decode(&p, pkt, s2cMeta)
 	}
 }
+
+// BenchmarkCount8World counts the blocks of a generated-world level: long
+// runs, and stone sprinkled with ores.
+func BenchmarkCount8World(b *testing.B) {
+	lv := worldLevel(128, 64, 128)
+	var counts [1024]uint32
+	b.SetBytes(int64(len(lv)))
+	for b.Loop() {
+		count8(&counts, lv)
+	}
+}

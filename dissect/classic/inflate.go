@@ -10,9 +10,7 @@ import (
 // its input a byte at a time through an interface and writes its output to
 // a 32 KiB window that is then copied out; a level is joined before it is
 // inflated, so here the input is a slice read 64 bits at a time, and the
-// output buffer is the window: matches copy within it. It also counts the
-// blocks as they are written (a run copied from one byte back is counted
-// at once).
+// output buffer is the window: matches copy within it.
 //
 // It only ever answers "this is the level": any error, anything
 // compress/flate might judge otherwise (an incomplete code, a read past
@@ -151,7 +149,6 @@ type fastInflater struct {
 	bits uint64
 	n    uint
 	over int
-	hist *histogram // when set, every byte written is counted
 }
 
 // refill makes at least 56 bits available. Past the end of the input it
@@ -232,9 +229,6 @@ func (f *fastInflater) inflateFast(src, out []byte, limit int) (res []byte, end 
 			}
 			out = grow(out, o+n, limit)
 			copy(out[o:], src[p+4:p+4+n])
-			if f.hist != nil {
-				f.hist.add(out[o : o+n])
-			}
 			o += n
 			f.pos, f.bits, f.n, f.over = p+4+n, 0, 0, 0
 			continue
@@ -261,9 +255,6 @@ func (f *fastInflater) inflateFast(src, out []byte, limit int) (res []byte, end 
 					out = grow(out, o+1, limit)
 				}
 				out[o] = byte(s)
-				if f.hist != nil {
-					f.hist.lanes[0][byte(s)]++
-				}
 				o++
 				continue
 			}
@@ -289,21 +280,14 @@ func (f *fastInflater) inflateFast(src, out []byte, limit int) (res []byte, end 
 			w := out[o : o+length]
 			if dst == 1 {
 				// A run of one byte, most of a level: written a word at
-				// a time and counted at once.
-				b := out[o-1]
-				fill(w, b)
-				if f.hist != nil {
-					f.hist.lanes[0][b] += uint32(length)
-				}
+				// a time.
+				fill(w, out[o-1])
 			} else {
 				// An overlapping copy repeats the dst bytes before it:
 				// each copy doubles what there is to copy from.
 				n := copy(w, out[o-dst:o])
 				for n < length {
 					n += copy(w[n:], w[:n])
-				}
-				if f.hist != nil {
-					f.hist.add(w)
 				}
 			}
 			o += length

@@ -219,12 +219,7 @@ func decLevelFinalize(d *dec) {
 		if arr == 1 && len(l.data[1]) == 0 {
 			break
 		}
-		// A lower array alone is counted as it inflates.
-		var cp *[1024]uint32
-		if arr == 0 && len(l.data[1]) == 0 {
-			cp = &counts
-		}
-		out, err, bomb, trailing := inflate(l.data[arr], l.fastMap, int(limit), int(want), cp)
+		out, err, bomb, trailing := inflate(l.data[arr], l.fastMap, int(limit), int(want))
 		name := "level-" + strconv.FormatUint(d.m.Frame, 10)
 		if arr == 1 {
 			name += "-upper"
@@ -248,11 +243,6 @@ func decLevelFinalize(d *dec) {
 				return
 			}
 			cnt := binary.BigEndian.Uint32(out)
-			if cp != nil { // the count prefix is no block
-				for _, b := range out[:4] {
-					counts[b]--
-				}
-			}
 			bi := p.AddGenerated(lv, FieldBlockCount, dissect.U(uint64(cnt)), "")
 			blocks = out[4:]
 			if uint64(cnt) != volume || len(blocks) != int(cnt) {
@@ -279,6 +269,7 @@ func decLevelFinalize(d *dec) {
 	}
 	if lower != nil {
 		ids = 256
+		count8(&counts, lower)
 	}
 	for id, n := range counts[:ids] {
 		if n == 0 {
@@ -293,24 +284,13 @@ func decLevelFinalize(d *dec) {
 	}
 }
 
-// count8 adds the byte values of b to counts.
+// count8 adds the byte values of b to counts. Levels are long runs of one
+// block (air, stone): sixteen bytes of one value are seen with two word
+// compares and counted at once. Other bytes go to four tables, one per
+// byte lane, so that increments of one counter do not wait for each
+// other as they do with a single table.
 func count8(counts *[1024]uint32, b []byte) {
-	var h histogram
-	h.add(b)
-	h.addTo(counts)
-}
-
-// histogram counts byte values. Levels are long runs of one block (air,
-// stone): sixteen bytes of one value are seen with two word compares and
-// counted at once. Other bytes go to four tables, one per byte lane, so
-// that increments of one counter do not wait for each other as they do
-// with a single table.
-type histogram struct {
-	lanes [4][256]uint32
-}
-
-func (h *histogram) add(b []byte) {
-	t := &h.lanes
+	var t [4][256]uint32
 	for len(b) >= 16 {
 		q := b[:16:16]
 		w := binary.LittleEndian.Uint64(q)
@@ -339,11 +319,6 @@ func (h *histogram) add(b []byte) {
 	for _, v := range b {
 		t[0][v]++
 	}
-}
-
-// addTo adds the counts to the first 256 of counts.
-func (h *histogram) addTo(counts *[1024]uint32) {
-	t := &h.lanes
 	for i := range 256 {
 		counts[i] += t[0][i] + t[1][i] + t[2][i] + t[3][i]
 	}
@@ -361,7 +336,6 @@ func plus4(fast bool) string {
 // a 32 KiB window and its tables.
 type inflater struct {
 	fast fastInflater
-	hist histogram
 	br   bytes.Reader
 	gz   *gzip.Reader
 	fl   io.ReadCloser // a flate.Resetter
@@ -371,21 +345,15 @@ var inflaters = sync.Pool{New: func() any { return new(inflater) }}
 
 // inflate inflates src (gzip, or raw deflate under FastMap), stopping at
 // limit bytes: bomb is set when the stream holds more. trailing counts bytes
-// after the end of the compressed stream. When counts is set, the byte
-// values of a level that inflates are added to its first 256.
+// after the end of the compressed stream.
 // expect is the size the finalize announced: the buffer is made that big
 // at once (plus one byte to see a longer stream), so that a normal level
 // costs one allocation and no copying as it inflates. The buffer is the
 // caller's to keep (it becomes the PDU's level object).
-func inflate(src []byte, raw bool, limit, expect int, counts *[1024]uint32) (out []byte, err error, bomb bool, trailing int) {
+func inflate(src []byte, raw bool, limit, expect int) (out []byte, err error, bomb bool, trailing int) {
 	in := inflaters.Get().(*inflater)
 	defer inflaters.Put(in)
 	buf := make([]byte, 0, min(limit+1, max(expect+1, 4<<10)))
-	in.fast.hist = nil
-	if counts != nil {
-		clear(in.hist.lanes[:])
-		in.fast.hist = &in.hist
-	}
 	var end int
 	var ok bool
 	if raw {
@@ -394,18 +362,11 @@ func inflate(src []byte, raw bool, limit, expect int, counts *[1024]uint32) (out
 		out, end, ok = in.fast.gunzipFast(src, buf, limit)
 	}
 	if ok {
-		if counts != nil {
-			in.hist.addTo(counts)
-		}
 		return out, nil, false, len(src) - end
 	}
 	// Broken, too big, or a header with optional fields: compress/flate
 	// says what is wrong, in its words.
-	out, err, bomb, trailing = in.std(src, raw, limit, buf)
-	if counts != nil && err == nil && !bomb {
-		count8(counts, out)
-	}
-	return out, err, bomb, trailing
+	return in.std(src, raw, limit, buf)
 }
 
 // std is inflate through compress/flate and compress/gzip.
