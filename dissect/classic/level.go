@@ -40,7 +40,44 @@ type level struct {
 
 func (l *level) reset() {
 	sx, sy, sz := l.sx, l.sy, l.sz
-	*l = level{data: [2][]byte{l.data[0][:0], l.data[1][:0]}, frames: l.frames[:0], sx: sx, sy: sy, sz: sz}
+	giveJoin(l.data[0])
+	giveJoin(l.data[1])
+	*l = level{frames: l.frames[:0], sx: sx, sy: sy, sz: sz}
+}
+
+// joinFree keeps a few buffers for joining levels between levels: a
+// connection sends one level or a few, so a buffer of its own would grow
+// from nothing every time, copying as it doubles, and then sit unused.
+var joinFree struct {
+	sync.Mutex
+	bufs [][]byte
+}
+
+// joinKeep buffers are kept, none larger than joinKeepMax (the joined
+// data of a 1 MiB generated world is about 30 KiB).
+const joinKeep, joinKeepMax = 4, 4 << 20
+
+func takeJoin() []byte {
+	joinFree.Lock()
+	defer joinFree.Unlock()
+	n := len(joinFree.bufs)
+	if n == 0 {
+		return nil
+	}
+	b := joinFree.bufs[n-1]
+	joinFree.bufs = joinFree.bufs[:n-1]
+	return b
+}
+
+func giveJoin(b []byte) {
+	if cap(b) == 0 || cap(b) > joinKeepMax {
+		return
+	}
+	joinFree.Lock()
+	if len(joinFree.bufs) < joinKeep {
+		joinFree.bufs = append(joinFree.bufs, b[:0])
+	}
+	joinFree.Unlock()
 }
 
 // unpack turns a block index into coordinates: index = (y×Z + z)×X + x.
@@ -143,6 +180,9 @@ func decLevelChunk(d *dec) {
 		}
 		l.capped = true
 		return
+	}
+	if l.data[arr] == nil {
+		l.data[arr] = takeJoin()
 	}
 	l.data[arr] = append(l.data[arr], data...)
 }
