@@ -82,18 +82,32 @@ func (c *Conn) DecodeWire(p *dissect.PDU, data []byte, wireLen int, m dissect.Me
 		}
 	}
 	d.info = append(d.info, pk.name...)
-	if pk.dec != nil {
+	walked := false
+	switch {
+	case pk.dec != nil:
 		pk.dec(d)
-	} else {
+	case pk.fast && d.tree && !noFastWalk:
+		walked = d.walkFast(pk.items)
+		if !walked {
+			d.walk(pk.items)
+		}
+	default:
 		d.walk(pk.items)
 	}
 	if len(data) == wireLen {
 		c.observe(m.Dir, data)
 	}
-	d.c.Finish()
+	if !walked {
+		// After walkFast there is nothing to finish: the root is the
+		// only subtree, and no byte is left.
+		d.c.Finish()
+	}
 	p.Message = pk.name
 	d.done(p, pk.name)
 }
+
+// noFastWalk makes every layout go through the cursor: tests compare.
+var noFastWalk = false
 
 // done sets the Info and the texts made while decoding, from one string.
 func (d *dec) done(p *dissect.PDU, name string) {
@@ -143,6 +157,11 @@ func (d *dec) walk(items []item) {
 		}
 		d.item(it)
 	}
+	d.posInfo()
+}
+
+// posInfo adds the coordinates a layout held to the Info.
+func (d *dec) posInfo() {
 	if d.npos == 3 {
 		d.info = append(d.info, " at ("...)
 		for i, v := range d.pos {
@@ -171,11 +190,7 @@ func (d *dec) item(it *item) {
 	case kU8:
 		v, i := c.Uint8(it.f)
 		if it.f == FieldMode && i >= 0 {
-			d.info = append(d.info, ", "...)
-			d.info = append(d.info, modeNames.Name(uint64(v))...)
-			if v > 1 && d.tree {
-				c.Expert(i, ExpertMode, "classic.mode at offset "+strconv.Itoa(int(d.pdu().Nodes[i].Offset))+": "+strconv.Itoa(int(v))+", expected 0 (destroy) or 1 (create)")
-			}
+			d.mode(i, v)
 		}
 	case kI8:
 		c.Int8(it.f)
@@ -216,10 +231,7 @@ func (d *dec) item(it *item) {
 		} else if d.conn.n.extBlocks {
 			v, i := c.Uint16(FieldPlayerID)
 			if i > 0 {
-				a := len(d.out)
-				d.out = strconv.AppendInt(d.out, int64(v), 10)
-				d.out = append(d.out, " (two bytes under ExtendedBlocks; 255 = self)"...)
-				d.textFrom(i, a)
+				d.heldWide(i, v)
 			}
 		} else {
 			d.playerID(FieldPlayerID)
@@ -236,44 +248,13 @@ func (d *dec) item(it *item) {
 		d.fixed(it.f)
 	case kBlockPos:
 		v, i := c.Int16(it.f)
-		if i < 0 {
-			return
-		}
-		if i > 0 {
-			// Values computed from a typed read replace its N only: S and
-			// B are empty, and storing a whole Value (pointers and all)
-			// would go through the GC's write barrier.
-			d.pdu().Nodes[i].Value.N = math.Float64bits(float64(v))
-			a := len(d.out)
-			d.out = strconv.AppendInt(d.out, int64(v), 10)
-			d.out = append(d.out, " (block coordinate, not fixed point)"...)
-			d.textFrom(i, a)
-		}
-		if it.f == FieldX || it.f == FieldY || it.f == FieldZ {
-			d.addPos(int64(v) * 32)
+		if i >= 0 {
+			d.blockPos(it.f, i, v)
 		}
 	case kDelta:
 		v, i := c.Int8(it.f)
-		if i < 0 {
-			return
-		}
-		if i > 0 {
-			n := &d.pdu().Nodes[i]
-			n.Value.N = math.Float64bits(float64(v) / 32)
-			if it.f.Custom == nil {
-				a := len(d.out)
-				d.out = appendDelta(d.out, n)
-				d.textFrom(i, a)
-			}
-		}
-		if it.f == FieldDX {
-			d.info = append(d.info, " Δ("...)
-		} else {
-			d.info = append(d.info, ", "...)
-		}
-		d.info = appendFixed32(d.info, int64(v))
-		if it.f == FieldDZ {
-			d.info = append(d.info, ')')
+		if i >= 0 {
+			d.delta(it.f, i, v)
 		}
 	case kYaw:
 		d.yaw(it.f)
@@ -321,6 +302,61 @@ func (d *dec) item(it *item) {
 	}
 }
 
+// The helpers below finish a field once it is read, by the cursor or by
+// walkFast: node i (0 in a Lite PDU) holds the raw value read.
+
+func (d *dec) mode(i int32, v uint8) {
+	d.info = append(d.info, ", "...)
+	d.info = append(d.info, modeNames.Name(uint64(v))...)
+	if v > 1 && d.tree {
+		d.c.Expert(i, ExpertMode, "classic.mode at offset "+strconv.Itoa(int(d.pdu().Nodes[i].Offset))+": "+strconv.Itoa(int(v))+", expected 0 (destroy) or 1 (create)")
+	}
+}
+
+func (d *dec) heldWide(i int32, v uint16) {
+	a := len(d.out)
+	d.out = strconv.AppendInt(d.out, int64(v), 10)
+	d.out = append(d.out, " (two bytes under ExtendedBlocks; 255 = self)"...)
+	d.textFrom(i, a)
+}
+
+func (d *dec) blockPos(f *dissect.Field, i int32, v int16) {
+	if i > 0 {
+		// Values computed from a typed read replace its N only: S and
+		// B are empty, and storing a whole Value (pointers and all)
+		// would go through the GC's write barrier.
+		d.pdu().Nodes[i].Value.N = math.Float64bits(float64(v))
+		a := len(d.out)
+		d.out = strconv.AppendInt(d.out, int64(v), 10)
+		d.out = append(d.out, " (block coordinate, not fixed point)"...)
+		d.textFrom(i, a)
+	}
+	if f == FieldX || f == FieldY || f == FieldZ {
+		d.addPos(int64(v) * 32)
+	}
+}
+
+func (d *dec) delta(f *dissect.Field, i int32, v int8) {
+	if i > 0 {
+		n := &d.pdu().Nodes[i]
+		n.Value.N = math.Float64bits(float64(v) / 32)
+		if f.Custom == nil {
+			a := len(d.out)
+			d.out = appendDelta(d.out, n)
+			d.textFrom(i, a)
+		}
+	}
+	if f == FieldDX {
+		d.info = append(d.info, " Δ("...)
+	} else {
+		d.info = append(d.info, ", "...)
+	}
+	d.info = appendFixed32(d.info, int64(v))
+	if f == FieldDZ {
+		d.info = append(d.info, ')')
+	}
+}
+
 // addPos notes a coordinate for the Info, in 1/32 block.
 func (d *dec) addPos(v int64) {
 	if d.npos < 3 {
@@ -339,9 +375,12 @@ func (d *dec) float32(f *dissect.Field) {
 // playerID reads a signed player ID: -1 (255) is the receiving player.
 func (d *dec) playerID(f *dissect.Field) {
 	v, i := d.c.Int8(f)
-	if i < 0 {
-		return
+	if i >= 0 {
+		d.player(i, v)
 	}
+}
+
+func (d *dec) player(i int32, v int8) {
 	if v == -1 {
 		d.setText(i, "-1 (255): self, the receiving player")
 		d.info = append(d.info, ", self"...)
@@ -365,9 +404,13 @@ func (d *dec) block(f *dissect.Field, sep string) {
 		v = uint64(b)
 	}
 	if i >= 0 {
-		d.info = append(d.info, sep...)
-		d.info = appendName(d.info, blockNames, v)
+		d.blockInfo(sep, v)
 	}
+}
+
+func (d *dec) blockInfo(sep string, v uint64) {
+	d.info = append(d.info, sep...)
+	d.info = appendName(d.info, blockNames, v)
 }
 
 // appendName appends names.Name(v) without making a string of an unknown
@@ -395,9 +438,12 @@ func (d *dec) fixed(f *dissect.Field) {
 		v, i = d.c.Int16(f)
 		raw = int64(v)
 	}
-	if i < 0 {
-		return
+	if i >= 0 {
+		d.fixedDone(f, i, raw)
 	}
+}
+
+func (d *dec) fixedDone(f *dissect.Field, i int32, raw int64) {
 	d.addPos(raw)
 	if i == 0 { // Lite: no node to describe
 		return
@@ -441,9 +487,12 @@ var compass = [8]string{"north (−Z)", "north-east", "east (+X)", "south-east",
 
 func (d *dec) yaw(f *dissect.Field) {
 	v, i := d.c.Uint8(f)
-	if i < 0 {
-		return
+	if i >= 0 {
+		d.yawDone(f, i, v)
 	}
+}
+
+func (d *dec) yawDone(f *dissect.Field, i int32, v uint8) {
 	if i > 0 {
 		n := &d.pdu().Nodes[i]
 		n.Value.N = math.Float64bits(float64(v) * 360 / 256)
@@ -459,9 +508,12 @@ func (d *dec) yaw(f *dissect.Field) {
 
 func (d *dec) pitch(f *dissect.Field) {
 	v, i := d.c.Uint8(f)
-	if i < 0 {
-		return
+	if i >= 0 {
+		d.pitchDone(f, i, v)
 	}
+}
+
+func (d *dec) pitchDone(f *dissect.Field, i int32, v uint8) {
 	if i > 0 {
 		n := &d.pdu().Nodes[i]
 		n.Value.N = math.Float64bits(float64(v) * 360 / 256)
