@@ -13,8 +13,11 @@ type dec struct {
 	c    dissect.Cursor
 	conn *Conn
 	p    *pkt
-	m    dissect.Meta
-	dir  dissect.Dir
+	// of the packet's Meta, what decoders use: the frame (a level lists
+	// its chunks') and the server (whose salt checks a key)
+	frame  uint64
+	server string
+	dir    dissect.Dir
 	// tree is false when the PDU is decoded Lite: its nodes are not kept,
 	// so texts and values made only for them are not worked out.
 	tree bool
@@ -53,7 +56,19 @@ func (c *Conn) DecodeWire(p *dissect.PDU, data []byte, wireLen int, m dissect.Me
 	// Field by field: the Conn is on the heap, and rewriting the whole
 	// struct would put every pointer in it through the write barrier.
 	d := &c.d
-	d.conn, d.p, d.m, d.dir, d.tree = c, nil, m, m.Dir, !p.Lite
+	// Pointers are stored only when they change (the Conn and the server
+	// are the same packet after packet): each store of one costs a write
+	// barrier while the collector marks.
+	if d.conn != c {
+		d.conn = c
+	}
+	if d.p != nil {
+		d.p = nil
+	}
+	if d.server != m.Server {
+		d.server = m.Server
+	}
+	d.frame, d.dir, d.tree = m.Frame, m.Dir, !p.Lite
 	d.info, d.tmp, d.out, d.later = d.info[:0], d.tmp[:0], d.out[:0], d.later[:0]
 	d.npos, d.firstS = 0, false
 	d.c = dissect.Begin(p, Registry.Root(), data, wireLen)

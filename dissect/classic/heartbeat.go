@@ -105,10 +105,10 @@ func KeyFor(salt, name string) string {
 // PDU does not keep; the Info says whether the key is valid either way.
 func (d *dec) checkKey(name, key string, ki int32) {
 	p := d.pdu()
-	salt, src, ok := d.conn.sess.SaltFor(d.m.Server)
+	salt, src, ok := d.conn.sess.SaltFor(d.server)
 	if !ok {
 		if d.tree {
-			d.c.Expert(ki, ExpertKeyNoSalt, "classic.verification_key at offset 66: no heartbeat salt for "+d.m.Server+" in the capture (--classic-salt supplies one)")
+			d.c.Expert(ki, ExpertKeyNoSalt, "classic.verification_key at offset 66: no heartbeat salt for "+d.server+" in the capture (--classic-salt supplies one)")
 		}
 		return
 	}

@@ -172,7 +172,7 @@ func decLevelChunk(d *dec) {
 		return
 	}
 	if len(l.frames) < maxFramesShown+1 {
-		l.frames = append(l.frames, d.m.Frame)
+		l.frames = append(l.frames, d.frame)
 	}
 	if len(l.data[arr])+len(data) > MaxCompressed {
 		if !l.capped {
@@ -260,7 +260,7 @@ func decLevelFinalize(d *dec) {
 			break
 		}
 		out, err, bomb, trailing := inflate(l.data[arr], l.fastMap, int(limit), int(want))
-		name := "level-" + strconv.FormatUint(d.m.Frame, 10)
+		name := "level-" + strconv.FormatUint(d.frame, 10)
 		if arr == 1 {
 			name += "-upper"
 		}
