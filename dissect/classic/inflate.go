@@ -201,7 +201,8 @@ func (f *fastInflater) take(n uint) int {
 }
 
 // inflateFast inflates the raw DEFLATE stream at the start of src into out
-// (appending; out's capacity is a hint), at most limit bytes. ok is false
+// (appending; out's capacity is a hint, and must be zero past its length),
+// at most limit bytes. ok is false
 // when the stream does not inflate cleanly within the limit; end is the
 // length of the stream in src.
 func (f *fastInflater) inflateFast(src, out []byte, limit int) (res []byte, end int, ok bool) {
@@ -280,8 +281,12 @@ func (f *fastInflater) inflateFast(src, out []byte, limit int) (res []byte, end 
 			w := out[o : o+length]
 			if dst == 1 {
 				// A run of one byte, most of a level: written a word at
-				// a time.
-				fill(w, out[o-1])
+				// a time; not at all if it is air, as out past o is still
+				// zero from make (nothing is written ahead of o), so that
+				// the pages of a level's sky are not even touched.
+				if b := out[o-1]; b != 0 {
+					fill(w, b)
+				}
 			} else {
 				// An overlapping copy repeats the dst bytes before it:
 				// each copy doubles what there is to copy from.
@@ -313,7 +318,7 @@ func fill(w []byte, b byte) {
 }
 
 // grow returns out with a length of at least n (n ≤ limit), keeping its
-// first bytes.
+// first bytes; the rest is zero.
 func grow(out []byte, n, limit int) []byte {
 	if n <= len(out) {
 		return out
