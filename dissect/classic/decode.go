@@ -3,6 +3,7 @@ package classic
 import (
 	"math"
 	"strconv"
+	"unsafe"
 
 	"github.com/mcdissect/mcdissect/dissect"
 )
@@ -28,6 +29,7 @@ type dec struct {
 	// the Info too.
 	out   []byte
 	later []pending
+	texts []byte // the block texts are copied into (text)
 	// positions read by the generic walk, for the Info column, in 1/32
 	// block (block coordinates too, so that they print the same way)
 	pos    [3]int64
@@ -130,13 +132,13 @@ func (d *dec) done(p *dissect.PDU, name string) {
 		if len(d.info) == len(name) { // nothing was added to the name
 			p.Info = name
 		} else {
-			p.Info = string(d.info)
+			p.Info = d.text(d.info)
 		}
 		return
 	}
 	off := len(d.out)
 	d.out = append(d.out, d.info...)
-	s := string(d.out)
+	s := d.text(d.out)
 	p.Info = s[off:]
 	for _, t := range d.later {
 		n := &p.Nodes[t.node]
@@ -146,6 +148,29 @@ func (d *dec) done(p *dissect.PDU, name string) {
 			n.Text = s[t.a:t.b]
 		}
 	}
+}
+
+// textBlock is the size of the blocks packets' texts are copied into.
+const textBlock = 2 << 10
+
+// text returns b as a string. It is copied into a block that the
+// connection's next packets share: bytes are written there once and never
+// again, so the strings made over them stay as they are, and a packet
+// allocates only when a block fills (a position update's Info is some 70
+// bytes). A block stays alive while a string in it does.
+func (d *dec) text(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	if len(b) > textBlock/4 {
+		return string(b)
+	}
+	if cap(d.texts)-len(d.texts) < len(b) {
+		d.texts = make([]byte, 0, textBlock)
+	}
+	n := len(d.texts)
+	d.texts = append(d.texts, b...)
+	return unsafe.String(&d.texts[n], len(b))
 }
 
 // textFrom makes d.out[a:] the text of node i, set when the packet is done.
