@@ -25,8 +25,8 @@ type dec struct {
 	info []byte
 	tmp  []byte // scratch: a Lite PDU's message without colour codes
 	// Node texts (and string values) made while decoding are appended to
-	// out and set when the packet is done: one allocation holds them all,
-	// the Info too.
+	// out and set when the packet is done: one string holds them all, the
+	// Info too (see text).
 	out   []byte
 	later []pending
 	texts []byte // the block texts are copied into (text)
