@@ -199,3 +199,21 @@ func BenchmarkCount8World(b *testing.B) {
 		count8(&counts, lv)
 	}
 }
+
+// BenchmarkDisplayMovement formats what a tree shows of a position and
+// orientation update and a relative move: render-time work (Field.Custom).
+func BenchmarkDisplayMovement(b *testing.B) {
+	nodes := []*dissect.Node{
+		{Value: dissect.F(1040.0 / 32)}, {Value: dissect.F(627.0 / 32)}, {Value: dissect.F(-16.0 / 32)},
+		{Value: dissect.F(64 * 360.0 / 256)}, {Value: dissect.F(32 * 360.0 / 256)}, {Value: dissect.F(-4.0 / 32)},
+	}
+	var buf []byte
+	for b.Loop() {
+		buf = appendFixed(buf[:0], nodes[0])
+		buf = appendFixed(buf[:0], nodes[1])
+		buf = appendFixed(buf[:0], nodes[2])
+		buf = appendYaw(buf[:0], nodes[3])
+		buf = appendPitch(buf[:0], nodes[4])
+		buf = appendDelta(buf[:0], nodes[5])
+	}
+}

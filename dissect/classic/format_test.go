@@ -76,3 +76,59 @@ func TestAngleDisplay(t *testing.T) {
 		}
 	}
 }
+
+// TestDisplaySpec holds the display formatters to what they show, spelt
+// out with strconv: every coordinate and delta a packet can carry, every
+// angle byte, and values no packet makes (they take the general way).
+func TestDisplaySpec(t *testing.T) {
+	f := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+	node := func(v float64) *dissect.Node { return &dissect.Node{Value: dissect.F(v)} }
+	odd := []float64{0.1, -2.7, math.Copysign(0, -1), 1e300, 1 << 50, 1.0 / 3}
+	fixed := func(v float64, mid string) string {
+		return f(v) + mid + strconv.FormatInt(int64(math.Round(v*32)), 10) + " ÷ 32)"
+	}
+	vals := odd
+	for raw := int64(-40000); raw <= 40000; raw++ {
+		vals = append(vals, float64(raw)/32)
+	}
+	for _, raw := range []int64{math.MinInt32, math.MaxInt32} {
+		vals = append(vals, float64(raw)/32)
+	}
+	for _, v := range vals {
+		if got, want := string(appendFixed(nil, node(v))), fixed(v, " blocks (fixed point "); got != want {
+			t.Fatalf("fixed %v: %q, want %q", v, got, want)
+		}
+		if got, want := string(appendDelta(nil, node(v))), fixed(v, " blocks (signed delta "); got != want {
+			t.Fatalf("delta %v: %q, want %q", v, got, want)
+		}
+	}
+	angles := odd
+	for v := 0; v < 256; v++ {
+		angles = append(angles, float64(v)*360/256)
+	}
+	for _, deg := range angles {
+		if deg < 0 || deg > 1e6 {
+			continue // no compass point: no byte makes one
+		}
+		raw := rawAngle(deg)
+		want := f(deg) + "° facing " + compass[((raw+16)/32)%8] + " (raw " + strconv.Itoa(raw) + ")"
+		if got := string(appendYaw(nil, node(deg))); got != want {
+			t.Fatalf("yaw %v: %q, want %q", deg, got, want)
+		}
+		var mid string
+		switch {
+		case raw == 0:
+			mid = "° level"
+		case raw <= 64:
+			mid = "° looking down " + f(deg) + "°"
+		case raw >= 192:
+			mid = "° looking up " + f(360-deg) + "°"
+		default:
+			mid = "° beyond straight down/up: head upside down"
+		}
+		want = f(deg) + mid + " (raw " + strconv.Itoa(raw) + ")"
+		if got := string(appendPitch(nil, node(deg))); got != want {
+			t.Fatalf("pitch %v: %q, want %q", deg, got, want)
+		}
+	}
+}
