@@ -150,8 +150,43 @@ func (p *PDU) AddNode(parent int32, f *Field, off, length int, v Value) int32 {
 	if p.Lite && len(p.Nodes) > 0 {
 		return 0
 	}
-	p.Nodes = append(p.Nodes, Node{Field: f, Parent: parent, Offset: int32(off), Length: int32(length), Value: v})
-	return int32(len(p.Nodes) - 1)
+	n := len(p.Nodes)
+	if n < cap(p.Nodes) {
+		p.Nodes = p.Nodes[:n+1]
+	} else {
+		p.Nodes = append(p.Nodes, Node{})
+	}
+	// Field by field, and the pointers only when they change: the slot is
+	// most often a recycled record's, and storing a whole Node puts every
+	// pointer in it through the write barrier.
+	nd := &p.Nodes[n]
+	if nd.Field != f {
+		nd.Field = f
+	}
+	if len(nd.Key) != 0 {
+		nd.Key = ""
+	}
+	if len(nd.Text) != 0 {
+		nd.Text = ""
+	}
+	nd.Parent, nd.Offset, nd.Length, nd.Flags = parent, int32(off), int32(length), 0
+	nd.Value.N = v.N
+	setBytes(&nd.Value.B, v.B)
+	return int32(n)
+}
+
+// setBytes sets *dst to b, storing the pointer only when it changes.
+func setBytes(dst *[]byte, b []byte) {
+	type header struct {
+		data     unsafe.Pointer
+		len, cap int
+	}
+	h := (*header)(unsafe.Pointer(dst))
+	if h.data == unsafe.Pointer(unsafe.SliceData(b)) {
+		h.len, h.cap = len(b), cap(b)
+		return
+	}
+	*dst = b
 }
 
 // AddGenerated appends a generated node (no bytes of its own) under parent.
