@@ -40,6 +40,8 @@ type Options struct {
 	// Lite decodes without trees (dissect.PDU.Lite): for output that
 	// shows only the summary columns.
 	Lite bool
+	// Export has decoders attach the files PDUs carry (dissect.PDU.Export).
+	Export bool
 }
 
 func (o *Options) defaults() {

@@ -176,7 +176,7 @@ func (a *Analyzer) record(j *job, b *batch) *Record {
 	} else {
 		r.setData(data)
 	}
-	r.PDU.Lite = a.opts.Lite
+	r.PDU.Lite, r.PDU.Export = a.opts.Lite, a.opts.Export
 	return r
 }
 

@@ -101,7 +101,7 @@ type PDU struct {
 	WireLen int    // its length on the wire (> len(Data) when the capture cut it)
 	Nodes   []Node // Nodes[0] is the protocol root
 	Experts []ExpertItem
-	Objects []Object // files carried by the PDU, for --export-objects
+	Objects []Object // files carried by the PDU, for --export-objects (only when Export)
 	Message string   // the message's name, e.g. "Full Stat Response" (mc.message)
 	Info    string   // the one-line summary (tshark's Info column)
 	Dir     Dir
@@ -122,6 +122,12 @@ type PDU struct {
 	// request is in the tree only, so it is not held back. Reset keeps
 	// the flag.
 	Lite bool
+
+	// Export is set by the pipeline before decoding when the files PDUs
+	// carry will be saved (--export-objects): decoders attach Objects only
+	// then, and may otherwise reuse the buffers they would have filled.
+	// Reset keeps the flag.
+	Export bool
 }
 
 // Reset empties p for reuse with new data, keeping its slices' capacity.

@@ -113,6 +113,7 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 	// reassembly and framing, when there is a core for it.
 	c.opts.Parallel = runtime.GOMAXPROCS(0) > 1
 	c.opts.Lite = c.summaryOnly(flt, stats, exp)
+	c.opts.Export = exp != nil
 	if c.opts.Lite && os.Getenv("GOGC") == "" {
 		defer debug.SetGCPercent(debug.SetGCPercent(liteGCPercent))
 	}

@@ -445,7 +445,14 @@ func chunks(z []byte) [][]byte {
 
 func decodeLevel(t *testing.T, c *Conn, z []byte, x, y, zz int) *dissect.PDU {
 	t.Helper()
-	var p dissect.PDU
+	return decodeLevelExport(t, c, z, x, y, zz, true)
+}
+
+// decodeLevelExport sends a level and returns its finalize PDU, decoded
+// with PDU.Export as given.
+func decodeLevelExport(t *testing.T, c *Conn, z []byte, x, y, zz int, export bool) *dissect.PDU {
+	t.Helper()
+	p := dissect.PDU{Export: export}
 	m := s2cMeta
 	c.Decode(&p, []byte{0x02}, m)
 	for i, ch := range chunks(z) {
@@ -478,6 +485,14 @@ func TestLevel(t *testing.T) {
 	if len(p.Objects) != 1 || p.Objects[0].Name != "level-999.bin" || !bytes.Equal(p.Objects[0].Data, blocks) {
 		t.Errorf("objects %v", len(p.Objects))
 	}
+	// Nobody exporting: the same tree, no object, and twice so that the
+	// second inflates into the first's buffer.
+	for range 2 {
+		q := decodeLevelExport(t, NewConn(nil), gzipLevel(blocks), 16, 8, 16, false)
+		if len(q.Objects) != 0 || dumpTree(q) != dumpTree(p) {
+			t.Errorf("without Export: %d objects, tree\n%s\nwith Export:\n%s", len(q.Objects), dumpTree(q), dumpTree(p))
+		}
+	}
 	if p.MaxSeverity() >= dissect.SevWarn {
 		t.Errorf("experts\n%s", dumpTree(p))
 	}
@@ -492,7 +507,7 @@ func TestLevel(t *testing.T) {
 	fw, _ := flateWriter(&zb)
 	fw.Write(blocks)
 	fw.Close()
-	var q dissect.PDU
+	q := dissect.PDU{Export: true}
 	c.Decode(&q, cat(0x02, be32(len(blocks))), s2cMeta)
 	for _, ch := range chunks(zb.Bytes()) {
 		c.Decode(&q, ch, s2cMeta)

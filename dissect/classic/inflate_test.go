@@ -14,12 +14,19 @@ import (
 // bomb and trailing count.
 func checkInflate(t *testing.T, src []byte, raw bool, limit int) {
 	t.Helper()
-	out, err, bomb, tr := inflate(src, raw, limit, 64)
 	in := new(inflater)
 	wout, werr, wbomb, wtr := in.std(src, raw, limit, nil)
-	if fmt.Sprint(err) != fmt.Sprint(werr) || bomb != wbomb || tr != wtr || !bytes.Equal(out, wout) {
-		t.Fatalf("raw %v limit %d, %d bytes: got %d bytes, %v, bomb %v, trailing %d; compress/flate %d bytes, %v, bomb %v, trailing %d",
-			raw, limit, len(src), len(out), err, bomb, tr, len(wout), werr, wbomb, wtr)
+	// Made, then twice in a reused buffer: the second time in one that
+	// held the first's bytes.
+	for _, reuse := range []bool{false, true, true} {
+		out, err, bomb, tr := inflate(src, raw, limit, 64, reuse)
+		if fmt.Sprint(err) != fmt.Sprint(werr) || bomb != wbomb || tr != wtr || !bytes.Equal(out, wout) {
+			t.Fatalf("raw %v limit %d reuse %v, %d bytes: got %d bytes, %v, bomb %v, trailing %d; compress/flate %d bytes, %v, bomb %v, trailing %d",
+				raw, limit, reuse, len(src), len(out), err, bomb, tr, len(wout), werr, wbomb, wtr)
+		}
+		if reuse {
+			putLevelBuf(out)
+		}
 	}
 }
 

@@ -259,7 +259,12 @@ func decLevelFinalize(d *dec) {
 		if arr == 1 && len(l.data[1]) == 0 {
 			break
 		}
-		out, err, bomb, trailing := inflate(l.data[arr], l.fastMap, int(limit), int(want))
+		out, err, bomb, trailing := inflate(l.data[arr], l.fastMap, int(limit), int(want), !p.Export)
+		if !p.Export {
+			// Only counted: given back once the counts are made (defers
+			// run last to first, after the upper array's loop too).
+			defer putLevelBuf(out)
+		}
 		name := "level-" + strconv.FormatUint(d.frame, 10)
 		if arr == 1 {
 			name += "-upper"
@@ -291,7 +296,9 @@ func decLevelFinalize(d *dec) {
 		} else if uint64(len(blocks)) != volume || l.volume != uint32(volume) {
 			c.Expert(ii, ExpertLevelCount, "classic.level: FastMap volume "+strconv.FormatUint(uint64(l.volume), 10)+", inflated "+strconv.Itoa(len(blocks))+" blocks, X×Y×Z = "+strconv.FormatUint(volume, 10))
 		}
-		p.Objects = append(p.Objects, dissect.Object{Kind: "level", Name: name + ".bin", Data: blocks})
+		if p.Export {
+			p.Objects = append(p.Objects, dissect.Object{Kind: "level", Name: name + ".bin", Data: blocks})
+		}
 		if arr == 0 {
 			lower = blocks
 		} else {
@@ -383,6 +390,34 @@ type inflater struct {
 
 var inflaters = sync.Pool{New: func() any { return new(inflater) }}
 
+// levelBufs keeps the buffers of levels inflated only to be counted (no
+// one exports them): a fresh megabyte per level cost more in page faults
+// and first touches than inflating it. The fast inflater leaves runs of air
+// unwritten, so a buffer is cleared before it is used again.
+var levelBufs sync.Pool // of *[]byte
+
+// maxLevelBuf bounds the buffers levelBufs keeps.
+const maxLevelBuf = 4 << 20
+
+// getLevelBuf returns an empty, zeroed buffer of capacity n. A larger
+// buffer is cut to n: the inflater takes what lies past its length within
+// its capacity to be zero, and a level that outgrows n gets a new one.
+func getLevelBuf(n int) []byte {
+	if p, _ := levelBufs.Get().(*[]byte); p != nil && cap(*p) >= n {
+		b := (*p)[:n:n]
+		clear(b)
+		return b[:0]
+	}
+	return make([]byte, 0, n)
+}
+
+// putLevelBuf gives back a buffer from getLevelBuf (or one inflate grew).
+func putLevelBuf(b []byte) {
+	if cap(b) > 0 && cap(b) <= maxLevelBuf {
+		levelBufs.Put(&b)
+	}
+}
+
 // inflate inflates src (gzip, or raw deflate under FastMap), stopping at
 // limit bytes: bomb is set when the stream holds more. trailing counts bytes
 // after the end of the compressed stream.
@@ -390,10 +425,20 @@ var inflaters = sync.Pool{New: func() any { return new(inflater) }}
 // at once (plus one byte to see a longer stream), so that a normal level
 // costs one allocation and no copying as it inflates. The buffer is the
 // caller's to keep (it becomes the PDU's level object).
-func inflate(src []byte, raw bool, limit, expect int) (out []byte, err error, bomb bool, trailing int) {
+//
+// With reuse, the buffer comes from levelBufs, and the caller gives out back
+// with putLevelBuf once it is done with it; otherwise it is made, and may
+// be kept (as an exported object).
+func inflate(src []byte, raw bool, limit, expect int, reuse bool) (out []byte, err error, bomb bool, trailing int) {
 	in := inflaters.Get().(*inflater)
 	defer inflaters.Put(in)
-	buf := make([]byte, 0, min(limit+1, max(expect+1, 4<<10)))
+	n := min(limit+1, max(expect+1, 4<<10))
+	var buf []byte
+	if reuse {
+		buf = getLevelBuf(n)
+	} else {
+		buf = make([]byte, 0, n)
+	}
 	var end int
 	var ok bool
 	if raw {

@@ -175,7 +175,7 @@ func TestRealCapture(t *testing.T) {
 		// Frame both directions interleaved in segment order, as the
 		// reassembler would: the client's bytes up to each server segment.
 		off := [3]int{}
-		var p dissect.PDU
+		p := dissect.PDU{Export: true} // its level object is checked
 		levels := 0
 		counts := map[string]int{}
 		step := func(dir dissect.Dir, upto int) {

@@ -67,6 +67,7 @@ func replayWith(t *testing.T, segs []segment, o replayOpts) *replayed {
 	}
 	var p dissect.PDU
 	p.Lite = o.lite
+	p.Export = true // objects are counted
 	pump := func(cn *conn, dir dissect.Dir, atEnd bool) {
 		s := cn.sides[dir]
 		if cn.f == nil || s.lost {
