@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"io"
+	"math/bits"
 	"strconv"
 	"sync"
 
@@ -392,30 +393,37 @@ var inflaters = sync.Pool{New: func() any { return new(inflater) }}
 
 // levelBufs keeps the buffers of levels inflated only to be counted (no
 // one exports them): a fresh megabyte per level cost more in page faults
-// and first touches than inflating it. The fast inflater leaves runs of air
-// unwritten, so a buffer is cleared before it is used again.
-var levelBufs sync.Pool // of *[]byte
+// and first touches than inflating it. Buffers are a power of two bytes,
+// one pool per size; a buffer is at most twice what a level needs. The
+// fast inflater leaves runs of air unwritten, so a buffer is cleared, all
+// of it, before it is used again.
+var levelBufs [maxLevelBufBits + 1]sync.Pool // of *[]byte, by bits.Len(cap-1)
 
-// maxLevelBuf bounds the buffers levelBufs keeps.
-const maxLevelBuf = 4 << 20
+// maxLevelBufBits bounds the buffers levelBufs keeps: 4 MiB.
+const maxLevelBufBits = 22
 
-// getLevelBuf returns an empty, zeroed buffer of capacity n. A larger
-// buffer is cut to n: the inflater takes what lies past its length within
-// its capacity to be zero, and a level that outgrows n gets a new one.
+// getLevelBuf returns an empty, zeroed buffer of capacity n or more.
 func getLevelBuf(n int) []byte {
-	if p, _ := levelBufs.Get().(*[]byte); p != nil && cap(*p) >= n {
-		b := (*p)[:n:n]
+	k := bits.Len(uint(n - 1))
+	if k > maxLevelBufBits {
+		return make([]byte, 0, n)
+	}
+	if p, _ := levelBufs[k].Get().(*[]byte); p != nil {
+		b := (*p)[:cap(*p)]
 		clear(b)
 		return b[:0]
 	}
-	return make([]byte, 0, n)
+	return make([]byte, 0, 1<<k)
 }
 
-// putLevelBuf gives back a buffer from getLevelBuf (or one inflate grew).
+// putLevelBuf gives back a buffer from getLevelBuf; one that inflate had
+// to grow, not a power of two, is left to the collector.
 func putLevelBuf(b []byte) {
-	if cap(b) > 0 && cap(b) <= maxLevelBuf {
-		levelBufs.Put(&b)
+	n := cap(b)
+	if n == 0 || n&(n-1) != 0 || n > 1<<maxLevelBufBits {
+		return
 	}
+	levelBufs[bits.Len(uint(n-1))].Put(&b)
 }
 
 // inflate inflates src (gzip, or raw deflate under FastMap), stopping at
