@@ -100,6 +100,7 @@ type backEnd struct {
 	held         []*Record // records waiting to be emitted, in order
 	free         []*Record
 	recycled     chan []*Record // records given back by another goroutine, in batches
+	big          chan *Record   // records with a large tree, for PDUs likely to need one (bigRecord)
 	bnow         time.Time      // packet time as the back end has seen it
 	berr         error          // emit's error (ErrStop included)
 	records      uint64
@@ -138,6 +139,7 @@ func New(opts Options, emit func(*Record) error) *Analyzer {
 		// Without Handoff the back end, which makes the records, frees them.
 		a.recycled = make(chan []*Record, 2*opts.MaxHeld/opts.Batch+16)
 	}
+	a.big = make(chan *Record, maxBigRecords)
 	// gopacket 1.1.19 fixes a parser's first layer, so there is one per IP
 	// version; both decode into the same layer structs.
 	a.parser4 = gopacket.NewDecodingLayerParser(layers.LayerTypeIPv4, &a.ip4, &a.ip6, &a.udp, &a.tcp, &a.payload)
@@ -373,8 +375,12 @@ func (a *Analyzer) release(all bool) {
 		if err := a.emit(r); err != nil {
 			a.berr = err
 		}
-		if recycle && !a.opts.Handoff && pooled(r) {
-			a.free = append(a.free, r)
+		if recycle && !a.opts.Handoff {
+			if pooled(r) {
+				a.free = append(a.free, r)
+			} else {
+				a.keepBig(r)
+			}
 		}
 	}
 	if a.borrow {
@@ -391,6 +397,39 @@ func pooled(r *Record) bool {
 	return cap(r.PDU.Nodes) <= maxPooledNodes && cap(r.buf) <= maxPooledData
 }
 
+// Records whose tree outgrew the pool (a full stat has a node per string,
+// some 250 for a server of 20 players) are kept apart, a few of them, for
+// the PDUs that will need as many: otherwise each full stat allocated its
+// tree anew, a third of all the bytes -T json allocates.
+const (
+	maxBigRecords = 64
+	maxBigNodes   = 1024
+)
+
+// keepBig offers r to the big records' pool; it reports whether r went there.
+func (a *Analyzer) keepBig(r *Record) bool {
+	if n := cap(r.PDU.Nodes); n <= maxPooledNodes || n > maxBigNodes || cap(r.buf) > maxPooledData {
+		return false
+	}
+	select {
+	case a.big <- r:
+		return true
+	default:
+		return false
+	}
+}
+
+// bigRecord is a record from the big pool, reset, or nil.
+func (a *Analyzer) bigRecord() *Record {
+	select {
+	case r := <-a.big:
+		r.reset()
+		return r
+	default:
+		return nil
+	}
+}
+
 // Recycle gives back records emitted under Handoff, once the other
 // goroutine is done with them. It may be called from any goroutine.
 func (a *Analyzer) Recycle(rs []*Record) {
@@ -400,6 +439,8 @@ func (a *Analyzer) Recycle(rs []*Record) {
 	for _, r := range rs {
 		if pooled(r) {
 			b = append(b, r)
+		} else {
+			a.keepBig(r)
 		}
 	}
 	if len(b) == 0 {

@@ -161,7 +161,13 @@ func (a *Analyzer) commit(data []byte) {
 
 // record makes the record a job describes, on the back end.
 func (a *Analyzer) record(j *job, b *batch) *Record {
-	r := a.newRecord()
+	var r *Record
+	if j.op == opQuery && j.dir == dissect.DirS2C && j.data.n > bigQuery && !a.opts.Lite {
+		r = a.bigRecord() // most likely a full stat
+	}
+	if r == nil {
+		r = a.newRecord()
+	}
 	r.Kind, r.Frame, r.Time, r.Rel = j.kind, j.frame, j.time, j.rel
 	r.TCP, r.GapLength, r.Reason = j.tcp, j.gapLen, j.reason
 	if s := j.side; s != nil {
@@ -179,6 +185,10 @@ func (a *Analyzer) record(j *job, b *batch) *Record {
 	r.PDU.Lite, r.PDU.Export = a.opts.Lite, a.opts.Export
 	return r
 }
+
+// bigQuery: a Query response longer than this is most likely a full stat,
+// whose tree needs a big record.
+const bigQuery = 256
 
 // process runs one job on the back end; b holds its record's bytes.
 func (a *Analyzer) process(j *job, b *batch) {

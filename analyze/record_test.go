@@ -32,3 +32,42 @@ func TestRecordOwn(t *testing.T) {
 		t.Errorf("data %q after a second own", r.data)
 	}
 }
+
+// TestBigRecords: records whose tree outgrew the pool, within bounds, are
+// kept apart and come back empty; others are left to the collector.
+func TestBigRecords(t *testing.T) {
+	a := New(Options{}, func(*Record) error { return nil })
+	withNodes := func(n int) *Record {
+		r := &Record{}
+		r.setData([]byte("data"))
+		r.PDU.Nodes = make([]dissect.Node, n)
+		r.PDU.Info = "info"
+		return r
+	}
+	for _, tc := range []struct {
+		nodes int
+		kept  bool
+	}{{maxPooledNodes, false}, {maxPooledNodes + 1, true}, {maxBigNodes, true}, {maxBigNodes + 1, false}} {
+		if got := a.keepBig(withNodes(tc.nodes)); got != tc.kept {
+			t.Errorf("%d nodes: kept %v, want %v", tc.nodes, got, tc.kept)
+		}
+	}
+	for i := range 2 {
+		r := a.bigRecord()
+		if r == nil {
+			t.Fatalf("big record %d: none", i)
+		}
+		if len(r.PDU.Nodes) != 0 || cap(r.PDU.Nodes) <= maxPooledNodes || len(r.data) != 0 || r.PDU.Info != "" {
+			t.Errorf("big record %d not reset: %d nodes (cap %d), %d bytes, info %q", i, len(r.PDU.Nodes), cap(r.PDU.Nodes), len(r.data), r.PDU.Info)
+		}
+	}
+	if r := a.bigRecord(); r != nil {
+		t.Errorf("a third big record: %d nodes", cap(r.PDU.Nodes))
+	}
+	for range maxBigRecords + 1 {
+		a.keepBig(withNodes(200))
+	}
+	if n := len(a.big); n != maxBigRecords {
+		t.Errorf("%d big records kept, want at most %d", n, maxBigRecords)
+	}
+}
