@@ -2,6 +2,9 @@ package dissect
 
 import (
 	"encoding/hex"
+	"math"
+	"math/bits"
+	"slices"
 	"strconv"
 	"unicode"
 	"unicode/utf8"
@@ -32,7 +35,7 @@ func AppendValue(dst []byte, n *Node) []byte {
 		}
 		return appendUint(dst, f, v.N, w)
 	case FTInt:
-		dst = strconv.AppendInt(dst, v.Int(), 10)
+		dst = AppendInt(dst, v.Int())
 		if f.Names != nil {
 			dst = append(dst, " ("...)
 			dst = append(dst, f.Names.Name(uint64(v.Int()))...)
@@ -45,7 +48,7 @@ func AppendValue(dst []byte, n *Node) []byte {
 		}
 		return append(dst, "False"...)
 	case FTFloat:
-		return appendUnit(strconv.AppendFloat(dst, v.Float(), 'f', -1, 64), f)
+		return appendUnit(AppendFloat(dst, v.Float(), 'f'), f)
 	case FTString:
 		return AppendQuoted(dst, v.View())
 	case FTBytes:
@@ -76,22 +79,104 @@ func appendBase(dst []byte, b Base, v uint64, width int) []byte {
 	case BaseHex:
 		return appendHexNum(dst, v, width)
 	case BaseDecHex:
-		dst = strconv.AppendUint(dst, v, 10)
+		dst = AppendUint(dst, v)
 		dst = append(dst, " ("...)
 		dst = appendHexNum(dst, v, width)
 		return append(dst, ')')
 	}
+	return AppendUint(dst, v)
+}
+
+// appendHexNum appends v as "0x" and lowercase hex digits, zero-padded to
+// 2*width digits, written straight into dst.
+func appendHexNum(dst []byte, v uint64, width int) []byte {
+	n := max((bits.Len64(v)+3)/4, 1, 2*width)
+	dst = slices.Grow(dst, 2+n)
+	b := dst[len(dst) : len(dst)+2+n]
+	b[0], b[1] = '0', 'x'
+	for i := len(b) - 1; i >= 2; i-- {
+		b[i] = hexDigits[v&15]
+		v >>= 4
+	}
+	return dst[:len(dst)+len(b)]
+}
+
+// AppendUint appends v in decimal, as strconv.AppendUint(dst, v, 10) does.
+// Nearly every number a tree shows (offsets, lengths, IDs, ports) is
+// below 10000: those are written a digit pair at a time into dst, with
+// no call and no copy out of a scratch buffer.
+func AppendUint(dst []byte, v uint64) []byte {
+	switch {
+	case v < 10:
+		return append(dst, byte('0'+v))
+	case v < 100:
+		return append(dst, decPairs[2*v], decPairs[2*v+1])
+	case v < 1000:
+		hi, lo := v/100, v%100
+		return append(dst, byte('0'+hi), decPairs[2*lo], decPairs[2*lo+1])
+	case v < 10000:
+		hi, lo := v/100, v%100
+		return append(dst, decPairs[2*hi], decPairs[2*hi+1], decPairs[2*lo], decPairs[2*lo+1])
+	}
 	return strconv.AppendUint(dst, v, 10)
 }
 
-func appendHexNum(dst []byte, v uint64, width int) []byte {
-	dst = append(dst, "0x"...)
-	var buf [16]byte
-	h := strconv.AppendUint(buf[:0], v, 16) // on the stack: no string per value
-	for i := len(h); i < 2*width; i++ {
-		dst = append(dst, '0')
+// AppendInt appends v in decimal, as strconv.AppendInt(dst, v, 10) does.
+func AppendInt(dst []byte, v int64) []byte {
+	if v < 0 {
+		// -v overflows for the least int64, but as a uint64 it is still
+		// that number's magnitude.
+		return AppendUint(append(dst, '-'), uint64(-v))
 	}
-	return append(dst, h...)
+	return AppendUint(dst, uint64(v))
+}
+
+const decPairs = "00010203040506070809" +
+	"10111213141516171819" +
+	"20212223242526272829" +
+	"30313233343536373839" +
+	"40414243444546474849" +
+	"50515253545556575859" +
+	"60616263646566676869" +
+	"70717273747576777879" +
+	"80818283848586878889" +
+	"90919293949596979899"
+
+const hexDigits = "0123456789abcdef"
+
+// AppendFloat appends v as strconv.AppendFloat(dst, v, fmt, -1, 64) does,
+// for fmt 'f' or 'g'. Fixed-point protocols carry values in 32nds (Classic
+// positions and angles). Below a million such a value has an exact decimal
+// expansion of at most 5 fractional and 12 significant digits, too few for
+// a shorter decimal to round to the same float, so that expansion is its
+// shortest form; 'g' shows it without an exponent too (it uses one only
+// below 1e-4 and from 1e6). It is written here in integers, far faster
+// than the general shortest-float search.
+func AppendFloat(dst []byte, v float64, fmt byte) []byte {
+	if m := v * 32; m == math.Trunc(m) && math.Abs(m) < 32e6 && (v != 0 || !math.Signbit(v)) {
+		k := int64(m)
+		if k < 0 {
+			dst = append(dst, '-')
+			k = -k
+		}
+		dst = AppendUint(dst, uint64(k>>5))
+		if f := k & 31; f != 0 {
+			f *= 3125 // f/32 = f*3125/100000
+			var b [6]byte
+			b[0] = '.'
+			for i := 5; i >= 1; i-- {
+				b[i] = byte('0' + f%10)
+				f /= 10
+			}
+			n := len(b)
+			for b[n-1] == '0' {
+				n--
+			}
+			dst = append(dst, b[:n]...)
+		}
+		return dst
+	}
+	return strconv.AppendFloat(dst, v, fmt, -1, 64)
 }
 
 func appendUnit(dst []byte, f *Field) []byte {
@@ -128,8 +213,42 @@ func AppendQuoted(dst []byte, s string) []byte {
 // format characters (bidirectional overrides) become \xNN or \u{NNNN}.
 func AppendSafe(dst []byte, s string) []byte { return appendEscaped(dst, s, false) }
 
-// plainByte marks the bytes shown as they are whether quoted or not;
-// '"' and '\\' are plain only unquoted.
+// PlainPrefix returns the length of the run of plain ASCII (0x20 to 0x7e,
+// less '"' and '\\') that starts s: the bytes every escaper of this module
+// copies as they are, whatever else it escapes. It reads eight bytes at a
+// time, as most text is one long such run.
+func PlainPrefix(s string) int {
+	const (
+		ones = 0x0101010101010101
+		low7 = 0x7f7f7f7f7f7f7f7f
+		high = 0x8080808080808080
+	)
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		x := load64(s[i : i+8])
+		// Per byte, on its low seven bits l (so no sum carries into the
+		// next byte), bit 7 of: ^(l+0x60) flags l < 0x20, l+1 flags DEL,
+		// ^((l^c)+0x7f) flags l == c; x itself flags bytes >= 0x80.
+		l := x & low7
+		m := ^(l + 0x60*ones) | (l + ones) | x |
+			^((l ^ '"'*ones) + low7) | ^((l ^ '\\'*ones) + low7)
+		if m &= high; m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+	}
+	for ; i < len(s) && plainByte[s[i]]; i++ {
+	}
+	return i
+}
+
+// load64 reads s[:8] little-endian; the compiler makes it one load.
+func load64(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+// plainByte marks the bytes PlainPrefix passes.
 var plainByte = func() (t [256]bool) {
 	for c := 0x20; c < 0x7f; c++ {
 		t[c] = c != '"' && c != '\\'
@@ -137,57 +256,81 @@ var plainByte = func() (t [256]bool) {
 	return
 }()
 
-func appendEscaped(dst []byte, s string, quoted bool) []byte {
-	for i := 0; i < len(s); {
-		// Runs of plain ASCII, nearly all text, go in one copy.
-		j := i
-		for j < len(s) && plainByte[s[j]] {
-			j++
+// IsFormat reports whether r is a Unicode format character (category Cf,
+// bidirectional overrides among them), as unicode.Is(unicode.Cf, r), by a
+// bitmap below U+10000: escapers ask it of every non-ASCII rune.
+func IsFormat(r rune) bool {
+	if uint32(r) < 0x10000 {
+		return formatBMP[r>>6]>>(r&63)&1 != 0
+	}
+	return unicode.Is(unicode.Cf, r)
+}
+
+var formatBMP = func() (t [0x10000 / 64]uint64) {
+	for _, g := range unicode.Cf.R16 {
+		for r := uint32(g.Lo); r <= uint32(g.Hi); r += uint32(g.Stride) {
+			t[r>>6] |= 1 << (r & 63)
 		}
-		if j > i {
-			dst = append(dst, s[i:j]...)
-			if i = j; i == len(s) {
-				break
-			}
+	}
+	return
+}()
+
+func appendEscaped(dst []byte, s string, quoted bool) []byte {
+	// s[start:i] is text to copy as it is, held back until an escape or
+	// the end so that it goes in one copy, non-ASCII runes included.
+	start := 0
+	for i := 0; ; {
+		i += PlainPrefix(s[i:])
+		if i == len(s) {
+			break
 		}
 		c := s[i]
-		if c >= 0x20 && c < 0x7f {
-			if quoted && (c == '"' || c == '\\') {
-				dst = append(dst, '\\')
+		if c < 0x80 {
+			if (c == '"' || c == '\\') && !quoted {
+				i++
+				continue
 			}
-			dst = append(dst, c)
+			dst = append(dst, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				dst = append(dst, '\\', c)
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			default: // other C0 controls and DEL
+				dst = append(dst, '\\', 'x')
+				dst = appendHexByte(dst, c)
+			}
 			i++
+			start = i
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		switch {
 		case r == utf8.RuneError && size == 1:
-			dst = append(dst, `\x`...)
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, '\\', 'x')
 			dst = appendHexByte(dst, c)
-		case r == '\n':
-			dst = append(dst, `\n`...)
-		case r == '\r':
-			dst = append(dst, `\r`...)
-		case r == '\t':
-			dst = append(dst, `\t`...)
-		case r < 0x20 || r == 0x7f:
-			dst = append(dst, `\x`...)
-			dst = appendHexByte(dst, byte(r))
-		case r >= 0x80 && r < 0xa0 || unicode.Is(unicode.Cf, r) || r == 0xfffd:
+		case r < 0xa0 || r == 0xfffd || IsFormat(r): // C1 controls and the rest
+			dst = append(dst, s[start:i]...)
 			dst = append(dst, `\u{`...)
 			dst = strconv.AppendUint(dst, uint64(r), 16)
 			dst = append(dst, '}')
 		default:
-			dst = append(dst, s[i:i+size]...)
+			i += size
+			continue
 		}
 		i += size
+		start = i
 	}
-	return dst
+	return append(dst, s[start:]...)
 }
 
 func appendHexByte(dst []byte, c byte) []byte {
-	const digits = "0123456789abcdef"
-	return append(dst, digits[c>>4], digits[c&15])
+	return append(dst, hexDigits[c>>4], hexDigits[c&15])
 }
 
 // Display is AppendValue as a string, for tests and slow paths.

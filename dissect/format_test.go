@@ -1,6 +1,14 @@
 package dissect
 
-import "testing"
+import (
+	"math"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode"
+	"unicode/utf8"
+)
 
 func TestAppendValue(t *testing.T) {
 	r := &Registry{Proto: "fmt"} // not registered: the fields are local to this test
@@ -49,5 +57,141 @@ func TestCustomDisplay(t *testing.T) {
 	}
 	if got := Display(&Node{Field: f, Value: U(7), Text: "own text"}); got != "own text" {
 		t.Errorf("a node's own text comes first: got %q", got)
+	}
+}
+
+// escapedRef is appendEscaped as it was first written, a byte and a rune
+// at a time: the fast one must escape every string exactly as it does.
+func escapedRef(dst []byte, s string, quoted bool) []byte {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c < 0x7f {
+			if quoted && (c == '"' || c == '\\') {
+				dst = append(dst, '\\')
+			}
+			dst = append(dst, c)
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			dst = append(dst, `\x`...)
+			dst = appendHexByte(dst, c)
+		case r == '\n':
+			dst = append(dst, `\n`...)
+		case r == '\r':
+			dst = append(dst, `\r`...)
+		case r == '\t':
+			dst = append(dst, `\t`...)
+		case r < 0x20 || r == 0x7f:
+			dst = append(dst, `\x`...)
+			dst = appendHexByte(dst, byte(r))
+		case r >= 0x80 && r < 0xa0 || unicode.Is(unicode.Cf, r) || r == 0xfffd:
+			dst = append(dst, `\u{`...)
+			dst = strconv.AppendUint(dst, uint64(r), 16)
+			dst = append(dst, '}')
+		default:
+			dst = append(dst, s[i:i+size]...)
+		}
+		i += size
+	}
+	return dst
+}
+
+func checkEscaped(t *testing.T, s string) {
+	t.Helper()
+	for _, quoted := range []bool{false, true} {
+		if got, want := appendEscaped(nil, s, quoted), escapedRef(nil, s, quoted); string(got) != string(want) {
+			t.Fatalf("%q quoted=%v: got %q, want %q", s, quoted, got, want)
+		}
+	}
+}
+
+func TestEscapedEveryRune(t *testing.T) {
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		c := string(r)
+		checkEscaped(t, c)
+		checkEscaped(t, "abcdefgh"+c+"ijklmnop"+c)
+		if IsFormat(r) != unicode.Is(unicode.Cf, r) {
+			t.Fatalf("IsFormat(%U) = %v", r, IsFormat(r))
+		}
+	}
+	for c := 0; c < 256; c++ {
+		for i := 0; i < 10; i++ { // the byte at every place in a word and after
+			checkEscaped(t, strings.Repeat("x", i)+string(byte(c))+"0123456789")
+		}
+	}
+}
+
+func TestEscapedRandom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	alphabet := []string{"a", "Z", " ", "~", "\"", "\\", "\x00", "\x1b", "\x7f", "\n", "\t", "\r", "\x80", "\xc3", "\xa9", "\xff",
+		"é", "Δ", "÷", "°", "−", "\u202e", "\u00ad", "\ufffd", "\U000e0001", "😀", "\u0085"}
+	for range 20000 {
+		var b strings.Builder
+		for range rng.IntN(40) {
+			b.WriteString(alphabet[rng.IntN(len(alphabet))])
+		}
+		checkEscaped(t, b.String())
+	}
+}
+
+func FuzzEscaped(f *testing.F) {
+	f.Add("plain text that is long enough")
+	f.Add("\x1b[2J\u202e\"\\\xff")
+	f.Fuzz(func(t *testing.T, s string) { checkEscaped(t, s) })
+}
+
+func TestAppendNumbers(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	u := []uint64{0, 1, 9, 10, 99, 100, 999, 1000, 9999, 10000, 65535, 1 << 32, math.MaxUint64}
+	for range 100000 {
+		u = append(u, rng.Uint64()>>rng.IntN(64))
+	}
+	for _, v := range u {
+		if got, want := string(AppendUint(nil, v)), strconv.FormatUint(v, 10); got != want {
+			t.Fatalf("AppendUint(%d) = %q", v, got)
+		}
+		if got, want := string(AppendInt(nil, int64(v))), strconv.FormatInt(int64(v), 10); got != want {
+			t.Fatalf("AppendInt(%d) = %q", int64(v), got)
+		}
+		if got, want := string(AppendInt(nil, -int64(v))), strconv.FormatInt(-int64(v), 10); got != want {
+			t.Fatalf("AppendInt(%d) = %q", -int64(v), got)
+		}
+		for _, w := range []int{0, 1, 2, 4, 8} {
+			h := strconv.FormatUint(v, 16)
+			want := "0x" + strings.Repeat("0", max(0, 2*w-len(h))) + h
+			if got := string(appendHexNum(nil, v, w)); got != want {
+				t.Fatalf("appendHexNum(%#x, %d) = %q, want %q", v, w, got, want)
+			}
+		}
+	}
+}
+
+func TestAppendFloat(t *testing.T) {
+	check := func(v float64) {
+		t.Helper()
+		for _, fmt := range []byte{'f', 'g'} {
+			if got, want := string(AppendFloat(nil, v, fmt)), strconv.FormatFloat(v, fmt, -1, 64); got != want {
+				t.Fatalf("AppendFloat(%v, %c) = %q, want %q", v, fmt, got, want)
+			}
+		}
+	}
+	// Every 32nd near zero, where the digits are fewest, and at random
+	// up to and past the fast path's bound.
+	for k := -200000; k <= 200000; k++ {
+		check(float64(k) / 32)
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 200000 {
+		k := rng.Int64N(64e6) - 32e6
+		check(float64(k) / 32)
+		check(float64(k) / 64)
+		check(rng.NormFloat64() * 1000)
+	}
+	for _, v := range []float64{math.Copysign(0, -1), math.Inf(1), math.Inf(-1), math.NaN(), 1e6, 999999.96875, -999999.96875,
+		1e-5, 0.1, 1e21, 1e300, 5e-324, math.MaxFloat64} {
+		check(v)
 	}
 }
