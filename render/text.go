@@ -3,7 +3,6 @@ package render
 import (
 	"bufio"
 	"slices"
-	"strconv"
 	"time"
 
 	"github.com/mcdissect/mcdissect/analyze"
@@ -16,6 +15,8 @@ type textRenderer struct {
 	line  []byte
 	depth []int // scratch for appendTree
 	clock stampCache
+	pairs pairCache
+	heads lineHeads
 }
 
 func (t *textRenderer) Begin() error { return nil }
@@ -28,11 +29,11 @@ func (t *textRenderer) Record(r *analyze.Record) error {
 }
 
 func (t *textRenderer) Append(dst []byte, r *analyze.Record, _ bool) []byte {
-	dst = AppendSummary(dst, r)
+	dst = appendSummary(dst, r, &t.pairs)
 	dst = append(dst, '\n')
 	if t.o.Verbose {
 		dst = appendHeader(dst, r, &t.clock)
-		dst, t.depth = appendTree(dst, r, &t.o, t.depth)
+		dst = t.appendTree(dst, r)
 	}
 	if t.o.Hex {
 		dst = AppendHexDump(dst, &r.PDU, &t.o)
@@ -51,19 +52,37 @@ func (t *textRenderer) Raw(b []byte, _ int) error {
 // AppendSummary appends tshark's one-line summary: number, relative time,
 // source → destination, protocol, info.
 func AppendSummary(dst []byte, r *analyze.Record) []byte {
+	return appendSummary(dst, r, nil)
+}
+
+// appendSummary is AppendSummary with the text of recent address pairs
+// kept in pairs, if not nil.
+func appendSummary(dst []byte, r *analyze.Record, pairs *pairCache) []byte {
 	var num [32]byte // on the stack: the summary path allocates nothing
-	dst = padLeft(dst, strconv.AppendUint(num[:0], r.Frame, 10), 5)
+	dst = padLeft(dst, dissect.AppendUint(num[:0], r.Frame), 5)
 	dst = append(dst, ' ')
 	dst = padLeft(dst, appendSeconds(num[:0], r.Rel), 11)
 	dst = append(dst, ' ')
+	if pairs == nil {
+		return appendSummaryRest(dst, r)
+	}
+	return dissect.AppendSafe(append(dst, pairs.text(r, appendSummaryPair)...), r.PDU.Info)
+}
+
+// appendSummaryRest appends the summary's columns after the time.
+func appendSummaryRest(dst []byte, r *analyze.Record) []byte {
+	return dissect.AppendSafe(appendSummaryPair(dst, r), r.PDU.Info)
+}
+
+// appendSummaryPair appends the columns a pairCache keeps: addresses and
+// protocol, up to the info column.
+func appendSummaryPair(dst []byte, r *analyze.Record) []byte {
 	dst = r.Src.AppendTo(dst)
 	dst = append(dst, " → "...)
 	dst = r.Dst.AppendTo(dst)
 	dst = append(dst, ' ')
 	dst = append(dst, r.ProtoColumn()...)
-	dst = append(dst, ' ')
-	dst = dissect.AppendSafe(dst, r.PDU.Info)
-	return dst
+	return append(dst, ' ')
 }
 
 // appendSeconds appends d in seconds with six decimals, rounded to the
@@ -79,7 +98,7 @@ func appendSeconds(dst []byte, d time.Duration) []byte {
 	if neg && us != 0 {
 		dst = append(dst, '-')
 	}
-	dst = strconv.AppendInt(dst, us/1e6, 10)
+	dst = dissect.AppendInt(dst, us/1e6)
 	frac := us % 1e6
 	var b [7]byte
 	b[0] = '.'
@@ -101,13 +120,13 @@ func padLeft(dst, s []byte, w int) []byte {
 // the frames they came from, as tshark shows them.
 func appendHeader(dst []byte, r *analyze.Record, clock *stampCache) []byte {
 	dst = append(dst, "Frame "...)
-	dst = strconv.AppendUint(dst, r.Frame, 10)
+	dst = dissect.AppendUint(dst, r.Frame)
 	dst = append(dst, ": "...)
 	dst = clock.appendStamp(dst, r.Time)
 	dst = append(dst, " UTC"...)
 	if r.TCP {
 		dst = append(dst, ", TCP stream "...)
-		dst = strconv.AppendInt(dst, int64(r.Stream), 10)
+		dst = dissect.AppendInt(dst, int64(r.Stream))
 	} else {
 		dst = append(dst, ", UDP"...)
 	}
@@ -127,7 +146,7 @@ func appendHeader(dst []byte, r *analyze.Record, clock *stampCache) []byte {
 			total += p.Bytes
 		}
 		dst = append(dst, '[')
-		dst = strconv.AppendInt(dst, int64(len(r.Parts)), 10)
+		dst = dissect.AppendInt(dst, int64(len(r.Parts)))
 		plural := "s"
 		if len(r.Parts) == 1 {
 			plural = ""
@@ -139,16 +158,16 @@ func appendHeader(dst []byte, r *analyze.Record, clock *stampCache) []byte {
 		}
 		dst = append(dst, plural...)
 		dst = append(dst, " ("...)
-		dst = strconv.AppendInt(dst, int64(total), 10)
+		dst = dissect.AppendInt(dst, int64(total))
 		dst = append(dst, " bytes): "...)
 		for i, p := range r.Parts {
 			if i > 0 {
 				dst = append(dst, ", "...)
 			}
 			dst = append(dst, '#')
-			dst = strconv.AppendUint(dst, p.Frame, 10)
+			dst = dissect.AppendUint(dst, p.Frame)
 			dst = append(dst, '(')
-			dst = strconv.AppendInt(dst, int64(p.Bytes), 10)
+			dst = dissect.AppendInt(dst, int64(p.Bytes))
 			dst = append(dst, ')')
 		}
 		dst = append(dst, "]\n"...)
@@ -158,41 +177,57 @@ func appendHeader(dst []byte, r *analyze.Record, clock *stampCache) []byte {
 
 // appendTree appends the tree, four spaces a level, each line with its
 // byte range, generated items in brackets and expert items under the node
-// they concern. depth is scratch space, reused across records.
-func appendTree(dst []byte, r *analyze.Record, o *Options, depth []int) ([]byte, []int) {
+// they concern.
+func (t *textRenderer) appendTree(dst []byte, r *analyze.Record) []byte {
 	p := &r.PDU
-	depth = slices.Grow(depth[:0], len(p.Nodes))[:len(p.Nodes)]
+	depth := slices.Grow(t.depth[:0], len(p.Nodes))[:len(p.Nodes)]
+	t.depth = depth
 	for i := range p.Nodes {
 		n := &p.Nodes[i]
-		depth[i] = 0
+		d := 0
 		if n.Parent >= 0 {
-			depth[i] = depth[n.Parent] + 1
+			d = depth[n.Parent] + 1
 		}
-		dst = appendIndent(dst, depth[i])
-		dst = AppendNodeLine(dst, n, o)
+		depth[i] = d
+		dst = t.heads.append(dst, n, d)
+		dst = appendNodeTail(dst, n, &t.o)
 		dst = append(dst, '\n')
-		for _, e := range p.Experts {
-			if int(e.Node) == i {
-				dst = appendIndent(dst, depth[i]+1)
-				dst = AppendExpert(dst, &e)
+		for k := range p.Experts {
+			if e := &p.Experts[k]; int(e.Node) == i {
+				dst = appendIndent(dst, d+1)
+				dst = AppendExpert(dst, e)
 				dst = append(dst, '\n')
 			}
 		}
 	}
-	return dst, depth
+	return dst
 }
 
+// indent is the deepest indent appendIndent writes in one copy.
+const indent = "                                                                "
+
 func appendIndent(dst []byte, d int) []byte {
-	for ; d > 0; d-- {
-		dst = append(dst, "    "...)
+	for ; 4*d > len(indent); d -= len(indent) / 4 {
+		dst = append(dst, indent...)
 	}
-	return dst
+	return append(dst, indent[:4*d]...)
 }
 
 // AppendNodeLine appends one tree line: "Label: value [off 3, len 4]".
 func AppendNodeLine(dst []byte, n *dissect.Node, o *Options) []byte {
-	gen := n.Flags&dissect.FlagGenerated != 0
-	if gen {
+	return appendNodeTail(appendNodeHead(dst, n), n, o)
+}
+
+// hasValue reports whether n's line shows a value after a colon.
+func hasValue(n *dissect.Node) bool {
+	return n.Field.Type != dissect.FTNone && n.Field.Type != dissect.FTProtocol || n.Text != ""
+}
+
+// appendNodeHead appends a line's start, all of it the same for every
+// node of a field but for the key: '[' for a generated node, the label,
+// the key and ": " before a value.
+func appendNodeHead(dst []byte, n *dissect.Node) []byte {
+	if n.Flags&dissect.FlagGenerated != 0 {
 		dst = append(dst, '[')
 	}
 	dst = append(dst, n.Field.Label...)
@@ -201,8 +236,15 @@ func AppendNodeLine(dst []byte, n *dissect.Node, o *Options) []byte {
 		dst = dissect.AppendSafe(dst, n.Key)
 		dst = append(dst, '"')
 	}
-	if n.Field.Type != dissect.FTNone && n.Field.Type != dissect.FTProtocol || n.Text != "" {
+	if hasValue(n) {
 		dst = append(dst, ": "...)
+	}
+	return dst
+}
+
+// appendNodeTail appends the rest of the line: value, byte range, flags.
+func appendNodeTail(dst []byte, n *dissect.Node, o *Options) []byte {
+	if hasValue(n) {
 		if redacted(o, n) {
 			dst = append(dst, redactedText...)
 		} else {
@@ -212,13 +254,15 @@ func AppendNodeLine(dst []byte, n *dissect.Node, o *Options) []byte {
 	if n.Flags&dissect.FlagLittleEndian != 0 {
 		dst = append(dst, " (little-endian)"...)
 	}
-	if gen {
+	if n.Flags&dissect.FlagGenerated != 0 {
 		dst = append(dst, ']')
 	} else {
-		dst = append(dst, " [off "...)
-		dst = strconv.AppendInt(dst, int64(n.Offset), 10)
-		dst = append(dst, ", len "...)
-		dst = strconv.AppendInt(dst, int64(n.Length), 10)
+		// Byte by byte: the bytes are constants that the compiler stores
+		// directly, where a string would cost a copy call for six bytes.
+		dst = append(dst, ' ', '[', 'o', 'f', 'f', ' ')
+		dst = dissect.AppendInt(dst, int64(n.Offset))
+		dst = append(dst, ',', ' ', 'l', 'e', 'n', ' ')
+		dst = dissect.AppendInt(dst, int64(n.Length))
 		dst = append(dst, ']')
 	}
 	if n.Flags&dissect.FlagTruncated != 0 {
