@@ -4,7 +4,7 @@ import (
 	"bufio"
 	"encoding/hex"
 	"strconv"
-	"unicode"
+	"time"
 	"unicode/utf8"
 	"unsafe"
 
@@ -27,6 +27,7 @@ type jsonRenderer struct {
 	// each time.
 	heads [][]byte
 	clock stampCache
+	pairs pairCache
 }
 
 func (j *jsonRenderer) Begin() error { _, err := j.w.WriteString("["); return err }
@@ -58,20 +59,16 @@ func (j *jsonRenderer) Append(b []byte, r *analyze.Record, first bool) []byte {
 		b = append(b, ',')
 	}
 	b = append(b, "\n  {\"frame\": "...)
-	b = strconv.AppendUint(b, r.Frame, 10)
-	b = append(b, ", \"time\": "...)
+	b = dissect.AppendUint(b, r.Frame)
+	b = append(b, ", \"time\": \""...)
 	j.clock.sep = 'T'
-	j.show = append(j.clock.appendStamp(j.show[:0], r.Time), 'Z')
-	b = appendJSONBytes(b, j.show)
-	b = append(b, ", \"time_relative\": "...)
-	b = strconv.AppendFloat(b, r.Rel.Seconds(), 'f', 9, 64)
-	b = append(b, ", \"src\": "...)
-	b = appendJSONBytes(b, r.Src.AppendTo(j.show[:0]))
-	b = append(b, ", \"dst\": "...)
-	b = appendJSONBytes(b, r.Dst.AppendTo(j.show[:0]))
+	b = j.clock.appendStamp(b, r.Time) // digits and punctuation: nothing to escape
+	b = append(b, "Z\", \"time_relative\": "...)
+	b = appendRelative(b, r.Rel)
+	b = append(b, j.pairs.text(r, appendJSONPair)...)
 	if r.TCP {
 		b = append(b, ", \"transport\": \"tcp\", \"stream\": "...)
-		b = strconv.AppendInt(b, int64(r.Stream), 10)
+		b = dissect.AppendInt(b, int64(r.Stream))
 	} else {
 		b = append(b, ", \"transport\": \"udp\""...)
 	}
@@ -84,10 +81,10 @@ func (j *jsonRenderer) Append(b []byte, r *analyze.Record, first bool) []byte {
 	b = append(b, ", \"info\": "...)
 	b = appendJSONString(b, r.PDU.Info)
 	b = append(b, ", \"length\": "...)
-	b = strconv.AppendInt(b, int64(len(r.PDU.Data)), 10)
+	b = dissect.AppendInt(b, int64(len(r.PDU.Data)))
 	if r.PDU.WireLen > len(r.PDU.Data) {
 		b = append(b, ", \"wire_length\": "...)
-		b = strconv.AppendInt(b, int64(r.PDU.WireLen), 10)
+		b = dissect.AppendInt(b, int64(r.PDU.WireLen))
 	}
 	if len(r.Parts) > 0 {
 		b = append(b, ", \"frames\": ["...)
@@ -96,16 +93,16 @@ func (j *jsonRenderer) Append(b []byte, r *analyze.Record, first bool) []byte {
 				b = append(b, ", "...)
 			}
 			b = append(b, "{\"frame\": "...)
-			b = strconv.AppendUint(b, p.Frame, 10)
+			b = dissect.AppendUint(b, p.Frame)
 			b = append(b, ", \"bytes\": "...)
-			b = strconv.AppendInt(b, int64(p.Bytes), 10)
+			b = dissect.AppendInt(b, int64(p.Bytes))
 			b = append(b, '}')
 		}
 		b = append(b, ']')
 	}
 	if r.Kind == analyze.KindGap {
 		b = append(b, ", \"gap_length\": "...)
-		b = strconv.AppendInt(b, int64(r.GapLength), 10)
+		b = dissect.AppendInt(b, int64(r.GapLength))
 	}
 	b = append(b, ", \"tree\": "...)
 	if len(r.PDU.Nodes) > 0 {
@@ -114,6 +111,39 @@ func (j *jsonRenderer) Append(b []byte, r *analyze.Record, first bool) []byte {
 		b = append(b, "null"...)
 	}
 	return append(b, '}')
+}
+
+// appendJSONPair appends the address members a pairCache keeps.
+func appendJSONPair(b []byte, r *analyze.Record) []byte {
+	var addr [64]byte // on the stack: an IPv6 address with port and zone fits
+	b = append(b, ", \"src\": "...)
+	b = appendJSONBytes(b, r.Src.AppendTo(addr[:0]))
+	b = append(b, ", \"dst\": "...)
+	return appendJSONBytes(b, r.Dst.AppendTo(addr[:0]))
+}
+
+// appendRelative appends d in seconds with nine decimals, as
+// strconv.AppendFloat(b, d.Seconds(), 'f', 9, 64) does, in integers. Below
+// 2^17 s the float is within 1e-10 of d, so it rounds to d's own
+// nanoseconds; beyond, the float's rounding is kept, the float way.
+func appendRelative(b []byte, d time.Duration) []byte {
+	const bound = 1 << 17 * time.Second
+	if d <= -bound || d >= bound {
+		return strconv.AppendFloat(b, d.Seconds(), 'f', 9, 64)
+	}
+	if d < 0 {
+		b = append(b, '-')
+		d = -d
+	}
+	b = dissect.AppendInt(b, int64(d/time.Second))
+	ns := int64(d % time.Second)
+	var f [10]byte
+	f[0] = '.'
+	for i := 9; i >= 1; i-- {
+		f[i] = byte('0' + ns%10)
+		ns /= 10
+	}
+	return append(b, f[:]...)
 }
 
 // openNode is a node whose object is written but not closed yet.
@@ -173,18 +203,16 @@ func (j *jsonRenderer) appendFields(b []byte, p *dissect.PDU, i int32) []byte {
 		j.show = append(append(append(j.show[:0], n.Field.Name...), '.'), n.Key...)
 		b = appendHead(b, unsafe.String(unsafe.SliceData(j.show), len(j.show)), n.Field.Label)
 	}
-	b = strconv.AppendInt(b, int64(n.Offset), 10)
+	b = dissect.AppendInt(b, int64(n.Offset))
 	b = append(b, ", \"length\": "...)
-	b = strconv.AppendInt(b, int64(n.Length), 10)
-	if n.Field.Type != dissect.FTNone && n.Field.Type != dissect.FTProtocol || n.Text != "" {
-		b = append(b, ", \"show\": "...)
+	b = dissect.AppendInt(b, int64(n.Length))
+	if hasValue(n) {
 		if redacted(&j.o, n) {
+			b = append(b, ", \"show\": "...)
 			b = appendJSONString(b, redactedText)
 		} else {
-			j.show = dissect.AppendValue(j.show[:0], n)
-			b = appendJSONBytes(b, j.show)
-		}
-		if !redacted(&j.o, n) {
+			b = append(b, ", \"show\": \""...)
+			b = j.appendShow(b, n)
 			b = appendJSONValue(b, n)
 		}
 	}
@@ -222,6 +250,22 @@ func (j *jsonRenderer) appendFields(b []byte, p *dissect.PDU, i int32) []byte {
 	return b
 }
 
+// appendShow appends n's display string and its closing quote, after
+// the opening quote. The display string is written in place, and only
+// what follows its first byte to escape, if any, is moved out to be
+// escaped back: there is seldom anything to escape but for the quotes of
+// string values, near the end.
+func (j *jsonRenderer) appendShow(b []byte, n *dissect.Node) []byte {
+	start := len(b)
+	b = dissect.AppendValue(b, n)
+	k := start + jsonSafe(unsafe.String(unsafe.SliceData(b[start:]), len(b)-start))
+	if k < len(b) {
+		j.show = append(j.show[:0], b[k:]...)
+		b = appendJSONEscaped(b[:k], unsafe.String(unsafe.SliceData(j.show), len(j.show)))
+	}
+	return append(b, '"')
+}
+
 // head is the cached start of an object of f's nodes.
 func (j *jsonRenderer) head(f *dissect.Field) []byte {
 	id := f.ID()
@@ -248,13 +292,6 @@ func appendHead(b []byte, name, label string) []byte {
 	return append(b, ", \"offset\": "...)
 }
 
-func appendSpaces(b []byte, n int) []byte {
-	for ; n > 0; n-- {
-		b = append(b, ' ')
-	}
-	return b
-}
-
 // appendJSONValue appends ", \"value\": v" with v typed: numbers as
 // numbers, booleans, text as strings, bytes as hex.
 func appendJSONValue(b []byte, n *dissect.Node) []byte {
@@ -262,13 +299,13 @@ func appendJSONValue(b []byte, n *dissect.Node) []byte {
 	switch n.Field.Type {
 	case dissect.FTUint, dissect.FTFrameNum:
 		b = append(b, ", \"value\": "...)
-		return strconv.AppendUint(b, v.N, 10)
+		return dissect.AppendUint(b, v.N)
 	case dissect.FTInt:
 		b = append(b, ", \"value\": "...)
-		return strconv.AppendInt(b, v.Int(), 10)
+		return dissect.AppendInt(b, v.Int())
 	case dissect.FTFloat:
 		b = append(b, ", \"value\": "...)
-		return strconv.AppendFloat(b, v.Float(), 'g', -1, 64)
+		return dissect.AppendFloat(b, v.Float(), 'g')
 	case dissect.FTBool:
 		b = append(b, ", \"value\": "...)
 		return strconv.AppendBool(b, v.Bool())
@@ -283,14 +320,6 @@ func appendJSONValue(b []byte, n *dissect.Node) []byte {
 	return b
 }
 
-// jsonPlain marks the bytes a JSON string carries as they are.
-var jsonPlain = func() (t [256]bool) {
-	for c := 0x20; c < 0x7f; c++ {
-		t[c] = c != '"' && c != '\\'
-	}
-	return
-}()
-
 // appendJSONBytes is appendJSONString for bytes, without a copy.
 func appendJSONBytes(b, s []byte) []byte {
 	return appendJSONString(b, unsafe.String(unsafe.SliceData(s), len(s)))
@@ -301,43 +330,53 @@ func appendJSONBytes(b, s []byte) []byte {
 // as safe as the tree; invalid UTF-8 becomes U+FFFD.
 func appendJSONString(b []byte, s string) []byte {
 	b = append(b, '"')
-	for i := 0; i < len(s); {
-		// Runs of printable ASCII, most of any output, go in one copy.
-		j := i
-		for j < len(s) && jsonPlain[s[j]] {
-			j++
+	b = appendJSONEscaped(b, s)
+	return append(b, '"')
+}
+
+// appendJSONEscaped appends s escaped for a JSON string, without quotes.
+func appendJSONEscaped(b []byte, s string) []byte {
+	for {
+		k := jsonSafe(s)
+		b = append(b, s[:k]...)
+		if k == len(s) {
+			return b
 		}
-		if j > i {
-			b = append(b, s[i:j]...)
-			if i = j; i == len(s) {
-				break
-			}
+		s = s[k:]
+		r, size := rune(s[0]), 1
+		if r >= 0x80 {
+			r, size = utf8.DecodeRuneInString(s)
 		}
-		c := s[i]
-		if c >= 0x20 && c < 0x7f {
-			if c == '"' || c == '\\' {
-				b = append(b, '\\')
-			}
-			b = append(b, c)
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
 		switch {
+		case r == '"' || r == '\\':
+			b = append(b, '\\', byte(r))
 		case r == utf8.RuneError && size == 1:
 			b = append(b, `\ufffd`...)
-		case r < 0x20 || r >= 0x7f && r < 0xa0:
-			b = append(b, `\u00`...)
-			b = append(b, hexDigits[r>>4], hexDigits[r&15])
-		case r == 0x2028 || r == 0x2029 || r < 0x10000 && unicode.Is(unicode.Cf, r):
+		case r < 0xa0: // C0 and C1 controls, DEL
+			b = append(b, '\\', 'u', '0', '0', hexDigits[r>>4], hexDigits[r&15])
+		default:
 			// Line separators and format characters (bidirectional
 			// overrides) are escaped too: they reorder terminal text.
-			b = append(b, `\u`...)
-			b = append(b, hexDigits[r>>12&15], hexDigits[r>>8&15], hexDigits[r>>4&15], hexDigits[r&15])
-		default:
-			b = append(b, s[i:i+size]...)
+			b = append(b, '\\', 'u', hexDigits[r>>12&15], hexDigits[r>>8&15], hexDigits[r>>4&15], hexDigits[r&15])
+		}
+		s = s[size:]
+	}
+}
+
+// jsonSafe returns the length of the start of s that a JSON string
+// carries as it is: up to the first quote, backslash, control character,
+// invalid UTF-8, line separator or format character.
+func jsonSafe(s string) int {
+	i := 0
+	for {
+		i += dissect.PlainPrefix(s[i:])
+		if i == len(s) || s[i] < 0x80 {
+			return i
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 || r < 0xa0 || r == 0x2028 || r == 0x2029 || r < 0x10000 && dissect.IsFormat(r) {
+			return i
 		}
 		i += size
 	}
-	return append(b, '"')
 }

@@ -203,14 +203,16 @@ func (t *textRenderer) appendTree(dst []byte, r *analyze.Record) []byte {
 	return dst
 }
 
-// indent is the deepest indent appendIndent writes in one copy.
-const indent = "                                                                "
+func appendIndent(dst []byte, d int) []byte { return appendSpaces(dst, 4*d) }
 
-func appendIndent(dst []byte, d int) []byte {
-	for ; 4*d > len(indent); d -= len(indent) / 4 {
-		dst = append(dst, indent...)
+// spaces is the most appendSpaces writes in one copy.
+const spaces = "                                                                "
+
+func appendSpaces(b []byte, n int) []byte {
+	for ; n > len(spaces); n -= len(spaces) {
+		b = append(b, spaces...)
 	}
-	return append(dst, indent[:4*d]...)
+	return append(b, spaces[:n]...)
 }
 
 // AppendNodeLine appends one tree line: "Label: value [off 3, len 4]".
