@@ -218,27 +218,43 @@ func AppendSafe(dst []byte, s string) []byte { return appendEscaped(dst, s, fals
 // copies as they are, whatever else it escapes. It reads eight bytes at a
 // time, as most text is one long such run.
 func PlainPrefix(s string) int {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		if m := unplain(load64(s[i:])); m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+	}
+	if i == len(s) {
+		return i
+	}
+	if len(s) < 8 {
+		for ; i < len(s) && plainByte[s[i]]; i++ {
+		}
+		return i
+	}
+	// The last 1 to 7 bytes, in the word that ends s: its first 8-(len-i)
+	// bytes are checked already, so their marks are shifted out.
+	if m := unplain(load64(s[len(s)-8:])) >> (8 * (8 - (len(s) - i))); m != 0 {
+		return i + bits.TrailingZeros64(m)>>3
+	}
+	return len(s)
+}
+
+// unplain marks with its top bit each byte of x (as load64 reads it) that
+// PlainPrefix stops at.
+func unplain(x uint64) uint64 {
 	const (
 		ones = 0x0101010101010101
 		low7 = 0x7f7f7f7f7f7f7f7f
 		high = 0x8080808080808080
 	)
-	i := 0
-	for ; i+8 <= len(s); i += 8 {
-		x := load64(s[i : i+8])
-		// Per byte, on its low seven bits l (so no sum carries into the
-		// next byte), bit 7 of: ^(l+0x60) flags l < 0x20, l+1 flags DEL,
-		// ^((l^c)+0x7f) flags l == c; x itself flags bytes >= 0x80.
-		l := x & low7
-		m := ^(l + 0x60*ones) | (l + ones) | x |
-			^((l ^ '"'*ones) + low7) | ^((l ^ '\\'*ones) + low7)
-		if m &= high; m != 0 {
-			return i + bits.TrailingZeros64(m)>>3
-		}
-	}
-	for ; i < len(s) && plainByte[s[i]]; i++ {
-	}
-	return i
+	// Per byte, on its low seven bits l (so no sum carries into the next
+	// byte), bit 7 of: ^(l+0x60) flags l < 0x20, l+1 flags DEL,
+	// ^((l^c)+0x7f) flags l == c; x itself flags bytes >= 0x80.
+	l := x & low7
+	m := ^(l + 0x60*ones) | (l + ones) | x |
+		^((l ^ '"'*ones) + low7) | ^((l ^ '\\'*ones) + low7)
+	return m & high
 }
 
 // load64 reads s[:8] little-endian; the compiler makes it one load.

@@ -195,3 +195,26 @@ func TestAppendFloat(t *testing.T) {
 		check(v)
 	}
 }
+
+func TestPlainPrefix(t *testing.T) {
+	ref := func(s string) int {
+		i := 0
+		for i < len(s) && s[i] >= 0x20 && s[i] < 0x7f && s[i] != '"' && s[i] != '\\' {
+			i++
+		}
+		return i
+	}
+	for n := 0; n <= 24; n++ {
+		for at := 0; at <= n; at++ {
+			for c := 0; c < 256; c++ {
+				b := []byte(strings.Repeat("a", n))
+				if at < n {
+					b[at] = byte(c)
+				}
+				if got, want := PlainPrefix(string(b)), ref(string(b)); got != want {
+					t.Fatalf("%q: %d, want %d", b, got, want)
+				}
+			}
+		}
+	}
+}
