@@ -131,6 +131,29 @@ func AppendInt(dst []byte, v int64) []byte {
 	return AppendUint(dst, uint64(v))
 }
 
+// AppendUintPad appends v in decimal with at least width digits, zeros
+// before it as needed: the fractions of seconds in time stamps.
+func AppendUintPad(dst []byte, v uint64, width int) []byte {
+	var b [24]byte
+	i := len(b)
+	for ; v >= 100; v /= 100 {
+		i -= 2
+		r := v % 100
+		b[i], b[i+1] = decPairs[2*r], decPairs[2*r+1]
+	}
+	if v >= 10 {
+		i -= 2
+		b[i], b[i+1] = decPairs[2*v], decPairs[2*v+1]
+	} else {
+		i--
+		b[i] = byte('0' + v)
+	}
+	for ; len(b)-i < width && i > 0; i-- {
+		b[i-1] = '0'
+	}
+	return append(dst, b[i:]...)
+}
+
 const decPairs = "00010203040506070809" +
 	"10111213141516171819" +
 	"20212223242526272829" +

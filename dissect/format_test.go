@@ -159,6 +159,13 @@ func TestAppendNumbers(t *testing.T) {
 		if got, want := string(AppendInt(nil, -int64(v))), strconv.FormatInt(-int64(v), 10); got != want {
 			t.Fatalf("AppendInt(%d) = %q", -int64(v), got)
 		}
+		for _, w := range []int{0, 1, 6, 9, 24} {
+			d := strconv.FormatUint(v, 10)
+			want := strings.Repeat("0", max(0, w-len(d))) + d
+			if got := string(AppendUintPad(nil, v, w)); got != want {
+				t.Fatalf("AppendUintPad(%d, %d) = %q, want %q", v, w, got, want)
+			}
+		}
 		for _, w := range []int{0, 1, 2, 4, 8} {
 			h := strconv.FormatUint(v, 16)
 			want := "0x" + strings.Repeat("0", max(0, 2*w-len(h))) + h

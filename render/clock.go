@@ -1,6 +1,10 @@
 package render
 
-import "time"
+import (
+	"time"
+
+	"github.com/mcdissect/mcdissect/dissect"
+)
 
 // stampCache formats capture times: the date and time of day change once
 // a second while a capture holds thousands of packets a second, so that
@@ -24,12 +28,6 @@ func (c *stampCache) appendStamp(dst []byte, t time.Time) []byte {
 		c.sec, c.valid = s, true
 	}
 	dst = append(dst, c.prefix...)
-	ns := t.Nanosecond()
-	var b [10]byte
-	b[0] = '.'
-	for i := 9; i >= 1; i-- {
-		b[i] = byte('0' + ns%10)
-		ns /= 10
-	}
-	return append(dst, b[:]...)
+	dst = append(dst, '.')
+	return dissect.AppendUintPad(dst, uint64(t.Nanosecond()), 9)
 }

@@ -26,6 +26,9 @@ type jsonRenderer struct {
 	// (name and label, escaped): most of every node's bytes, the same
 	// each time.
 	heads [][]byte
+	// plain caches, per field (by ID), whether its values display as
+	// nothing a JSON string escapes; 0 unknown, 1 yes, 2 no.
+	plain []uint8
 	clock stampCache
 	pairs pairCache
 }
@@ -66,17 +69,9 @@ func (j *jsonRenderer) Append(b []byte, r *analyze.Record, first bool) []byte {
 	b = append(b, "Z\", \"time_relative\": "...)
 	b = appendRelative(b, r.Rel)
 	b = append(b, j.pairs.text(r, appendJSONPair)...)
-	if r.TCP {
-		b = append(b, ", \"transport\": \"tcp\", \"stream\": "...)
-		b = dissect.AppendInt(b, int64(r.Stream))
-	} else {
-		b = append(b, ", \"transport\": \"udp\""...)
-	}
-	b = append(b, ", \"protocol\": "...)
-	b = appendJSONString(b, r.Proto)
-	b = append(b, ", \"direction\": "...)
-	b = appendJSONString(b, r.PDU.Dir.String())
-	b = append(b, ", \"message\": "...)
+	b = append(b, ", \"direction\": \""...)
+	b = append(b, r.PDU.Dir.String()...) // c2s, s2c or unknown
+	b = append(b, "\", \"message\": "...)
 	b = appendJSONString(b, r.PDU.Message)
 	b = append(b, ", \"info\": "...)
 	b = appendJSONString(b, r.PDU.Info)
@@ -113,13 +108,22 @@ func (j *jsonRenderer) Append(b []byte, r *analyze.Record, first bool) []byte {
 	return append(b, '}')
 }
 
-// appendJSONPair appends the address members a pairCache keeps.
+// appendJSONPair appends the members a pairCache keeps: addresses,
+// transport and protocol.
 func appendJSONPair(b []byte, r *analyze.Record) []byte {
 	var addr [64]byte // on the stack: an IPv6 address with port and zone fits
 	b = append(b, ", \"src\": "...)
 	b = appendJSONBytes(b, r.Src.AppendTo(addr[:0]))
 	b = append(b, ", \"dst\": "...)
-	return appendJSONBytes(b, r.Dst.AppendTo(addr[:0]))
+	b = appendJSONBytes(b, r.Dst.AppendTo(addr[:0]))
+	if r.TCP {
+		b = append(b, ", \"transport\": \"tcp\", \"stream\": "...)
+		b = dissect.AppendInt(b, int64(r.Stream))
+	} else {
+		b = append(b, ", \"transport\": \"udp\""...)
+	}
+	b = append(b, ", \"protocol\": "...)
+	return appendJSONString(b, r.Proto)
 }
 
 // appendRelative appends d in seconds with nine decimals, as
@@ -136,14 +140,8 @@ func appendRelative(b []byte, d time.Duration) []byte {
 		d = -d
 	}
 	b = dissect.AppendInt(b, int64(d/time.Second))
-	ns := int64(d % time.Second)
-	var f [10]byte
-	f[0] = '.'
-	for i := 9; i >= 1; i-- {
-		f[i] = byte('0' + ns%10)
-		ns /= 10
-	}
-	return append(b, f[:]...)
+	b = append(b, '.')
+	return dissect.AppendUintPad(b, uint64(d%time.Second), 9)
 }
 
 // openNode is a node whose object is written but not closed yet.
@@ -258,12 +256,56 @@ func (j *jsonRenderer) appendFields(b []byte, p *dissect.PDU, i int32) []byte {
 func (j *jsonRenderer) appendShow(b []byte, n *dissect.Node) []byte {
 	start := len(b)
 	b = dissect.AppendValue(b, n)
+	if n.Text == "" && j.plainShow(n.Field) {
+		return append(b, '"')
+	}
 	k := start + jsonSafe(unsafe.String(unsafe.SliceData(b[start:]), len(b)-start))
 	if k < len(b) {
 		j.show = append(j.show[:0], b[k:]...)
 		b = appendJSONEscaped(b[:k], unsafe.String(unsafe.SliceData(j.show), len(j.show)))
 	}
 	return append(b, '"')
+}
+
+// plainShow reports whether every display string AppendValue makes of
+// f's values is free of what a JSON string escapes, so that none needs
+// scanning: numbers, booleans and bytes, with names and unit free of it
+// too. Custom formatters and strings are never taken to be.
+func (j *jsonRenderer) plainShow(f *dissect.Field) bool {
+	id := f.ID()
+	if id == 0 {
+		return false
+	}
+	if id >= len(j.plain) {
+		j.plain = append(j.plain, make([]uint8, id+1-len(j.plain))...)
+	}
+	if j.plain[id] == 0 {
+		j.plain[id] = 2
+		if plainField(f) {
+			j.plain[id] = 1
+		}
+	}
+	return j.plain[id] == 1
+}
+
+func plainField(f *dissect.Field) bool {
+	if f.Custom != nil {
+		return false
+	}
+	switch f.Type {
+	case dissect.FTUint, dissect.FTFrameNum, dissect.FTInt, dissect.FTBool, dissect.FTFloat, dissect.FTBytes:
+	default:
+		return false
+	}
+	if jsonSafe(f.Unit) != len(f.Unit) {
+		return false
+	}
+	for _, name := range f.Names {
+		if jsonSafe(name) != len(name) {
+			return false
+		}
+	}
+	return true
 }
 
 // head is the cached start of an object of f's nodes.

@@ -6,11 +6,11 @@ import (
 	"github.com/mcdissect/mcdissect/analyze"
 )
 
-// pairCache keeps the formatted addresses (and protocol) of recent
-// records by address pair: a capture has a few hundred conversations at a
-// time, each with many PDUs, and formatting two addresses and ports costs
-// more than finding them here. It is direct-mapped: a clash just formats
-// again.
+// pairCache keeps the formatted addresses, transport and protocol of
+// recent records by address pair: a capture has a few hundred
+// conversations at a time, each with many PDUs, and formatting two
+// addresses and ports costs more than finding them here. It is
+// direct-mapped: a clash just formats again.
 type pairCache struct {
 	slots [1024]pairSlot
 }
@@ -18,16 +18,19 @@ type pairCache struct {
 type pairSlot struct {
 	src, dst netip.AddrPort
 	proto    string
+	stream   int
+	tcp      bool
 	text     []byte
 }
 
 // text returns build's text for r, from the cache when r has the same
-// addresses and protocol as the record it was last built for. The text
-// is valid until the next call.
+// addresses, transport, stream and protocol as the record it was last
+// built for: build may use those and nothing else of r. The text is valid
+// until the next call.
 func (c *pairCache) text(r *analyze.Record, build func([]byte, *analyze.Record) []byte) []byte {
 	s := &c.slots[pairHash(r.Src, r.Dst)%uint32(len(c.slots))]
-	if s.text == nil || s.src != r.Src || s.dst != r.Dst || s.proto != r.Proto {
-		s.src, s.dst, s.proto = r.Src, r.Dst, r.Proto
+	if s.text == nil || s.src != r.Src || s.dst != r.Dst || s.proto != r.Proto || s.stream != r.Stream || s.tcp != r.TCP {
+		s.src, s.dst, s.proto, s.stream, s.tcp = r.Src, r.Dst, r.Proto, r.Stream, r.TCP
 		s.text = build(s.text[:0], r)
 	}
 	return s.text

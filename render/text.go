@@ -99,19 +99,13 @@ func appendSeconds(dst []byte, d time.Duration) []byte {
 		dst = append(dst, '-')
 	}
 	dst = dissect.AppendInt(dst, us/1e6)
-	frac := us % 1e6
-	var b [7]byte
-	b[0] = '.'
-	for i := 6; i >= 1; i-- {
-		b[i] = byte('0' + frac%10)
-		frac /= 10
-	}
-	return append(dst, b[:]...)
+	dst = append(dst, '.')
+	return dissect.AppendUintPad(dst, uint64(us%1e6), 6)
 }
 
 func padLeft(dst, s []byte, w int) []byte {
-	for i := len(s); i < w; i++ {
-		dst = append(dst, ' ')
+	if n := w - len(s); n > 0 {
+		dst = appendSpaces(dst, n)
 	}
 	return append(dst, s...)
 }
