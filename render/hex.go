@@ -1,6 +1,7 @@
 package render
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/mcdissect/mcdissect/dissect"
@@ -17,7 +18,15 @@ const maxHexLinesPerField = 8
 // Leaves cover every byte of a PDU (undissected bytes are leaves too), so
 // the blocks together are the whole PDU.
 func AppendHexDump(dst []byte, p *dissect.PDU, o *Options) []byte {
-	hasChild := make([]bool, len(p.Nodes))
+	dst, _ = appendHexDump(dst, p, o, nil)
+	return dst
+}
+
+// appendHexDump is AppendHexDump with scratch space for the leaf marks,
+// which it returns for reuse: no allocation per record.
+func appendHexDump(dst []byte, p *dissect.PDU, o *Options, hasChild []bool) ([]byte, []bool) {
+	hasChild = slices.Grow(hasChild[:0], len(p.Nodes))[:len(p.Nodes)]
+	clear(hasChild)
 	for i := 1; i < len(p.Nodes); i++ {
 		n := &p.Nodes[i]
 		if n.Flags&dissect.FlagGenerated == 0 && n.Parent >= 0 {
@@ -67,7 +76,10 @@ func AppendHexDump(dst []byte, p *dissect.PDU, o *Options) []byte {
 			}
 			if off == 0 {
 				dst = append(dst, "  "...)
-				dst = append(dst, n.Name()...)
+				dst = append(dst, n.Field.Name...) // n.Name(), without its string
+				if n.Key != "" {
+					dst = append(append(dst, '.'), n.Key...)
+				}
 			}
 			dst = append(dst, '\n')
 			lines++
@@ -76,7 +88,7 @@ func AppendHexDump(dst []byte, p *dissect.PDU, o *Options) []byte {
 			}
 		}
 	}
-	return dst
+	return dst, hasChild
 }
 
 const hexDigits = "0123456789abcdef"

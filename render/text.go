@@ -10,13 +10,14 @@ import (
 )
 
 type textRenderer struct {
-	w     *bufio.Writer
-	o     Options
-	line  []byte
-	depth []int // scratch for appendTree
-	clock stampCache
-	pairs pairCache
-	heads lineHeads
+	w      *bufio.Writer
+	o      Options
+	line   []byte
+	depth  []int  // scratch for appendTree
+	leaves []bool // and for appendHexDump
+	clock  stampCache
+	pairs  pairCache
+	heads  lineHeads
 }
 
 func (t *textRenderer) Begin() error { return nil }
@@ -36,7 +37,7 @@ func (t *textRenderer) Append(dst []byte, r *analyze.Record, _ bool) []byte {
 		dst = t.appendTree(dst, r)
 	}
 	if t.o.Hex {
-		dst = AppendHexDump(dst, &r.PDU, &t.o)
+		dst, t.leaves = appendHexDump(dst, &r.PDU, &t.o, t.leaves)
 	}
 	if t.o.Verbose || t.o.Hex {
 		dst = append(dst, '\n')
