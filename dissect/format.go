@@ -6,6 +6,7 @@ import (
 	"math/bits"
 	"slices"
 	"strconv"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -176,31 +177,27 @@ const hexDigits = "0123456789abcdef"
 // below 1e-4 and from 1e6). It is written here in integers, far faster
 // than the general shortest-float search.
 func AppendFloat(dst []byte, v float64, fmt byte) []byte {
-	if m := v * 32; m == math.Trunc(m) && math.Abs(m) < 32e6 && (v != 0 || !math.Signbit(v)) {
+	// |m| < 32e6 is false for NaN and infinities too, and makes the
+	// conversion exact, so the comparison tells whether m is whole.
+	if m := v * 32; math.Abs(m) < 32e6 && float64(int64(m)) == m && (v != 0 || !math.Signbit(v)) {
 		k := int64(m)
 		if k < 0 {
 			dst = append(dst, '-')
 			k = -k
 		}
-		dst = AppendUint(dst, uint64(k>>5))
-		if f := k & 31; f != 0 {
-			f *= 3125 // f/32 = f*3125/100000
-			var b [6]byte
-			b[0] = '.'
-			for i := 5; i >= 1; i-- {
-				b[i] = byte('0' + f%10)
-				f /= 10
-			}
-			n := len(b)
-			for b[n-1] == '0' {
-				n--
-			}
-			dst = append(dst, b[:n]...)
-		}
-		return dst
+		return append(AppendUint(dst, uint64(k>>5)), frac32[k&31]...)
 	}
 	return strconv.AppendFloat(dst, v, fmt, -1, 64)
 }
+
+// frac32 is the decimal fraction of each 32nd, trailing zeros trimmed.
+var frac32 = func() (t [32]string) {
+	for f := 1; f < 32; f++ {
+		s := strconv.Itoa(100000 + f*3125) // f/32 = f*3125/100000
+		t[f] = "." + strings.TrimRight(s[1:], "0")
+	}
+	return
+}()
 
 func appendUnit(dst []byte, f *Field) []byte {
 	if f.Unit != "" {
