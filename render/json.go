@@ -415,6 +415,15 @@ func jsonSafe(s string) int {
 		if i == len(s) || s[i] < 0x80 {
 			return i
 		}
+		if c := s[i]; c >= 0xc2 && c < 0xe0 && i+1 < len(s) && s[i+1]&0xc0 == 0x80 {
+			// A two-byte rune (°, ÷, Δ: Classic's displays have them),
+			// decoded here, as the general decoder is a call.
+			if r := rune(c&0x1f)<<6 | rune(s[i+1]&0x3f); r < 0xa0 || dissect.IsFormat(r) {
+				return i
+			}
+			i += 2
+			continue
+		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError && size == 1 || r < 0xa0 || r == 0x2028 || r == 0x2029 || r < 0x10000 && dissect.IsFormat(r) {
 			return i
