@@ -344,6 +344,14 @@ func appendEscaped(dst []byte, s string, quoted bool) []byte {
 			start = i
 			continue
 		}
+		if c >= 0xc2 && c < 0xe0 && i+1 < len(s) && s[i+1]&0xc0 == 0x80 {
+			// A two-byte rune (°, ÷, Δ), decoded here, as the general
+			// decoder is a call; escaped ones take the general way.
+			if r := rune(c&0x1f)<<6 | rune(s[i+1]&0x3f); r >= 0xa0 && !IsFormat(r) {
+				i += 2
+				continue
+			}
+		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		switch {
 		case r == utf8.RuneError && size == 1:
