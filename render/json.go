@@ -16,21 +16,15 @@ import (
 // whole tree: names, offsets, lengths, typed values, display strings and
 // expert items. Objects are written as they complete, so memory stays flat.
 type jsonRenderer struct {
-	w    *bufio.Writer
-	o    Options
-	buf  []byte
-	n    int
-	open []openNode // the ancestors of the node being written
-	show []byte     // scratch for display strings
-	// heads caches, per field (by ID), the start of its nodes' objects
-	// (name and label, escaped): most of every node's bytes, the same
-	// each time.
-	heads [][]byte
-	// plain caches, per field (by ID), whether its values display as
-	// nothing a JSON string escapes; 0 unknown, 1 yes, 2 no.
-	plain []uint8
-	clock stampCache
-	pairs pairCache
+	w      *bufio.Writer
+	o      Options
+	buf    []byte
+	n      int
+	open   []openNode  // the ancestors of the node being written
+	show   []byte      // scratch for display strings
+	fields []jsonField // by field ID
+	clock  stampCache
+	pairs  pairCache
 }
 
 func (j *jsonRenderer) Begin() error { _, err := j.w.WriteString("["); return err }
@@ -194,12 +188,16 @@ func closeNode(b []byte, o openNode) []byte {
 // appendFields writes node i's object up to, not including, its children.
 func (j *jsonRenderer) appendFields(b []byte, p *dissect.PDU, i int32) []byte {
 	n := &p.Nodes[i]
-	if n.Key == "" {
-		b = append(b, j.head(n.Field)...)
-	} else {
+	jf := j.field(n.Field)
+	switch {
+	case n.Key != "":
 		// The keyed name, "query.kv.hostname", built in scratch space.
 		j.show = append(append(append(j.show[:0], n.Field.Name...), '.'), n.Key...)
 		b = appendHead(b, unsafe.String(unsafe.SliceData(j.show), len(j.show)), n.Field.Label)
+	case jf != nil:
+		b = append(b, jf.head...)
+	default:
+		b = appendHead(b, n.Field.Name, n.Field.Label)
 	}
 	b = dissect.AppendInt(b, int64(n.Offset))
 	b = append(b, ", \"length\": "...)
@@ -210,7 +208,7 @@ func (j *jsonRenderer) appendFields(b []byte, p *dissect.PDU, i int32) []byte {
 			b = appendJSONString(b, redactedText)
 		} else {
 			b = append(b, ", \"show\": \""...)
-			b = j.appendShow(b, n)
+			b = j.appendShow(b, n, jf != nil && jf.plain)
 			b = appendJSONValue(b, n)
 		}
 	}
@@ -249,14 +247,14 @@ func (j *jsonRenderer) appendFields(b []byte, p *dissect.PDU, i int32) []byte {
 }
 
 // appendShow appends n's display string and its closing quote, after
-// the opening quote. The display string is written in place, and only
-// what follows its first byte to escape, if any, is moved out to be
-// escaped back: there is seldom anything to escape but for the quotes of
-// string values, near the end.
-func (j *jsonRenderer) appendShow(b []byte, n *dissect.Node) []byte {
+// the opening quote; plain is its field's jsonField.plain. The display
+// string is written in place, and only what follows its first byte to
+// escape, if any, is moved out to be escaped back: there is seldom
+// anything to escape but for the quotes of string values, near the end.
+func (j *jsonRenderer) appendShow(b []byte, n *dissect.Node, plain bool) []byte {
 	start := len(b)
 	b = dissect.AppendValue(b, n)
-	if n.Text == "" && j.plainShow(n.Field) {
+	if plain && n.Text == "" {
 		return append(b, '"')
 	}
 	k := start + jsonSafe(unsafe.String(unsafe.SliceData(b[start:]), len(b)-start))
@@ -267,27 +265,37 @@ func (j *jsonRenderer) appendShow(b []byte, n *dissect.Node) []byte {
 	return append(b, '"')
 }
 
-// plainShow reports whether every display string AppendValue makes of
-// f's values is free of what a JSON string escapes, so that none needs
-// scanning: numbers, booleans and bytes, with names and unit free of it
-// too. Custom formatters and strings are never taken to be.
-func (j *jsonRenderer) plainShow(f *dissect.Field) bool {
-	id := f.ID()
-	if id == 0 {
-		return false
-	}
-	if id >= len(j.plain) {
-		j.plain = append(j.plain, make([]uint8, id+1-len(j.plain))...)
-	}
-	if j.plain[id] == 0 {
-		j.plain[id] = 2
-		if plainField(f) {
-			j.plain[id] = 1
-		}
-	}
-	return j.plain[id] == 1
+// jsonField is what the renderer keeps of a field.
+type jsonField struct {
+	// head is the start of its nodes' objects, name and label escaped:
+	// most of every node's bytes, the same each time.
+	head []byte
+	// plain: every display string AppendValue makes of its values is
+	// free of what a JSON string escapes, so that none needs scanning.
+	plain bool
 }
 
+// field returns what the renderer keeps of f, nil for a field without
+// an ID.
+func (j *jsonRenderer) field(f *dissect.Field) *jsonField {
+	id := f.ID()
+	if id == 0 {
+		return nil
+	}
+	if id >= len(j.fields) {
+		j.fields = append(j.fields, make([]jsonField, id+1-len(j.fields))...)
+	}
+	jf := &j.fields[id]
+	if jf.head == nil {
+		jf.head = appendHead(nil, f.Name, f.Label)
+		jf.plain = plainField(f)
+	}
+	return jf
+}
+
+// plainField tells jsonField.plain: numbers, booleans and bytes, with
+// names and unit free of what JSON escapes too. Custom formatters and
+// strings are never taken to be.
 func plainField(f *dissect.Field) bool {
 	if f.Custom != nil {
 		return false
@@ -306,24 +314,6 @@ func plainField(f *dissect.Field) bool {
 		}
 	}
 	return true
-}
-
-// head is the cached start of an object of f's nodes.
-func (j *jsonRenderer) head(f *dissect.Field) []byte {
-	id := f.ID()
-	if id == 0 {
-		j.show = appendHead(j.show[:0], f.Name, f.Label)
-		return j.show
-	}
-	if id >= len(j.heads) {
-		j.heads = append(j.heads, make([][]byte, id+1-len(j.heads))...)
-	}
-	h := j.heads[id]
-	if h == nil {
-		h = appendHead(nil, f.Name, f.Label)
-		j.heads[id] = h
-	}
-	return h
 }
 
 func appendHead(b []byte, name, label string) []byte {
