@@ -64,15 +64,12 @@ func appendSummary(dst []byte, r *analyze.Record, pairs *pairCache) []byte {
 	dst = append(dst, ' ')
 	dst = padLeft(dst, appendSeconds(num[:0], r.Rel), 11)
 	dst = append(dst, ' ')
-	if pairs == nil {
-		return appendSummaryRest(dst, r)
+	if pairs != nil {
+		dst = append(dst, pairs.text(r, appendSummaryPair)...)
+	} else {
+		dst = appendSummaryPair(dst, r)
 	}
-	return dissect.AppendSafe(append(dst, pairs.text(r, appendSummaryPair)...), r.PDU.Info)
-}
-
-// appendSummaryRest appends the summary's columns after the time.
-func appendSummaryRest(dst []byte, r *analyze.Record) []byte {
-	return dissect.AppendSafe(appendSummaryPair(dst, r), r.PDU.Info)
+	return dissect.AppendSafe(dst, r.PDU.Info)
 }
 
 // appendSummaryPair appends the columns a pairCache keeps: addresses and
