@@ -206,6 +206,14 @@ func (j *jsonRenderer) appendFields(b []byte, p *dissect.PDU, i int32) []byte {
 		if redacted(&j.o, n) {
 			b = append(b, ", \"show\": "...)
 			b = appendJSONString(b, redactedText)
+		} else if str, ok := plainString(n); ok {
+			// Quoted for display, as itself, and in JSON its quotes
+			// escaped: one scan of the string for the two members.
+			b = append(b, ", \"show\": \"\\\""...)
+			b = append(b, str...)
+			b = append(b, "\\\"\", \"value\": \""...)
+			b = append(b, str...)
+			b = append(b, '"')
 		} else {
 			b = append(b, ", \"show\": \""...)
 			b = j.appendShow(b, n, jf != nil && jf.plain)
@@ -263,6 +271,17 @@ func (j *jsonRenderer) appendShow(b []byte, n *dissect.Node, plain bool) []byte 
 		b = appendJSONEscaped(b[:k], unsafe.String(unsafe.SliceData(j.show), len(j.show)))
 	}
 	return append(b, '"')
+}
+
+// plainString returns n's string value if n shows it quoted (a string
+// field's node with no text of its own or custom display) and it holds
+// nothing that either the display or JSON escapes, as most strings do.
+func plainString(n *dissect.Node) (string, bool) {
+	if n.Field.Type != dissect.FTString || n.Text != "" || n.Field.Custom != nil {
+		return "", false
+	}
+	s := n.Value.View()
+	return s, dissect.PlainPrefix(s) == len(s)
 }
 
 // jsonField is what the renderer keeps of a field.

@@ -9,6 +9,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/mcdissect/mcdissect/dissect"
 )
 
 // jsonStringRef is appendJSONString as it was first written, a byte and a
@@ -93,6 +95,28 @@ func TestAppendRelative(t *testing.T) {
 	for _, d := range ds {
 		if got, want := string(appendRelative(nil, d)), strconv.FormatFloat(d.Seconds(), 'f', 9, 64); got != want {
 			t.Fatalf("%d ns: %s, want %s", int64(d), got, want)
+		}
+	}
+}
+
+// TestPlainStringMembers: a plain string's show and value members, written
+// directly, are what the general way writes.
+func TestPlainStringMembers(t *testing.T) {
+	f := &dissect.Field{Name: "t.s", Label: "S", Type: dissect.FTString}
+	j := &jsonRenderer{}
+	for _, s := range []string{"", "mc.example.net", "Notch", "a b ~ {}[]", "with \"quote\"", `back\slash`, "é", "\x1b"} {
+		n := &dissect.Node{Field: f, Value: dissect.S(s)}
+		general := appendJSONValue(j.appendShow([]byte(`, "show": "`), n, false), n)
+		str, ok := plainString(n)
+		if !ok {
+			if dissect.PlainPrefix(s) == len(s) {
+				t.Errorf("%q: not taken as plain", s)
+			}
+			continue
+		}
+		direct := `, "show": "\"` + str + `\"", "value": "` + str + `"`
+		if direct != string(general) {
+			t.Errorf("%q: direct %s, general %s", s, direct, general)
 		}
 	}
 }
