@@ -22,9 +22,7 @@ import (
 // The halves share no mutable state. A TCP connection has two instances
 // of its protocol's state: the front frames with one, the back decodes
 // with the other, and what framing learns that decoding needs (a gap) is
-// passed on as a job. When decoding Lite, a protocol marked liteFront is
-// decoded on the front by its framing instance instead (opPre): the back
-// end formats the output too, and this evens the halves out.
+// passed on as a job.
 
 // op is what the back end is to do with a job.
 type op uint8
