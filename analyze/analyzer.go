@@ -9,7 +9,6 @@ import (
 	"github.com/google/gopacket/ip4defrag"
 	"github.com/google/gopacket/layers"
 
-	"github.com/mcdissect/mcdissect/dissect"
 	"github.com/mcdissect/mcdissect/dissect/query"
 )
 
@@ -73,10 +72,8 @@ type Analyzer struct {
 	payload gopacket.Payload
 	decoded []gopacket.LayerType
 	trunc   truncFeedback // fastIPv4's
-
-	preScratch dissect.PDU // preDecode's
-	defrag     *ip4defrag.IPv4Defragmenter
-	frags      fragFrames
+	defrag  *ip4defrag.IPv4Defragmenter
+	frags   fragFrames
 
 	// The front end's state (see back.go).
 	frame        uint64

@@ -4,7 +4,6 @@ import (
 	"net/netip"
 	"sync/atomic"
 	"time"
-	"unsafe"
 
 	"github.com/mcdissect/mcdissect/dissect"
 	"github.com/mcdissect/mcdissect/dissect/query"
@@ -30,7 +29,6 @@ type op uint8
 const (
 	opEmit   op = iota // make the record (undissected bytes, a gap...), hold and emit it
 	opTCP              // make the record, decode its PDU with dec, hold and emit it
-	opPre              // make the record of a PDU the front end decoded Lite, hold and emit it
 	opQuery            // make the record, decode a Query datagram and track it, hold and emit it
 	opGap              // tell dec of a gap in dir, then make, hold and emit the gap record
 	opClose            // dec's connection ended: let go of its waiting requests
@@ -61,7 +59,6 @@ type job struct {
 	parts  span
 	side   *side // TCP: the connection's direction; nil for a datagram
 	addrs  int32 // a datagram's source and destination in the batch's addrs
-	pre    int32 // opPre: what the front end's decoding said, in the batch's pres
 	reason string
 }
 
@@ -86,15 +83,6 @@ type batch struct {
 	data  []byte
 	parts []Part
 	addrs []netip.AddrPort
-	pres  []preDecoded
-}
-
-// preDecoded is what a Lite PDU decoded on the front end says: all a Lite
-// record shows.
-type preDecoded struct {
-	msg, info  string
-	root       dissect.Node // its Value's bytes, if any, are at bOff in the record's data
-	bOff, bLen int32        // bOff < 0: none
 }
 
 // maxBatchBytes: a batch is sent early when its records' bytes pass this,
@@ -111,8 +99,6 @@ func (b *batch) reset() {
 	}
 	b.parts = b.parts[:0]
 	b.addrs = b.addrs[:0]
-	clear(b.pres) // let go of the strings
-	b.pres = b.pres[:0]
 }
 
 // gapper is implemented by decoders that must know where a direction lost
@@ -126,34 +112,6 @@ type closer interface{ Close() }
 func (a *Analyzer) submit(j job) {
 	*a.newJob() = j
 	a.commit(nil)
-}
-
-// preDecode decodes a Lite PDU of a TCP connection on the front end, with
-// conn, the instance that frames it: decoding in turn with framing is what
-// one instance did before there were two (see TestSplitFrameDecode in the
-// protocol packages). j becomes an opPre job carrying what it says.
-func (a *Analyzer) preDecode(j *job, conn streamConn, data []byte) {
-	p := &a.preScratch
-	p.Lite = true
-	s := j.side
-	conn.Decode(p, data, dissect.Meta{Frame: j.frame, Time: j.time, Client: s.client, Server: s.server, Dir: j.dir})
-	pd := preDecoded{msg: p.Message, info: p.Info, bOff: -1}
-	if len(p.Nodes) > 0 {
-		pd.root = p.Nodes[0]
-		// Lite decoders may write a value to the root; bytes of data are
-		// the reassembler's, so they are found again in the record's copy.
-		if v := pd.root.Value.B; len(v) > 0 && len(data) > 0 {
-			lo := uintptr(unsafe.Pointer(&data[0]))
-			if q := uintptr(unsafe.Pointer(&v[0])); q >= lo && q < lo+uintptr(len(data)) {
-				pd.bOff, pd.bLen = int32(q-lo), int32(len(v))
-				pd.root.Value.B = nil
-			}
-		}
-	}
-	p.Reset(nil, 0)
-	b := a.curBatch()
-	j.op, j.kind, j.pre = opPre, KindPDU, int32(len(b.pres))
-	b.pres = append(b.pres, pd)
 }
 
 // newJob is the front end's next job, zeroed, in the current batch: it is
@@ -242,7 +200,7 @@ func (a *Analyzer) process(j *job, b *batch) {
 	}
 	var r *Record
 	switch j.op {
-	case opEmit, opTCP, opQuery, opGap, opPre:
+	case opEmit, opTCP, opQuery, opGap:
 		r = a.record(j, b)
 	}
 	switch j.op {
@@ -265,15 +223,6 @@ func (a *Analyzer) process(j *job, b *batch) {
 		s := j.side
 		s.dec.Decode(&r.PDU, r.data, dissect.Meta{Frame: r.Frame, Time: r.Time, Client: s.client, Server: s.server, Dir: j.dir})
 		r.PDU.Dir = j.dir
-	case opPre:
-		pd := &b.pres[j.pre]
-		p := &r.PDU
-		p.Reset(r.data, len(r.data))
-		p.Nodes = append(p.Nodes, pd.root)
-		if pd.bOff >= 0 {
-			p.Nodes[0].Value.B = r.data[pd.bOff : pd.bOff+pd.bLen]
-		}
-		p.Message, p.Info, p.Dir = pd.msg, pd.info, j.dir
 	case opQuery:
 		query.Decode(&r.PDU, r.data, int(j.wire), j.dir)
 		if r.PDU.Lite {

@@ -35,11 +35,6 @@ type tcpProto struct {
 	port    uint16                       // its default server port
 	detect  func(first []byte) detection // from the client's first bytes
 	newConn func(t *tcpState) streamConn
-	// liteFront: when decoding Lite, the front end decodes this
-	// protocol's PDUs itself, with the instance that frames them, and the
-	// back end only builds their records. It balances the two halves: the
-	// back end, which also formats the output, is the busier one.
-	liteFront bool
 }
 
 // maxDetectBytes: a client that has sent this much without any protocol
@@ -235,10 +230,6 @@ func (h *tcpConn) Deliver(u *reassembly.Unit) {
 	j.off = u.StreamOffset
 	switch u.Kind {
 	case reassembly.KindPDU:
-		if a.opts.Lite && h.proto != nil && h.proto.liteFront {
-			a.preDecode(j, h.conn, u.Data)
-			break
-		}
 		h.decodeJob(j)
 	case reassembly.KindGap:
 		j.kind, j.gapLen, j.reason = KindGap, u.Length, u.Reason

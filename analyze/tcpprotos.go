@@ -11,7 +11,7 @@ import (
 // is Classic's HTTP side: its records say mc.protocol "classic".
 var tcpProtocols = []tcpProto{
 	{name: "slp", proto: "slp", port: PortMinecraft, detect: detectSLP,
-		newConn: func(*tcpState) streamConn { return slp.NewConn() }, liteFront: true},
+		newConn: func(*tcpState) streamConn { return slp.NewConn() }},
 	{name: "classic", proto: "classic", port: PortMinecraft, detect: detectClassic,
 		newConn: func(t *tcpState) streamConn { return classic.NewConn(t.classic) }},
 	{name: "heartbeat", proto: "classic", port: PortHTTP, detect: detectHeartbeat,
