@@ -103,7 +103,7 @@ func (c *Conn) DecodeWire(p *dissect.PDU, data []byte, wireLen int, m dissect.Me
 	switch {
 	case pk.dec != nil:
 		pk.dec(d)
-	case pk.fast && d.tree && !noFastWalk:
+	case pk.fast && !noFastWalk:
 		walked = d.walkFast(pk.items)
 		if !walked {
 			d.walk(pk.items)
@@ -175,6 +175,9 @@ func (d *dec) text(b []byte) string {
 
 // textFrom makes d.out[a:] the text of node i, set when the packet is done.
 func (d *dec) textFrom(i int32, a int) {
+	if i == 0 {
+		return // the root: a Lite PDU's answer for a node it did not keep (as setText)
+	}
 	d.later = append(d.later, pending{node: i, a: int32(a), b: int32(len(d.out))})
 }
 

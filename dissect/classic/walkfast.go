@@ -23,7 +23,8 @@ func fastKind(k kind) bool {
 	return false
 }
 
-// walkFast reads a fixed layout of fast kinds into a full tree. It reports
+// walkFast reads a fixed layout of fast kinds into a tree (or, Lite, only
+// into the Info column). It reports
 // false, having added nothing, when the bytes after the packet ID are not
 // exactly the layout: the cursor walk then reports what is missing or
 // left over. When it reports true the packet is complete, and the
@@ -39,8 +40,12 @@ func (d *dec) walkFast(items []item) bool {
 		return false
 	}
 	p := d.pdu()
-	// One node per item, and a generated one under an eye-level Y.
-	p.Nodes = slices.Grow(p.Nodes, len(items)+1)
+	// One node per item, and a generated one under an eye-level Y; a Lite
+	// PDU keeps its root only (put adds nothing), but its Info is made
+	// the same way.
+	if !p.Lite {
+		p.Nodes = slices.Grow(p.Nodes, len(items)+1)
+	}
 	b := p.Data
 	for j := range items {
 		it := &items[j]
@@ -141,6 +146,9 @@ func (d *dec) blockFast(f *dissect.Field, off int, sep string) int {
 // write barrier while the collector marks (a node assembled whole is
 // copied in through the barrier, pointers and all).
 func put(p *dissect.PDU, f *dissect.Field, off, n int, v uint64) int32 {
+	if p.Lite {
+		return 0 // as AddNode: a write through the index lands on the root
+	}
 	i := len(p.Nodes)
 	p.Nodes = p.Nodes[:i+1]
 	nd := &p.Nodes[i]

@@ -10,16 +10,22 @@ import (
 
 // TestWalkFast decodes every packet walkFast reads, under each
 // negotiation that changes a layout, with random bytes, exact, short and
-// long, and compares the PDU with the cursor walk's, node for node. The
-// PDUs are reused, as the pipeline's are, so that a slot left by a longer
-// tree (texts, keys) must be overwritten.
+// long, and compares the PDU with the cursor walk's, node for node, in full
+// and in Lite. The PDUs are reused, as the pipeline's are, so that a slot
+// left by a longer tree (texts, keys) must be overwritten.
 func TestWalkFast(t *testing.T) {
+	for _, lite := range []bool{false, true} {
+		t.Run(map[bool]string{false: "full", true: "lite"}[lite], func(t *testing.T) { walkFastCase(t, lite) })
+	}
+}
+
+func walkFastCase(t *testing.T, lite bool) {
 	defer func() { noFastWalk = false }()
 	r := rand.New(rand.NewPCG(3, 4))
 	negs := []neg{{}, {cpe: true}, {cpe: true, extPos: true}, {cpe: true, extBlocks: true}, {cpe: true, heldBlock: true},
 		{cpe: true, heldBlock: true, extBlocks: true, extPos: true}}
 	fast := 0
-	var got, want dissect.PDU
+	got, want := dissect.PDU{Lite: lite}, dissect.PDU{Lite: lite}
 	for i := range packetTable {
 		pk := &packetTable[i]
 		if !pk.fast {
