@@ -12,7 +12,7 @@ import (
 // addresses and ports costs more than finding them here. It is
 // direct-mapped: a clash just formats again.
 type pairCache struct {
-	slots [1024]pairSlot
+	slots [4096]pairSlot
 }
 
 type pairSlot struct {
@@ -43,5 +43,5 @@ func pairHash(src, dst netip.AddrPort) uint32 {
 	h := uint32(src.Port())<<16 | uint32(dst.Port())
 	h ^= uint32(a[15])<<24 | uint32(a[14])<<16 | uint32(b[15])<<8 | uint32(b[14])
 	h *= 0x9e3779b1 // Fibonacci hashing: the high bits mix all the input
-	return h >> 22
+	return h >> 20
 }
