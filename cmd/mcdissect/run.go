@@ -125,8 +125,8 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 	case c.opts.Lite:
 		// Lite records are small: bigger batches wake the other
 		// goroutine less often (8% faster on the summary). Records with
-		// trees stay in batches of 64, or the records in flight crowd the
-		// soft memory limit and the collector runs without pause.
+		// trees stay in batches of sinkBatch, or the records in flight
+		// crowd the soft memory limit and the collector runs without pause.
 		batch = liteBatch
 	}
 	c.opts.Batch = batch
