@@ -80,9 +80,9 @@ func AppendRaw(b []byte, n *dissect.Node) []byte {
 	v := n.Value
 	switch n.Field.Type {
 	case dissect.FTUint, dissect.FTFrameNum:
-		return strconv.AppendUint(b, v.N, 10)
+		return dissect.AppendUint(b, v.N)
 	case dissect.FTInt:
-		return strconv.AppendInt(b, v.Int(), 10)
+		return dissect.AppendInt(b, v.Int())
 	case dissect.FTFloat:
 		return strconv.AppendFloat(b, v.Float(), 'f', -1, 64)
 	case dissect.FTBool:

@@ -2,7 +2,6 @@ package render
 
 import (
 	"slices"
-	"strconv"
 
 	"github.com/mcdissect/mcdissect/dissect"
 )
@@ -44,7 +43,7 @@ func appendHexDump(dst []byte, p *dissect.PDU, o *Options, hasChild []bool) ([]b
 		for off := 0; off < len(b) || off == 0; off += 16 {
 			if lines == maxHexLinesPerField && len(b)-off > 16 {
 				dst = append(dst, "      … "...)
-				dst = strconv.AppendInt(dst, int64(len(b)-off), 10)
+				dst = dissect.AppendInt(dst, int64(len(b)-off))
 				dst = append(dst, " more bytes\n"...)
 				break
 			}

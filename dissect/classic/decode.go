@@ -327,7 +327,7 @@ func (d *dec) item(it *item) {
 			a := len(d.out)
 			d.out = strconv.AppendFloat(d.out, float64(v)/10000, 'f', -1, 64)
 			d.out = append(d.out, " (raw "...)
-			d.out = strconv.AppendInt(d.out, int64(v), 10)
+			d.out = dissect.AppendInt(d.out, int64(v))
 			d.out = append(d.out, " ÷ 10000)"...)
 			d.textFrom(i, a)
 		}
@@ -338,7 +338,7 @@ func (d *dec) item(it *item) {
 			a := len(d.out)
 			d.out = strconv.AppendFloat(d.out, float64(v)/16, 'f', -1, 64)
 			d.out = append(d.out, " blocks (raw "...)
-			d.out = strconv.AppendInt(d.out, int64(v), 10)
+			d.out = dissect.AppendInt(d.out, int64(v))
 			d.out = append(d.out, " ÷ 16)"...)
 			d.textFrom(i, a)
 		}
@@ -358,7 +358,7 @@ func (d *dec) mode(i int32, v uint8) {
 
 func (d *dec) heldWide(i int32, v uint16) {
 	a := len(d.out)
-	d.out = strconv.AppendInt(d.out, int64(v), 10)
+	d.out = dissect.AppendInt(d.out, int64(v))
 	d.out = append(d.out, " (two bytes under ExtendedBlocks; 255 = self)"...)
 	d.textFrom(i, a)
 }
@@ -370,7 +370,7 @@ func (d *dec) blockPos(f *dissect.Field, i int32, v int16) {
 		// would go through the GC's write barrier.
 		d.pdu().Nodes[i].Value.N = math.Float64bits(float64(v))
 		a := len(d.out)
-		d.out = strconv.AppendInt(d.out, int64(v), 10)
+		d.out = dissect.AppendInt(d.out, int64(v))
 		d.out = append(d.out, " (block coordinate, not fixed point)"...)
 		d.textFrom(i, a)
 	}
@@ -430,7 +430,7 @@ func (d *dec) player(i int32, v int8) {
 		return
 	}
 	d.info = append(d.info, ", player "...)
-	d.info = strconv.AppendInt(d.info, int64(v), 10)
+	d.info = dissect.AppendInt(d.info, int64(v))
 }
 
 // block reads a block ID: one byte, two under ExtendedBlocks.
@@ -463,7 +463,7 @@ func appendName(dst []byte, names dissect.Names, v uint64) []byte {
 		return append(dst, s...)
 	}
 	dst = append(dst, "Unknown ("...)
-	dst = strconv.AppendUint(dst, v, 10)
+	dst = dissect.AppendUint(dst, v)
 	return append(dst, ')')
 }
 
@@ -546,7 +546,7 @@ func (d *dec) yawDone(f *dissect.Field, i int32, v uint8) {
 		}
 	}
 	d.info = append(d.info, " yaw "...)
-	d.info = strconv.AppendInt(d.info, int64(v), 10)
+	d.info = dissect.AppendInt(d.info, int64(v))
 }
 
 func (d *dec) pitch(f *dissect.Field) {
@@ -570,7 +570,7 @@ func (d *dec) pitchDone(f *dissect.Field, i int32, v uint8) {
 		}
 	}
 	d.info = append(d.info, " pitch "...)
-	d.info = strconv.AppendInt(d.info, int64(v), 10)
+	d.info = dissect.AppendInt(d.info, int64(v))
 }
 
 func decIdentification(d *dec) {
@@ -655,7 +655,7 @@ func decMessage(d *dec) {
 			a := len(d.out)
 			d.out = appendName(d.out, messageTypeNames, uint64(v))
 			d.out = append(d.out, " ("...)
-			d.out = strconv.AppendInt(d.out, int64(v), 10)
+			d.out = dissect.AppendInt(d.out, int64(v))
 			d.out = append(d.out, ", MessageTypes)"...)
 			d.textFrom(i, a)
 		}
@@ -702,7 +702,7 @@ func decExtInfo(d *dec) {
 	d.info = append(d.info, ' ')
 	d.info = appendQuote(d.info, app)
 	d.info = append(d.info, ", "...)
-	d.info = strconv.AppendInt(d.info, int64(n), 10)
+	d.info = dissect.AppendInt(d.info, int64(n))
 	d.info = append(d.info, " extensions"...)
 }
 
@@ -712,7 +712,7 @@ func decExtEntry(d *dec) {
 	d.info = append(d.info, ' ')
 	d.info = append(d.info, name...)
 	d.info = append(d.info, " v"...)
-	d.info = strconv.AppendUint(d.info, uint64(v), 10)
+	d.info = dissect.AppendUint(d.info, uint64(v))
 	if ni < 0 || vi < 0 || !d.tree {
 		return
 	}
@@ -739,9 +739,9 @@ func decBulk(d *dec) {
 	count := int(cnt) + 1
 	if ci > 0 {
 		a := len(d.out)
-		d.out = strconv.AppendInt(d.out, int64(count), 10)
+		d.out = dissect.AppendInt(d.out, int64(count))
 		d.out = append(d.out, " (raw "...)
-		d.out = strconv.AppendInt(d.out, int64(cnt), 10)
+		d.out = dissect.AppendInt(d.out, int64(cnt))
 		d.out = append(d.out, " + 1)"...)
 		d.textFrom(ci, a)
 	}
@@ -750,13 +750,13 @@ func decBulk(d *dec) {
 		if ni > 0 {
 			if x, y, z, ok := d.conn.level.unpack(v); ok {
 				a := len(d.out)
-				d.out = strconv.AppendUint(d.out, uint64(v), 10)
+				d.out = dissect.AppendUint(d.out, uint64(v))
 				d.out = append(d.out, " = ("...)
-				d.out = strconv.AppendInt(d.out, int64(x), 10)
+				d.out = dissect.AppendInt(d.out, int64(x))
 				d.out = append(d.out, ", "...)
-				d.out = strconv.AppendInt(d.out, int64(y), 10)
+				d.out = dissect.AppendInt(d.out, int64(y))
 				d.out = append(d.out, ", "...)
-				d.out = strconv.AppendInt(d.out, int64(z), 10)
+				d.out = dissect.AppendInt(d.out, int64(z))
 				d.out = append(d.out, ')')
 				d.textFrom(ni, a)
 			}
@@ -775,6 +775,6 @@ func decBulk(d *dec) {
 		c.Take(FieldBulkHigh, 64)
 	}
 	d.info = append(d.info, ", "...)
-	d.info = strconv.AppendInt(d.info, int64(count), 10)
+	d.info = dissect.AppendInt(d.info, int64(count))
 	d.info = append(d.info, " blocks"...)
 }

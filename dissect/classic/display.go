@@ -42,7 +42,7 @@ func appendFixed32(b []byte, raw int64) []byte {
 		b = append(b, '-')
 		u = -u
 	}
-	b = strconv.AppendUint(b, u>>5, 10)
+	b = dissect.AppendUint(b, u>>5)
 	return append(b, frac32[u&31]...)
 }
 
@@ -88,7 +88,7 @@ func appendScaled(b []byte, blocks float64, mid string) []byte {
 		raw = int64(math.Round(blocks * 32))
 	}
 	b = append(b, mid...)
-	b = strconv.AppendInt(b, raw, 10)
+	b = dissect.AppendInt(b, raw)
 	return append(b, " ÷ 32)"...)
 }
 
@@ -117,7 +117,7 @@ func appendYaw(b []byte, n *dissect.Node) []byte {
 	b = append(b, "° facing "...)
 	b = append(b, compass[((raw+16)/32)%8]...)
 	b = append(b, " (raw "...)
-	b = strconv.AppendInt(b, int64(raw), 10)
+	b = dissect.AppendInt(b, int64(raw))
 	return append(b, ')')
 }
 
@@ -150,7 +150,7 @@ func appendPitch(b []byte, n *dissect.Node) []byte {
 		b = append(b, "° beyond straight down/up: head upside down"...)
 	}
 	b = append(b, " (raw "...)
-	b = strconv.AppendInt(b, int64(raw), 10)
+	b = dissect.AppendInt(b, int64(raw))
 	return append(b, ')')
 }
 

@@ -100,12 +100,12 @@ func decLevelInit(d *dec) {
 		c.level.volume = v
 		if i > 0 {
 			a := len(d.out)
-			d.out = strconv.AppendUint(d.out, uint64(v), 10)
+			d.out = dissect.AppendUint(d.out, uint64(v))
 			d.out = append(d.out, " blocks (FastMap: the level follows as raw deflate, no gzip header, no count prefix)"...)
 			d.textFrom(i, a)
 		}
 		d.info = append(d.info, ", FastMap volume "...)
-		d.info = strconv.AppendUint(d.info, uint64(v), 10)
+		d.info = dissect.AppendUint(d.info, uint64(v))
 	}
 }
 
@@ -123,7 +123,7 @@ func decLevelChunk(d *dec) {
 		pad, pi := c.Take(FieldChunkPadding, 1024-length)
 		if pi > 0 {
 			a := len(d.out)
-			d.out = strconv.AppendInt(d.out, int64(1024-length), 10)
+			d.out = dissect.AppendInt(d.out, int64(1024-length))
 			d.out = append(d.out, " bytes of 0x00 padding"...)
 			d.textFrom(pi, a)
 			for _, b := range pad {
@@ -142,7 +142,7 @@ func decLevelChunk(d *dec) {
 		}
 		if vi > 0 {
 			a := len(d.out)
-			d.out = strconv.AppendInt(d.out, int64(v), 10)
+			d.out = dissect.AppendInt(d.out, int64(v))
 			d.out = append(d.out, ": "...)
 			d.out = appendName(d.out, arrayNames, uint64(min(v, 1)))
 			d.out = append(d.out, " (ExtendedBlocks reuses the percent byte)"...)
@@ -151,11 +151,11 @@ func decLevelChunk(d *dec) {
 	} else {
 		v, _ := c.Uint8(FieldPercent)
 		d.info = append(d.info, ", "...)
-		d.info = strconv.AppendInt(d.info, int64(v), 10)
+		d.info = dissect.AppendInt(d.info, int64(v))
 		d.info = append(d.info, '%')
 	}
 	d.info = append(d.info, ", "...)
-	d.info = strconv.AppendInt(d.info, int64(length), 10)
+	d.info = dissect.AppendInt(d.info, int64(length))
 	d.info = append(d.info, " bytes"...)
 	if di < 0 {
 		return
@@ -196,11 +196,11 @@ func decLevelFinalize(d *dec) {
 	y, _ := c.Uint16(FieldSizeY)
 	z, zi := c.Uint16(FieldSizeZ)
 	d.info = append(d.info, ", "...)
-	d.info = strconv.AppendInt(d.info, int64(x), 10)
+	d.info = dissect.AppendInt(d.info, int64(x))
 	d.info = append(d.info, "×"...)
-	d.info = strconv.AppendInt(d.info, int64(y), 10)
+	d.info = dissect.AppendInt(d.info, int64(y))
 	d.info = append(d.info, "×"...)
-	d.info = strconv.AppendInt(d.info, int64(z), 10)
+	d.info = dissect.AppendInt(d.info, int64(z))
 	if xi < 0 || zi < 0 {
 		return
 	}
@@ -213,11 +213,11 @@ func decLevelFinalize(d *dec) {
 	volume := uint64(x) * uint64(y) * uint64(z)
 	a := len(d.out)
 	d.out = append(d.out, "Level "...)
-	d.out = strconv.AppendInt(d.out, int64(x), 10)
+	d.out = dissect.AppendInt(d.out, int64(x))
 	d.out = append(d.out, "×"...)
-	d.out = strconv.AppendInt(d.out, int64(y), 10)
+	d.out = dissect.AppendInt(d.out, int64(y))
 	d.out = append(d.out, "×"...)
-	d.out = strconv.AppendInt(d.out, int64(z), 10)
+	d.out = dissect.AppendInt(d.out, int64(z))
 	lv := p.AddGenerated(0, FieldLevel, dissect.Value{}, "")
 	d.textFrom(lv, a)
 	p.AddGenerated(lv, FieldVolume, dissect.U(volume), "")
@@ -326,7 +326,7 @@ func decLevelFinalize(d *dec) {
 		a := len(d.out)
 		d.out = appendBlockLabel(d.out, id)
 		d.out = append(d.out, ": "...)
-		d.out = strconv.AppendUint(d.out, uint64(n), 10)
+		d.out = dissect.AppendUint(d.out, uint64(n))
 		d.out = append(d.out, " blocks"...)
 		d.textFrom(p.AddGenerated(lv, FieldTypeCount, dissect.U(uint64(n)), ""), a)
 	}
@@ -525,9 +525,9 @@ func appendBlockLabel(b []byte, id int) []byte {
 	if n, ok := blockNames[uint64(id)]; ok {
 		b = append(b, n...)
 		b = append(b, " ("...)
-		b = strconv.AppendInt(b, int64(id), 10)
+		b = dissect.AppendInt(b, int64(id))
 		return append(b, ')')
 	}
 	b = append(b, "block "...)
-	return strconv.AppendInt(b, int64(id), 10)
+	return dissect.AppendInt(b, int64(id))
 }

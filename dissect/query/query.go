@@ -96,7 +96,7 @@ func (f *infoFacts) append(b []byte, msg string) []byte {
 	}
 	if f.tok {
 		b = append(b, ", token "...)
-		b = strconv.AppendInt(b, int64(f.token), 10)
+		b = dissect.AppendInt(b, int64(f.token))
 	}
 	if f.players {
 		b = append(b, ", "...)
@@ -107,7 +107,7 @@ func (f *infoFacts) append(b []byte, msg string) []byte {
 	}
 	if f.listed {
 		b = append(b, " ("...)
-		b = strconv.AppendUint(b, f.nListed, 10)
+		b = dissect.AppendUint(b, f.nListed)
 		b = append(b, " listed)"...)
 	}
 	if f.motd {
@@ -121,7 +121,7 @@ func appendCount(b []byte, v uint64, ok bool) []byte {
 	if !ok {
 		return append(b, '?')
 	}
-	return strconv.AppendUint(b, v, 10)
+	return dissect.AppendUint(b, v)
 }
 
 // appendShort appends s quoted and escaped, cut at 32 bytes on a rune
@@ -291,7 +291,7 @@ func handshakeResponse(c *dissect.Cursor, info *infoFacts) {
 		return // the generated token node's text is all that is left
 	}
 	var arr [64]byte
-	txt := strconv.AppendInt(arr[:0], int64(t), 10)
+	txt := dissect.AppendInt(arr[:0], int64(t))
 	txt = append(txt, " (sent back big-endian as "...)
 	for k := 24; k >= 0; k -= 8 {
 		x := byte(uint32(t) >> uint(k))

@@ -184,9 +184,9 @@ func (c *Conn) legacyKind(i int, b []byte) kind {
 // appendVarIntLength shows a frame's VarInt length with its size on the
 // wire, "516 (2-byte VarInt)", when a tree is printed (not per packet).
 func appendVarIntLength(b []byte, n *dissect.Node) []byte {
-	b = strconv.AppendUint(b, n.Value.N, 10)
+	b = dissect.AppendUint(b, n.Value.N)
 	b = append(b, " ("...)
-	b = strconv.AppendInt(b, int64(n.Length), 10)
+	b = dissect.AppendInt(b, int64(n.Length))
 	return append(b, "-byte VarInt)"...)
 }
 
@@ -257,7 +257,7 @@ func (c *Conn) modern(cur *dissect.Cursor, d *dirState, i int, m dissect.Meta) l
 		info := append(buf[:0], playName+" "...)
 		info = append(info, idText[:4]...)
 		info = append(info, ", "...)
-		info = strconv.AppendInt(info, int64(cur.Remaining()), 10)
+		info = dissect.AppendInt(info, int64(cur.Remaining()))
 		info = append(info, " bytes of data"...)
 		p.Info = string(info)
 		c.play(cur)
@@ -487,13 +487,13 @@ func (c *Conn) handshake(cur *dissect.Cursor, m dissect.Meta) {
 	// (named) versions and states
 	var buf [160]byte
 	b := append(buf[:0], "Handshake, protocol "...)
-	b = strconv.AppendInt(b, int64(pv), 10)
+	b = dissect.AppendInt(b, int64(pv))
 	b = append(b, " ("...)
 	b = append(b, VersionName(int64(pv))...)
 	b = append(b, "), "...)
 	b = appendShort(b, host)
 	b = append(b, ':')
-	b = strconv.AppendInt(b, int64(port), 10)
+	b = dissect.AppendInt(b, int64(port))
 	b = append(b, ", next state "...)
 	b = append(b, NextStates.Name(uint64(uint32(ns)))...)
 	p.Info = string(b)
@@ -553,10 +553,10 @@ func (c *Conn) status(cur *dissect.Cursor, i int, id int32, guessed bool) link {
 		}
 		var buf [48]byte
 		if i == 0 {
-			p.Info = string(strconv.AppendUint(append(buf[:0], "Ping Request, payload "...), v, 10))
+			p.Info = string(dissect.AppendUint(append(buf[:0], "Ping Request, payload "...), v))
 			return link{op: linkHoldPing, v: v}
 		}
-		p.Info = string(strconv.AppendUint(append(buf[:0], "Pong Response, payload "...), v, 10))
+		p.Info = string(dissect.AppendUint(append(buf[:0], "Pong Response, payload "...), v))
 		return link{op: linkAnswerPing, v: v, vOff: off, vi: vi}
 	}
 	return link{}

@@ -200,7 +200,7 @@ func (s *statusSummary) appendInfo(b []byte) []byte {
 	b = append(b, s.version...)
 	b = append(b, " ("...)
 	if s.hasProto {
-		b = strconv.AppendInt(b, s.proto, 10)
+		b = dissect.AppendInt(b, s.proto)
 	}
 	b = append(b, "), "...)
 	b = appendCount(b, s.online, s.hasOnline)
@@ -214,7 +214,7 @@ func appendCount(b []byte, v int64, ok bool) []byte {
 	if !ok {
 		return append(b, '?')
 	}
-	return strconv.AppendInt(b, v, 10)
+	return dissect.AppendInt(b, v)
 }
 
 // appendQuotedShort appends strconv.Quote(shortText(s)) without building
@@ -664,7 +664,7 @@ func appendFavicon(dst []byte, n *dissect.Node) []byte {
 	size := len(v.B)
 	buf := append([]byte(nil), v.B[:min(len(v.B), 40)]...)
 	buf = append(buf, "… ("...)
-	buf = strconv.AppendInt(buf, int64(size), 10)
+	buf = dissect.AppendInt(buf, int64(size))
 	buf = append(buf, " characters)"...)
 	// escaped as a whole, as the node's text would be
 	return dissect.AppendSafe(dst, string(buf))
