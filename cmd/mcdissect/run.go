@@ -133,8 +133,9 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 	var sk *sink
 	if batch > 1 && c.heavyOutput() && c.opts.Parallel {
 		// Trees, hex dumps and JSON cost about as much to format as to
-		// dissect: records go to the sink's goroutine, and its render
-		// pool formats them on both cores.
+		// dissect: the sink accepts records on the back end's goroutine
+		// and hands them to its render pool, which formats them on both
+		// cores.
 		c.opts.Handoff = true
 		sk = newSink(batch, accept, func(b []*analyze.Record) { a.Recycle(b) })
 		sk.rp = newRenderPool(sk, r, c.format, c.ropts, renderWorkers)
