@@ -79,7 +79,7 @@ type Analyzer struct {
 	frame        uint64
 	first        time.Time
 	now          time.Time
-	flushed      time.Time
+	flushAt      time.Time // the packet time of the next housekeeping
 	queryServers map[netip.AddrPort]struct{}
 	tcpState     *tcpState
 	stats        Stats
@@ -288,8 +288,8 @@ func (a *Analyzer) endpoints(sport, dport uint16) (src, dst netip.AddrPort) {
 // afterPacket runs the packet-time housekeeping: once per second of capture
 // time, idle streams are flushed and unanswered requests given up on.
 func (a *Analyzer) afterPacket() error {
-	if a.now.Sub(a.flushed) >= time.Second {
-		a.flushed = a.now
+	if !a.now.Before(a.flushAt) { // a.now.Sub(last flush) >= 1s, without Sub's cost per packet
+		a.flushAt = a.now.Add(time.Second)
 		a.submit(job{op: opTick})
 		a.tcpState.flushIdle(a.now)
 		a.defrag.DiscardOlderThan(a.now.Add(-30 * time.Second))

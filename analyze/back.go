@@ -140,13 +140,23 @@ func (a *Analyzer) addParts(j *job, parts []Part) {
 	b.parts = append(b.parts, parts...)
 }
 
+// since is t.Sub(first) without Sub's overflow check (an Add and an Equal,
+// once per record) when the two are less than 280 years apart, as
+// capture times are; otherwise it is Sub, which saturates.
+func since(t, first time.Time) time.Duration {
+	if d := t.Unix() - first.Unix(); d > -280*365*86400 && d < 280*365*86400 {
+		return time.Duration(d)*time.Second + time.Duration(t.Nanosecond()-first.Nanosecond())
+	}
+	return t.Sub(first)
+}
+
 // commit hands the job newJob gave to the back end, with the bytes of the
 // record it makes, copied: the reader and the reassembler reuse theirs.
 func (a *Analyzer) commit(data []byte) {
 	b := a.curBatch()
 	j := &b.jobs[len(b.jobs)-1]
 	j.now = a.now
-	j.rel = j.time.Sub(a.first)
+	j.rel = since(j.time, a.first)
 	j.data = span{int32(len(b.data)), int32(len(data))}
 	b.data = append(b.data, data...)
 	if a.pp == nil {

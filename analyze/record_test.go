@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"testing"
+	"time"
 
 	"github.com/mcdissect/mcdissect/dissect"
 )
@@ -69,5 +70,21 @@ func TestBigRecords(t *testing.T) {
 	}
 	if n := len(a.big); n != maxBigRecords {
 		t.Errorf("%d big records kept, want at most %d", n, maxBigRecords)
+	}
+}
+
+// TestSince: since is time.Sub, fast path and fallback alike.
+func TestSince(t *testing.T) {
+	base := time.Date(2026, 11, 22, 10, 0, 0, 999_999_999, time.UTC)
+	for _, d := range []time.Duration{0, 1, -1, time.Second - 1, 90 * time.Minute, -3 * time.Hour, 100 * 365 * 24 * time.Hour} {
+		if got, want := since(base.Add(d), base), base.Add(d).Sub(base); got != want {
+			t.Errorf("%v: since %v, Sub %v", d, got, want)
+		}
+	}
+	far := time.Unix(1<<40, 5).UTC() // past what a Duration holds: Sub saturates
+	for _, pair := range [][2]time.Time{{far, base}, {base, far}, {time.Time{}, base}} {
+		if got, want := since(pair[0], pair[1]), pair[0].Sub(pair[1]); got != want {
+			t.Errorf("%v - %v: since %v, Sub %v", pair[0], pair[1], got, want)
+		}
 	}
 }
