@@ -3,7 +3,8 @@
 # (bench/floor) and the capture generator (cmd/mcgen), generates the
 # captures, runs the floor, mcdissect (summary, -V, -T json, -T fields) and
 # tshark (when installed) alternately N times each, and prints a markdown
-# table: median wall time, MB/s, peak RSS, the ratios, and the targets.
+# table: median wall time, median CPU time (user + system), MB/s, peak RSS,
+# the ratios, and the targets.
 #
 #   bench/compare.sh                       # 100 MB capture, N=3
 #   SIZES="100 1000" bench/compare.sh      # and a 1 GB capture
@@ -15,7 +16,7 @@
 #   TSHARK     0 to skip tshark even when installed (default 1)
 #   OUT        working directory (default bench/out, git-ignored)
 #
-# Wall time and peak RSS come from GNU time (/usr/bin/time -f '%e %M';
+# Wall time, CPU time and peak RSS come from GNU time (/usr/bin/time -f '%e %M %U %S';
 # Debian/Ubuntu: apt-get install -y time). Output goes to /dev/null.
 # tshark has no Minecraft dissector: its figures are the cost of its own
 # pass over the same file (Ethernet/IP/TCP/UDP with TCP analysis), which is
@@ -63,18 +64,18 @@ echo "- load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "- mcdissect at $(git rev-parse --short HEAD 2>/dev/null || echo '?')$(git diff --quiet HEAD -- 2>/dev/null || echo ' + uncommitted changes'); N=$N runs each, medians"
 echo
 
-# run NAME FILE CMD...: one timed run; appends "name size secs rssKB status".
+# run NAME FILE CMD...: one timed run; appends "name size secs rssKB status cpusecs".
 run() {
 	local name=$1 size=$2
 	shift 2
 	local tf="$OUT/.time" st=0
-	"$TIME" -f '%e %M' -o "$tf" "$@" >/dev/null 2>"$OUT/.stderr" || st=$?
-	local t rss
-	read -r t rss < <(tail -1 "$tf")
+	"$TIME" -f '%e %M %U %S' -o "$tf" "$@" >/dev/null 2>"$OUT/.stderr" || st=$?
+	local t rss u sy
+	read -r t rss u sy < <(tail -1 "$tf")
 	if [ "$st" != 0 ]; then
 		echo "compare.sh: $name failed (exit $st): $(head -c 300 "$OUT/.stderr")" >&2
 	fi
-	echo "$name $size $t $rss $st" >>"$results"
+	echo "$name $size $t $rss $st $(echo "$u $sy" | awk '{print $1 + $2}')" >>"$results"
 	printf '  %-16s %6.2fs %7.1f MB  %s\n' "$name" "$t" "$(echo "$rss" | awk '{print $1/1024}')" "$([ "$st" = 0 ] && echo ok || echo "FAILED ($st)")" >&2
 }
 
@@ -123,6 +124,7 @@ $1 == "size" { bytes[$2] = $3; next }
 	k = $2 SUBSEP $1
 	if (!(k in times)) { order[$2] = order[$2] " " $1 }
 	times[k] = times[k] " " $3
+	cpus[k] = cpus[k] " " $6
 	if ($4 > rss[k]) rss[k] = $4
 	if ($5 != 0) failed[k] = 1
 	sizes[$2] = 1
@@ -145,8 +147,8 @@ END {
 		s = sz[si]
 		mb = bytes[s] / 1e6
 		printf "## %d MB capture (%d bytes)\n\n", s, bytes[s]
-		print "| run | median s | min s | MB/s | peak RSS MB | × floor | tshark ÷ mcdissect | target | met |"
-		print "|---|---:|---:|---:|---:|---:|---:|---|---|"
+		print "| run | median s | min s | CPU s | MB/s | peak RSS MB | × floor | tshark ÷ mcdissect | target | met |"
+		print "|---|---:|---:|---:|---:|---:|---:|---:|---|---|"
 		fl = median(times[s SUBSEP "floor"])
 		n = split(order[s], names, " ")
 		for (i = 1; i <= n; i++) {
@@ -184,12 +186,13 @@ END {
 			if (k in failed) { met = "FAILED (exit status)" }
 			else if (ok == -1) { met = (target == "" ? "" : "–") }
 			else { met = ok ? "met" : "**not met**" }
-			printf "| %s | %.2f | %.2f | %.0f | %.1f | %s | %s | %s | %s |\n", label[r], m, minimum(times[k]), (m > 0 ? mb / m : 0), rss[k] / 1024, ratio, vs, target, met
+			printf "| %s | %.2f | %.2f | %.2f | %.0f | %.1f | %s | %s | %s | %s |\n", label[r], m, minimum(times[k]), median(cpus[k]), (m > 0 ? mb / m : 0), rss[k] / 1024, ratio, vs, target, met
 		}
 		print ""
 	}
 	if (!have_tshark) print "tshark is not installed (or TSHARK=0): the tshark targets were not checked.\n"
 	print "tshark has no Minecraft dissector; its rows are the cost of its own pass over the same file."
 	print "Targets are judged on the medians (and the medians of the floor and tshark); the minimum shows"
-	print "what a run gets when the neighbours on the host are quiet."
+	print "what a run gets when the neighbours on the host are quiet; CPU s (user + system, median) moves"
+	print "less with them than wall time does, and shows how much of the two cores a run keeps busy."
 }' "$results"
