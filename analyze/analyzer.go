@@ -371,12 +371,15 @@ func (a *Analyzer) release(all bool) {
 				}
 			}
 		}
-		if recycle {
-			a.emitNow(r)
-		} else {
-			a.records++
-			if err := a.emit(r); err != nil {
-				a.berr = err
+		a.records++
+		if err := a.emit(r); err != nil {
+			a.berr = err
+		}
+		if recycle && !a.opts.Handoff {
+			if pooled(r) {
+				a.free = append(a.free, r)
+			} else {
+				a.keepBig(r)
 			}
 		}
 	}
@@ -388,22 +391,6 @@ func (a *Analyzer) release(all bool) {
 	n := copy(a.held, a.held[i:])
 	clear(a.held[n:])
 	a.held = a.held[:n]
-}
-
-// emitNow emits r, which is no longer held, and frees it unless another
-// goroutine has it now (Handoff).
-func (a *Analyzer) emitNow(r *Record) {
-	a.records++
-	if err := a.emit(r); err != nil {
-		a.berr = err
-	}
-	if !a.opts.Handoff {
-		if pooled(r) {
-			a.free = append(a.free, r)
-		} else {
-			a.keepBig(r)
-		}
-	}
 }
 
 func pooled(r *Record) bool {

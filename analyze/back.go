@@ -254,12 +254,6 @@ func (a *Analyzer) process(j *job, b *batch) {
 		a.release(true)
 		return
 	}
-	if r != nil && len(a.held) == 0 && !r.PDU.Pending && a.berr == nil {
-		// Nothing waits before it and it waits for nothing: what release
-		// would do, without the queue (every record of a Lite run).
-		a.emitNow(r)
-		return
-	}
 	if r != nil {
 		a.held = append(a.held, r)
 	}
