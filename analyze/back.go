@@ -47,7 +47,6 @@ type job struct {
 	op     op
 	kind   Kind
 	dir    dissect.Dir
-	tcp    bool
 	wire   int32 // a datagram's length on the wire
 	frame  uint64
 	time   time.Time
@@ -57,7 +56,7 @@ type job struct {
 	off    int64 // the bytes' stream offset (TCP)
 	data   span  // in the batch's arenas
 	parts  span
-	side   *side // TCP: the connection's direction; nil for a datagram
+	side   *side // TCP: the connection's direction; nil for a datagram (so it says which transport)
 	addrs  int32 // a datagram's source and destination in the batch's addrs
 	reason string
 }
@@ -117,10 +116,7 @@ func (a *Analyzer) submit(j job) {
 // newJob is the front end's next job, zeroed, in the current batch: it is
 // filled in place, then committed.
 func (a *Analyzer) newJob() *job {
-	b := a.one
-	if a.pp != nil {
-		b = a.pp.cur
-	}
+	b := a.curBatch()
 	b.jobs = append(b.jobs, job{})
 	return &b.jobs[len(b.jobs)-1]
 }
@@ -179,7 +175,7 @@ func (a *Analyzer) record(j *job, b *batch) *Record {
 		r = a.newRecord()
 	}
 	r.Kind, r.Frame, r.Time, r.Rel = j.kind, j.frame, j.time, j.rel
-	r.TCP, r.GapLength, r.Reason = j.tcp, j.gapLen, j.reason
+	r.TCP, r.GapLength, r.Reason = j.side != nil, j.gapLen, j.reason
 	if s := j.side; s != nil {
 		r.Src, r.Dst, r.Stream, r.Proto = s.src, s.dst, s.stream, s.proto
 	} else {

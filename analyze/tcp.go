@@ -225,7 +225,7 @@ func (h *tcpConn) Deliver(u *reassembly.Unit) {
 	}
 	a := h.t.a
 	j := a.newJob()
-	j.op, j.tcp, j.frame, j.time, j.dir = opEmit, true, u.Frame, u.Time, ddir(u.Dir)
+	j.op, j.frame, j.time, j.dir = opEmit, u.Frame, u.Time, ddir(u.Dir)
 	j.side = h.side(u.Dir, u.Conn)
 	j.off = u.StreamOffset
 	switch u.Kind {
