@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"sync/atomic"
 
 	"github.com/mcdissect/mcdissect/analyze"
@@ -31,7 +30,7 @@ type sink struct {
 	shown   []*analyze.Record // those of cur to show
 	size    int               // records per batch
 	stopped atomic.Bool       // set by the writer on a write error
-	err     error             // accept's first error
+	err     error             // accept's first error (the analyzer has it too, from emit)
 	rp      *renderPool
 }
 
@@ -85,14 +84,11 @@ func (s *sink) flush() {
 }
 
 // close hands over what is left, waits for the pool to write everything,
-// and returns the first error.
+// and returns the first write error (accept's errors went back to the
+// analyzer through emit).
 func (s *sink) close() error {
 	s.flush()
-	err := s.rp.close()
-	if s.err != nil && !errors.Is(s.err, analyze.ErrStop) && err == nil {
-		err = s.err
-	}
-	return err
+	return s.rp.close()
 }
 
 // renderPool formats records on several goroutines and writes the bytes in
