@@ -140,31 +140,8 @@ func (d *dec) blockFast(f *dissect.Field, off int, sep string) int {
 	return off + w
 }
 
-// put adds a node under the root in room the caller made. The slot may
-// hold a node of an earlier PDU: it is overwritten field by field, and a
-// pointer is stored only when it changes, as each store of one costs a
-// write barrier while the collector marks (a node assembled whole is
-// copied in through the barrier, pointers and all).
+// put adds a node under the root, in room the caller made. AddNode writes
+// a reused slot field by field, storing a pointer only when it changes.
 func put(p *dissect.PDU, f *dissect.Field, off, n int, v uint64) int32 {
-	if p.Lite {
-		return 0 // as AddNode: a write through the index lands on the root
-	}
-	i := len(p.Nodes)
-	p.Nodes = p.Nodes[:i+1]
-	nd := &p.Nodes[i]
-	if nd.Field != f {
-		nd.Field = f
-	}
-	if nd.Key != "" {
-		nd.Key = ""
-	}
-	if nd.Text != "" {
-		nd.Text = ""
-	}
-	if nd.Value.B != nil {
-		nd.Value.B = nil
-	}
-	nd.Parent, nd.Offset, nd.Length, nd.Flags = 0, int32(off), int32(n), 0
-	nd.Value.N = v
-	return int32(i)
+	return p.AddNode(0, f, off, n, dissect.U(v))
 }
