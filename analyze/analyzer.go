@@ -42,6 +42,11 @@ type Options struct {
 	Lite bool
 	// Export has decoders attach the files PDUs carry (dissect.PDU.Export).
 	Export bool
+	// Sink, with Parallel, has the back end format its records and write
+	// them itself, on two goroutines (see Sink); emit is then not called.
+	Sink Sink
+	// Count, under a Sink, stops the run after this many records.
+	Count int
 }
 
 func (o *Options) defaults() {
@@ -61,7 +66,6 @@ func (o *Options) defaults() {
 // Analyzer turns packets into records. It is not safe for concurrent use.
 type Analyzer struct {
 	opts Options
-	emit func(*Record) error
 
 	parser4 *gopacket.DecodingLayerParser // starts at IPv4
 	parser6 *gopacket.DecodingLayerParser // starts at IPv6
@@ -83,8 +87,9 @@ type Analyzer struct {
 	queryServers map[netip.AddrPort]struct{}
 	tcpState     *tcpState
 	stats        Stats
-	pp           *pipe  // the back end's goroutine (Parallel), or nil
-	one          *batch // without Parallel: the one job's bytes
+	pp           *pipe    // the back end's goroutine (Parallel), or nil
+	one          *batch   // without Parallel: the one job's bytes
+	other        *backEnd // under a Sink, the Classic shard's back end
 
 	*backEnd // the back end's state, in an allocation of its own
 }
@@ -95,6 +100,8 @@ type Analyzer struct {
 // for every record used to slow the front end's per-packet counters down.
 type backEnd struct {
 	_            [64]byte
+	opts         *Options
+	emit         func(*Record) error
 	queryTracker *query.Tracker
 	keys         addrKeys
 	held         []*Record // records waiting to be emitted, in order
@@ -104,6 +111,7 @@ type backEnd struct {
 	bnow         time.Time      // packet time as the back end has seen it
 	berr         error          // emit's error (ErrStop included)
 	records      uint64
+	made         uint64 // records made so far (on a shard: by both shards)
 	// borrow: records view their bytes in the batch's arena instead of
 	// copying them. Only when they are emitted and done with before the
 	// next job: no other goroutine has them (no Handoff) and nothing
@@ -128,12 +136,13 @@ type Stats struct {
 // record belongs to the analyzer: emit must not keep it after returning.
 func New(opts Options, emit func(*Record) error) *Analyzer {
 	opts.defaults()
-	a := &Analyzer{opts: opts, emit: emit,
+	a := &Analyzer{opts: opts,
 		defrag:       ip4defrag.NewIPv4Defragmenter(),
 		queryServers: map[netip.AddrPort]struct{}{},
-		backEnd:      &backEnd{queryTracker: query.NewTracker(), borrow: opts.Lite && !opts.Handoff},
+		backEnd:      &backEnd{emit: emit, queryTracker: query.NewTracker(), borrow: opts.Lite && !opts.Handoff},
 		one:          &batch{},
 	}
+	a.backEnd.opts = &a.opts
 	if opts.Handoff {
 		// Enough batches for every record in flight to the other goroutine.
 		// Without Handoff the back end, which makes the records, frees them.
@@ -157,6 +166,9 @@ func New(opts Options, emit func(*Record) error) *Analyzer {
 func (a *Analyzer) Stats() Stats {
 	s := a.stats
 	s.Records = a.records
+	if a.other != nil {
+		s.Records += a.other.records
+	}
 	s.TCPDropped = a.tcpState.r.Stats().Dropped
 	return s
 }
@@ -305,14 +317,25 @@ func (a *Analyzer) Finish() error {
 		a.tcpState.close()
 		a.submit(job{op: opFinish})
 	}
+	var werr error
 	if a.pp != nil {
 		a.pp.wait()
+		if m := a.pp.merger; m != nil {
+			werr = m.err
+		}
 		a.pp = nil
 	}
-	if a.berr == ErrStop {
-		return nil
+	berr := a.berr
+	if berr == nil && a.other != nil {
+		berr = a.other.berr
 	}
-	return a.berr
+	if berr == nil || berr == ErrStop {
+		if werr == ErrStop {
+			return nil
+		}
+		return werr
+	}
+	return berr
 }
 
 // Pooled records keep their slices for the next PDU, but not the slices of
@@ -324,7 +347,7 @@ const (
 )
 
 // newRecord takes a record from the free list (the back end's).
-func (a *Analyzer) newRecord() *Record {
+func (a *backEnd) newRecord() *Record {
 	var r *Record
 	if n := len(a.free); n > 0 {
 		r = a.free[n-1]
@@ -345,13 +368,17 @@ func (a *Analyzer) newRecord() *Record {
 // release emits held records from the front while they are no longer
 // pending. A pending head holds back the rest so that output stays in
 // order; past MaxHeld records or HoldWindow of packet time it is given up on.
-func (a *Analyzer) release(all bool) {
+func (a *backEnd) release(all bool) {
 	i := 0
 	for ; i < len(a.held) && a.berr == nil; i++ {
 		r := a.held[i]
 		recycle := true
 		if r.PDU.Pending {
-			if !all && len(a.held)-i <= a.opts.MaxHeld && a.bnow.Sub(r.Time) < a.opts.HoldWindow {
+			// a.made-r.seq: the records made since r, r included; all of them
+			// wait behind r (on a shard, those of the other shard wait in
+			// the merger), so the count is the same however the back end is
+			// split.
+			if !all && a.made-r.seq <= uint64(a.opts.MaxHeld) && a.bnow.Sub(r.Time) < a.opts.HoldWindow {
 				break
 			}
 			a.queryTracker.Expire(a.bnow)
@@ -407,7 +434,7 @@ const (
 )
 
 // keepBig offers r to the big records' pool; it reports whether r went there.
-func (a *Analyzer) keepBig(r *Record) bool {
+func (a *backEnd) keepBig(r *Record) bool {
 	if n := cap(r.PDU.Nodes); n <= maxPooledNodes || n > maxBigNodes || cap(r.buf) > maxPooledData {
 		return false
 	}
@@ -420,7 +447,7 @@ func (a *Analyzer) keepBig(r *Record) bool {
 }
 
 // bigRecord is a record from the big pool, reset, or nil.
-func (a *Analyzer) bigRecord() *Record {
+func (a *backEnd) bigRecord() *Record {
 	select {
 	case r := <-a.big:
 		r.reset()

@@ -78,6 +78,7 @@ type span struct{ off, n int32 }
 // batch is jobs and the bytes, frame lists and datagram addresses of
 // their records.
 type batch struct {
+	refs  atomic.Int32 // under a Sink, the shards yet to finish it
 	jobs  []job
 	data  []byte
 	parts []Part
@@ -166,7 +167,7 @@ func (a *Analyzer) commit(data []byte) {
 }
 
 // record makes the record a job describes, on the back end.
-func (a *Analyzer) record(j *job, b *batch) *Record {
+func (a *backEnd) record(j *job, b *batch) *Record {
 	var r *Record
 	if j.op == opQuery && j.dir == dissect.DirS2C && j.data.n > bigQuery && !a.opts.Lite {
 		r = a.bigRecord() // most likely a full stat
@@ -174,6 +175,8 @@ func (a *Analyzer) record(j *job, b *batch) *Record {
 	if r == nil {
 		r = a.newRecord()
 	}
+	r.seq = a.made
+	a.made++
 	r.Kind, r.Frame, r.Time, r.Rel = j.kind, j.frame, j.time, j.rel
 	r.TCP, r.GapLength, r.Reason = j.side != nil, j.gapLen, j.reason
 	if s := j.side; s != nil {
@@ -197,7 +200,7 @@ func (a *Analyzer) record(j *job, b *batch) *Record {
 const bigQuery = 256
 
 // process runs one job on the back end; b holds its record's bytes.
-func (a *Analyzer) process(j *job, b *batch) {
+func (a *backEnd) process(j *job, b *batch) {
 	if a.berr != nil {
 		return
 	}
@@ -264,11 +267,16 @@ type pipe struct {
 	free    chan *batch
 	done    chan struct{}
 	stopped atomic.Bool // the back end's emit failed: the front end stops reading
+	shardsWait
 }
 
 func startPipe(a *Analyzer) *pipe {
 	p := &pipe{a: a, batches: make(chan *batch, 4), free: make(chan *batch, 6), done: make(chan struct{})}
 	p.cur = &batch{jobs: make([]job, 0, a.opts.Batch)}
+	if a.opts.Sink != nil {
+		startShards(a, p)
+		return p
+	}
 	go p.run()
 	return p
 }
@@ -283,10 +291,15 @@ func (p *pipe) run() {
 			p.stopped.Store(true)
 		}
 		b.reset()
-		select {
-		case p.free <- b:
-		default:
-		}
+		p.recycle(b)
+	}
+}
+
+// recycle offers a finished batch back to the front end.
+func (p *pipe) recycle(b *batch) {
+	select {
+	case p.free <- b:
+	default:
 	}
 }
 
@@ -294,7 +307,14 @@ func (p *pipe) send() {
 	if len(p.cur.jobs) == 0 {
 		return
 	}
-	p.batches <- p.cur
+	if p.merger != nil {
+		p.cur.refs.Store(int32(len(p.shardIn)))
+		for _, in := range p.shardIn {
+			in <- p.cur
+		}
+	} else {
+		p.batches <- p.cur
+	}
 	select {
 	case b := <-p.free:
 		p.cur = b
@@ -306,6 +326,14 @@ func (p *pipe) send() {
 // wait sends what is left and waits for the back end to finish it.
 func (p *pipe) wait() {
 	p.send()
+	if p.merger != nil {
+		for _, in := range p.shardIn {
+			close(in)
+		}
+		p.shards.Wait()
+		<-p.merger.finish
+		return
+	}
 	close(p.batches)
 	<-p.done
 }

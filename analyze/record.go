@@ -42,6 +42,7 @@ type Record struct {
 	Retrans   int    // bytes of retransmitted copies that differed from the first copy
 	PDU       dissect.PDU
 
+	seq        uint64       // its index among all the records the back end made
 	buf        []byte       // owns PDU.Data, unless borrowed
 	data       []byte       // the record's bytes: buf, or a view of the batch's arena
 	borrowed   bool         // data is the batch's: the record must be emitted before the batch is reused

@@ -108,3 +108,5 @@ func AppendRaw(b []byte, n *dissect.Node) []byte {
 	}
 	return b
 }
+
+func (f *fieldsRenderer) Flush() error { return f.w.Flush() }

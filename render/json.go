@@ -440,3 +440,5 @@ func jsonSafe(s string) int {
 		i += size
 	}
 }
+
+func (j *jsonRenderer) Flush() error { return j.w.Flush() }

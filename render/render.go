@@ -42,6 +42,9 @@ type Writer interface {
 	Renderer
 	// Raw writes bytes an Appender made for n records.
 	Raw(b []byte, n int) error
+	// Flush writes out what is buffered, so that bytes for n records can
+	// be written past the renderer, in order (after Raw(nil, n)).
+	Flush() error
 }
 
 // NewAppender returns an Appender for format, with the same options as New.

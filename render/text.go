@@ -280,3 +280,5 @@ func AppendExpert(dst []byte, e *dissect.ExpertItem) []byte {
 	dst = dissect.AppendSafe(dst, e.Msg)
 	return append(dst, ']')
 }
+
+func (t *textRenderer) Flush() error { return t.w.Flush() }

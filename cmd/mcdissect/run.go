@@ -131,7 +131,13 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	c.opts.Batch = batch
 	var sk *sink
-	if batch > 1 && c.heavyOutput() && c.opts.Parallel {
+	if batch > 1 && c.opts.Parallel && flt == nil && len(stats) == 0 && wr == nil && exp == nil {
+		// Nothing but -c between dissecting and output: the back end
+		// formats its records itself, in two shards (analyze.Sink).
+		c.opts.Sink = newShardSink(r, out, c.format, c.ropts)
+		c.opts.Count = c.count
+		a = analyze.New(c.opts, nil)
+	} else if batch > 1 && c.heavyOutput() && c.opts.Parallel {
 		// Trees, hex dumps and JSON cost about as much to format as to
 		// dissect: the sink accepts records on the back end's goroutine
 		// and hands them to its render pool, which formats them on both

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"io"
+	"os"
 	"sync/atomic"
 
 	"github.com/mcdissect/mcdissect/analyze"
@@ -173,4 +175,61 @@ func (p *renderPool) close() error {
 	close(p.work)
 	close(p.ordered)
 	return <-p.done
+}
+
+// shardSink is the analyzer's Sink when nothing but -c stands between
+// dissecting and output: each of the back end's shards formats with an
+// Appender of its own, and the merger writes.
+type shardSink struct {
+	apps    []render.Appender // one per shard
+	w       render.Writer
+	vec     *vecWriter // writes past w's buffer, when the output is a file
+	started bool       // a record has been written
+	json    bool
+}
+
+func newShardSink(w render.Writer, out io.Writer, format string, o render.Options) *shardSink {
+	s := &shardSink{w: w, json: format == "json"}
+	if f, ok := out.(*os.File); ok {
+		s.vec = newVecWriter(f)
+	}
+	for range 2 {
+		s.apps = append(s.apps, render.NewAppender(format, o))
+	}
+	return s
+}
+
+// Format formats r as if it came after another record: which record is the
+// output's first is known only when the shards' records are merged.
+func (s *shardSink) Format(w int, dst []byte, r *analyze.Record) []byte {
+	return s.apps[w].Append(dst, r, false)
+}
+
+func (s *shardSink) Write(bufs [][]byte, n int) error {
+	if !s.started && len(bufs) > 0 {
+		s.started = true
+		if s.json && len(bufs[0]) > 0 && bufs[0][0] == ',' {
+			bufs[0] = bufs[0][1:] // the array's first object
+		}
+	}
+	if s.vec != nil {
+		if err := s.w.Raw(nil, n); err != nil {
+			return err
+		}
+		if err := s.w.Flush(); err != nil {
+			return err
+		}
+		return s.vec.write(bufs)
+	}
+	last := len(bufs) - 1
+	for i, b := range bufs {
+		k := 0
+		if i == last {
+			k = n // Raw counts records (JSON's End needs to know there were some)
+		}
+		if err := s.w.Raw(b, k); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -1,0 +1,328 @@
+package analyze
+
+import (
+	"context"
+	"runtime/pprof"
+	"strconv"
+	"sync"
+
+	"github.com/mcdissect/mcdissect/dissect/query"
+)
+
+// A Sink formats records on the back end and writes the bytes in order
+// (Options.Sink). With Parallel, the back end is then split in two shards,
+// each on a goroutine of its own: one decodes Classic (its connections
+// share the heartbeat salts, and nothing else), the other everything else
+// (the Query tracker, SLP). Each shard formats the records it emits right
+// away, so a record is decoded, formatted and reused on one core; a
+// merger interleaves the two shards' bytes in record order.
+//
+// Handing records to formatting goroutines instead cost -V half again as
+// much CPU time as doing everything on one goroutine: the formatting core
+// missed its cache on every node the decoding core wrote, and the decoding
+// core again when it reused the record.
+//
+// The output is the same as with one back end: both shards see every job,
+// in order, and so keep the same count of records made and the same packet
+// clock; a shard only skips decoding the other's jobs. Records that wait
+// behind a request awaiting its response (Record.seq, release) are counted
+// across both shards.
+type Sink interface {
+	// Format appends r's output to dst on shard w (0 or 1); the two
+	// shards' calls run at the same time.
+	Format(w int, dst []byte, r *Record) []byte
+	// Write writes the output of n records, in order: the concatenation
+	// of bufs. Calls come one at a time.
+	Write(bufs [][]byte, n int) error
+}
+
+// classicShard is the shard that decodes Classic connections.
+const classicShard = 1
+
+// jobShard is the shard that runs j, or -1 for both.
+func jobShard(j *job) int {
+	switch j.op {
+	case opTick, opFinish:
+		return -1
+	case opQuery:
+		return 0
+	}
+	if j.side != nil && j.side.proto == "classic" {
+		return classicShard
+	}
+	return 0
+}
+
+// makesRecord reports whether j makes a record.
+func makesRecord(o op) bool {
+	switch o {
+	case opEmit, opTCP, opQuery, opGap:
+		return true
+	}
+	return false
+}
+
+// chunk is the output of one shard for one batch: bytes, and where each
+// record's ends.
+type chunk struct {
+	shard int
+	buf   []byte
+	ends  []recEnd
+	// wm: every record of this shard with seq < wm is in this chunk or an
+	// earlier one.
+	wm   uint64
+	done bool // the shard has finished: no more chunks
+}
+
+type recEnd struct {
+	seq uint64
+	end int
+}
+
+// shard is one half of a split back end.
+type shard struct {
+	id  int
+	be  *backEnd
+	in  chan *batch
+	cur *chunk
+	out chan<- *chunk
+	// free chunks, given back by the merger once written
+	free chan *chunk
+}
+
+// maxChunkKeep bounds the buffer a chunk keeps for reuse.
+const maxChunkKeep = 4 << 20
+
+func (s *shard) newChunk() *chunk {
+	select {
+	case c := <-s.free:
+		return c
+	default:
+		return &chunk{shard: s.id}
+	}
+}
+
+// emit formats r into the current chunk.
+func (s *shard) emit(r *Record) error {
+	c := s.cur
+	c.buf = s.be.opts.Sink.Format(s.id, c.buf, r)
+	c.ends = append(c.ends, recEnd{r.seq, len(c.buf)})
+	return nil
+}
+
+// step runs job j of the global job stream: decoded if it is the shard's,
+// counted and timed otherwise.
+func (s *shard) step(j *job, b *batch) {
+	a := s.be
+	if w := jobShard(j); w < 0 || w == s.id {
+		a.process(j, b)
+		return
+	}
+	if a.berr != nil {
+		return
+	}
+	if makesRecord(j.op) {
+		a.made++
+	}
+	if j.now.After(a.bnow) {
+		a.bnow = j.now
+	}
+	if len(a.held) > 0 {
+		a.release(false)
+	}
+}
+
+func (s *shard) run(p *pipe) {
+	pprof.Do(context.Background(), pprof.Labels("shard", strconv.Itoa(s.id)), func(context.Context) { s.run1(p) })
+}
+
+func (s *shard) run1(p *pipe) {
+	defer p.shards.Done()
+	a := s.be
+	for b := range s.in {
+		s.cur = s.newChunk()
+		for i := range b.jobs {
+			s.step(&b.jobs[i], b)
+		}
+		if a.berr != nil {
+			p.stopped.Store(true)
+		}
+		c := s.cur
+		c.wm = a.made
+		if len(a.held) > 0 {
+			c.wm = a.held[0].seq
+		}
+		s.out <- c
+		if b.refs.Add(-1) == 0 {
+			b.reset()
+			p.recycle(b)
+		}
+	}
+	s.out <- &chunk{shard: s.id, wm: ^uint64(0), done: true}
+}
+
+// merger writes the shards' chunks in record order.
+type merger struct {
+	sink   Sink
+	count  int // stop after this many records (0: no limit)
+	in     chan *chunk
+	free   [2]chan *chunk
+	q      [2][]*chunk // chunks not yet written through
+	pos    [2]int      // the next record of q[i][0]
+	wm     [2]uint64
+	bufs   [][]byte
+	done   []*chunk // written into bufs, to give back after the write
+	n      int      // records in bufs
+	total  int      // records written
+	err    error
+	finish chan struct{}
+	stop   func()
+}
+
+// maxWriteBufs: bufs are written when there are this many.
+const maxWriteBufs = 1024
+
+func (m *merger) run() {
+	defer close(m.finish)
+	live := 2
+	for c := range m.in {
+		if c.done {
+			m.wm[c.shard] = c.wm
+			live--
+		} else {
+			m.q[c.shard] = append(m.q[c.shard], c)
+			m.wm[c.shard] = c.wm
+		}
+		m.drain()
+		m.flush()
+		if live == 0 {
+			return
+		}
+	}
+}
+
+// head is the seq of the next record of shard i, if one is queued.
+func (m *merger) head(i int) (uint64, bool) {
+	for len(m.q[i]) > 0 {
+		c := m.q[i][0]
+		if m.pos[i] < len(c.ends) {
+			return c.ends[m.pos[i]].seq, true
+		}
+		m.q[i] = m.q[i][1:]
+		m.pos[i] = 0
+		m.done = append(m.done, c)
+	}
+	return 0, false
+}
+
+// drain moves every record that is next in order into bufs.
+func (m *merger) drain() {
+	for m.err == nil {
+		h0, ok0 := m.head(0)
+		h1, ok1 := m.head(1)
+		var i int
+		switch {
+		case ok0 && ok1:
+			if h1 < h0 {
+				i = 1
+			}
+		case ok0 && h0 < m.wm[1]:
+			i = 0
+		case ok1 && h1 < m.wm[0]:
+			i = 1
+		default:
+			return
+		}
+		// Take the run of shard i's records that come before the other
+		// shard's next one, within this chunk: one buf.
+		o := 1 - i
+		limit := m.wm[o]
+		if h, ok := m.head(o); ok {
+			limit = h
+		}
+		c := m.q[i][0]
+		start := 0
+		if m.pos[i] > 0 {
+			start = c.ends[m.pos[i]-1].end
+		}
+		k := m.pos[i] + 1 // the head, chosen above as next
+		for k < len(c.ends) && c.ends[k].seq < limit {
+			if m.count > 0 && m.total+m.n+(k-m.pos[i]) >= m.count {
+				break
+			}
+			k++
+		}
+		m.bufs = append(m.bufs, c.buf[start:c.ends[k-1].end])
+		m.n += k - m.pos[i]
+		m.pos[i] = k
+		if m.count > 0 && m.total+m.n >= m.count {
+			m.flush()
+			if m.err == nil {
+				m.err = ErrStop
+				m.stop()
+			}
+			return
+		}
+		if len(m.bufs) >= maxWriteBufs {
+			m.flush()
+		}
+	}
+}
+
+// flush writes bufs and gives back the chunks written through.
+func (m *merger) flush() {
+	if len(m.bufs) > 0 && m.err == nil {
+		if err := m.sink.Write(m.bufs, m.n); err != nil {
+			m.err = err
+			m.stop()
+		}
+		m.total += m.n
+	}
+	clear(m.bufs)
+	m.bufs, m.n = m.bufs[:0], 0
+	for _, c := range m.done {
+		m.giveBack(c)
+	}
+	clear(m.done)
+	m.done = m.done[:0]
+}
+
+func (m *merger) giveBack(c *chunk) {
+	if cap(c.buf) > maxChunkKeep {
+		c.buf = nil
+	}
+	c.buf, c.ends = c.buf[:0], c.ends[:0]
+	select {
+	case m.free[c.shard] <- c:
+	default:
+	}
+}
+
+// startShards splits the back end in two (see Sink).
+func startShards(a *Analyzer, p *pipe) {
+	// Classic has no tracker: the second shard's is never fed.
+	other := &backEnd{opts: &a.opts, queryTracker: query.NewTracker(), borrow: a.borrow}
+	a.other = other
+	other.big = make(chan *Record, maxBigRecords)
+	m := &merger{sink: a.opts.Sink, count: a.opts.Count, in: make(chan *chunk, 8), finish: make(chan struct{}),
+		stop: func() { p.stopped.Store(true) }}
+	p.merger = m
+	for i, be := range []*backEnd{a.backEnd, other} {
+		s := &shard{id: i, be: be, in: make(chan *batch, 4), out: m.in, free: make(chan *chunk, 16)}
+		m.free[i] = s.free
+		be.emit = s.emit
+		p.shardIn = append(p.shardIn, s.in)
+		p.shardBE = append(p.shardBE, be)
+		p.shards.Add(1)
+		go s.run(p)
+	}
+	go m.run()
+}
+
+// shardsWait is what pipe.wait adds under a Sink.
+type shardsWait struct {
+	shards  sync.WaitGroup
+	shardIn []chan *batch
+	shardBE []*backEnd
+	merger  *merger
+}

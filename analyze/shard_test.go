@@ -1,0 +1,164 @@
+package analyze
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcdissect/mcdissect/internal/mcgen"
+)
+
+// lineSink is a Sink that formats a record as recordLine does.
+type lineSink struct {
+	tree  bool
+	out   []string
+	sizes []int // n of each Write
+}
+
+func (s *lineSink) Format(w int, dst []byte, r *Record) []byte {
+	if w != 0 && w != 1 {
+		panic("shard index out of range")
+	}
+	return append(append(dst, recordLine(r, s.tree)...), 0)
+}
+
+func (s *lineSink) Write(bufs [][]byte, n int) error {
+	var all []byte
+	for _, b := range bufs {
+		all = append(all, b...)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(all), "\x00"), "\x00")
+	if len(all) == 0 || len(lines) != n {
+		return fmt.Errorf("Write: %d records in the bytes, n = %d", len(lines), n)
+	}
+	s.out = append(s.out, lines...)
+	s.sizes = append(s.sizes, n)
+	return nil
+}
+
+func runSink(t *testing.T, src Source, opts Options) ([]string, *Analyzer) {
+	t.Helper()
+	s := &lineSink{tree: !opts.Lite}
+	opts.Sink, opts.Parallel = s, true
+	a := New(opts, nil)
+	if _, err := Run(src, a); err != nil {
+		t.Fatal(err)
+	}
+	return s.out, a
+}
+
+func fileSource(t *testing.T, path string) Source {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := OpenFile(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return src
+}
+
+// The back end split in two shards, each formatting its records, must
+// write exactly what one back end emits, in the same order: on every sample
+// capture, and on a generated one that mixes all three protocols, with
+// batches of every size (1 makes the merger wait on the other shard after
+// almost every record).
+func TestShardsMatchSerial(t *testing.T) {
+	paths, _ := filepath.Glob("../samples/*.pcap")
+	var gen bytes.Buffer
+	if _, err := mcgen.Generate(&gen, mcgen.SmallConfig(3)); err != nil {
+		t.Fatal(err)
+	}
+	mixed := filepath.Join(t.TempDir(), "mixed.pcap")
+	if err := os.WriteFile(mixed, gen.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	paths = append(paths, mixed)
+	for _, path := range paths {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			want := runLines(t, path, Options{}, true)
+			wantCols := runLines(t, path, Options{Lite: true}, false)
+			for _, o := range []Options{{}, {Batch: 1}, {Batch: 7}, {Lite: true}, {Lite: true, Batch: 3}} {
+				got, a := runSink(t, fileSource(t, path), o)
+				w := want
+				if o.Lite {
+					w = wantCols
+				}
+				diffLines(t, fmt.Sprintf("shards lite=%v batch %d", o.Lite, o.Batch), got, w)
+				if n := a.Stats().Records; n != uint64(len(w)) {
+					t.Errorf("Stats().Records = %d, want %d", n, len(w))
+				}
+			}
+		})
+	}
+}
+
+// Requests held back past MaxHeld records or HoldWindow are given up on
+// at the same record whichever shard made the records behind them: the
+// count and the clock are the whole back end's, not a shard's.
+func TestShardsGiveUpLikeSerial(t *testing.T) {
+	var gen bytes.Buffer
+	if _, err := mcgen.Generate(&gen, mcgen.SmallConfig(5)); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "mixed.pcap")
+	if err := os.WriteFile(path, gen.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	links := func(lines []string) int {
+		n := 0
+		for _, l := range lines {
+			n += strings.Count(l, "response_in ")
+		}
+		return n
+	}
+	all := links(runLines(t, path, Options{}, true))
+	for _, o := range []Options{{MaxHeld: 2}, {MaxHeld: 5, Batch: 3}, {HoldWindow: 300 * time.Microsecond, Batch: 5}} {
+		want := runLines(t, path, o, true)
+		got, _ := runSink(t, fileSource(t, path), o)
+		what := fmt.Sprintf("MaxHeld %d HoldWindow %v batch %d", o.MaxHeld, o.HoldWindow, o.Batch)
+		diffLines(t, what, got, want)
+		// Requests given up on lose their link to the response.
+		if n := links(want); n >= all {
+			t.Errorf("%s: %d responses linked, as many as with the defaults (%d): nothing was given up on, the test tests nothing", what, n, all)
+		}
+	}
+}
+
+// Count stops the output after exactly that many records, and the run
+// ends without an error.
+func TestShardsCount(t *testing.T) {
+	path := "../samples/classic-session.pcap"
+	want := runLines(t, path, Options{}, true)
+	for _, n := range []int{1, 5, len(want) - 1} {
+		got, _ := runSink(t, fileSource(t, path), Options{Count: n, Batch: 4})
+		diffLines(t, fmt.Sprintf("count %d", n), got, want[:n])
+	}
+}
+
+// A write error stops the run and is Run's error.
+func TestShardsWriteError(t *testing.T) {
+	s := &failSink{}
+	a := New(Options{Sink: s, Parallel: true, Batch: 2}, nil)
+	_, err := Run(fileSource(t, "../samples/classic-session.pcap"), a)
+	if err != os.ErrClosed {
+		t.Fatalf("Run = %v, want %v", err, os.ErrClosed)
+	}
+	if s.writes != 1 {
+		t.Errorf("%d writes, want 1 (none after the error)", s.writes)
+	}
+}
+
+type failSink struct{ writes int }
+
+func (s *failSink) Format(_ int, dst []byte, r *Record) []byte { return append(dst, 'x') }
+func (s *failSink) Write([][]byte, int) error {
+	s.writes++
+	return os.ErrClosed
+}

@@ -1,0 +1,76 @@
+//go:build linux
+
+package main
+
+import (
+	"os"
+	"syscall"
+	"unsafe"
+)
+
+// maxIovecs is Linux's IOV_MAX.
+const maxIovecs = 1024
+
+// vecWriter writes several buffers with one writev(2) per 1024 of them:
+// the shards' output is merged record by record, and copying it all into
+// one buffer first cost the merging goroutine a read of every output byte
+// another core had just written.
+type vecWriter struct {
+	rc  syscall.RawConn
+	iov []syscall.Iovec
+}
+
+func newVecWriter(f *os.File) *vecWriter {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return nil
+	}
+	return &vecWriter{rc: rc}
+}
+
+func (v *vecWriter) write(bufs [][]byte) error {
+	for len(bufs) > 0 {
+		v.iov = v.iov[:0]
+		k := 0
+		for ; k < len(bufs) && len(v.iov) < maxIovecs; k++ {
+			if b := bufs[k]; len(b) > 0 {
+				iv := syscall.Iovec{Base: &b[0]}
+				iv.SetLen(len(b))
+				v.iov = append(v.iov, iv)
+			}
+		}
+		if len(v.iov) == 0 {
+			return nil
+		}
+		var n uintptr
+		var errno syscall.Errno
+		err := v.rc.Write(func(fd uintptr) bool {
+			n, _, errno = syscall.Syscall(syscall.SYS_WRITEV, fd, uintptr(unsafe.Pointer(&v.iov[0])), uintptr(len(v.iov)))
+			return errno != syscall.EAGAIN
+		})
+		if err != nil {
+			return err
+		}
+		switch errno {
+		case 0:
+		case syscall.EINTR:
+			continue
+		default:
+			return &os.PathError{Op: "write", Path: "output", Err: errno}
+		}
+		// Drop what was written; a short write leaves the rest of a buffer.
+		for left := int(n); left > 0 && len(bufs) > 0; {
+			if len(bufs[0]) <= left {
+				left -= len(bufs[0])
+				bufs = bufs[1:]
+				continue
+			}
+			bufs[0] = bufs[0][left:]
+			left = 0
+		}
+		for len(bufs) > 0 && len(bufs[0]) == 0 {
+			bufs = bufs[1:]
+		}
+	}
+	return nil
+}
