@@ -3,6 +3,7 @@ package analyze
 import (
 	"errors"
 	"net/netip"
+	"strings"
 	"time"
 
 	"github.com/google/gopacket"
@@ -399,6 +400,10 @@ func (a *backEnd) release(all bool) {
 			}
 		}
 		a.records++
+		if a.opts.Handoff && r.PDU.Lite {
+			// Another goroutine reads it while the decoder goes on.
+			r.PDU.Info = strings.Clone(r.PDU.Info)
+		}
 		if err := a.emit(r); err != nil {
 			a.berr = err
 		}

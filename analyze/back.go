@@ -47,6 +47,7 @@ type job struct {
 	op     op
 	kind   Kind
 	dir    dissect.Dir
+	shard  int8 // under a Sink, the shard that decodes it, -1 for both (jobShard)
 	wire   int32 // a datagram's length on the wire
 	frame  uint64
 	time   time.Time
@@ -154,6 +155,7 @@ func (a *Analyzer) commit(data []byte) {
 	j := &b.jobs[len(b.jobs)-1]
 	j.now = a.now
 	j.rel = since(j.time, a.first)
+	j.shard = jobShard(j)
 	j.data = span{int32(len(b.data)), int32(len(data))}
 	b.data = append(b.data, data...)
 	if a.pp == nil {

@@ -3,6 +3,7 @@ package analyze
 import (
 	"net/netip"
 	"strconv"
+	"strings"
 	"time"
 	"unsafe"
 
@@ -69,6 +70,9 @@ func (r *Record) borrow(data []byte) {
 // own copies borrowed bytes into the record's buffer, and points its PDU
 // and its tree's values there.
 func (r *Record) own() {
+	if r.PDU.Lite {
+		r.PDU.Info = strings.Clone(r.PDU.Info) // it may view the decoder's scratch
+	}
 	if !r.borrowed {
 		return
 	}

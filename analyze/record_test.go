@@ -3,6 +3,7 @@ package analyze
 import (
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/mcdissect/mcdissect/dissect"
 )
@@ -31,6 +32,22 @@ func TestRecordOwn(t *testing.T) {
 	r.own() // owning twice changes nothing
 	if string(r.data) != "hello, world" {
 		t.Errorf("data %q after a second own", r.data)
+	}
+}
+
+// A Lite record's Info may view its decoder's scratch (dissect.PDU.Lite):
+// a record that outlives its job gets a copy, and the decoder may then
+// write over the scratch.
+func TestRecordOwnLiteInfo(t *testing.T) {
+	scratch := []byte("Position at (1, 2, 3)")
+	r := &Record{}
+	r.borrow([]byte{1, 2, 3})
+	r.PDU.Lite = true
+	r.PDU.Info = unsafe.String(&scratch[0], len(scratch))
+	r.own()
+	copy(scratch, "......................")
+	if r.PDU.Info != "Position at (1, 2, 3)" {
+		t.Errorf("Info %q after the decoder's scratch changed", r.PDU.Info)
 	}
 }
 

@@ -39,8 +39,9 @@ type Sink interface {
 // classicShard is the shard that decodes Classic connections.
 const classicShard = 1
 
-// jobShard is the shard that runs j, or -1 for both.
-func jobShard(j *job) int {
+// jobShard is the shard that runs j, or -1 for both: worked out by the
+// front end, which has just written j.side.
+func jobShard(j *job) int8 {
 	switch j.op {
 	case opTick, opFinish:
 		return -1
@@ -114,7 +115,7 @@ func (s *shard) emit(r *Record) error {
 // counted and timed otherwise.
 func (s *shard) step(j *job, b *batch) {
 	a := s.be
-	if w := jobShard(j); w < 0 || w == s.id {
+	if w := j.shard; w < 0 || int(w) == s.id {
 		a.process(j, b)
 		return
 	}
