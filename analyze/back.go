@@ -47,7 +47,7 @@ type job struct {
 	op     op
 	kind   Kind
 	dir    dissect.Dir
-	shard  int8 // under a Sink, the shard that decodes it, -1 for both (jobShard)
+	shard  int8  // under a Sink, the shard that decodes it, -1 for both (jobShard)
 	wire   int32 // a datagram's length on the wire
 	frame  uint64
 	time   time.Time
