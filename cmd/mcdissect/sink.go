@@ -18,6 +18,13 @@ const sinkBatch = 128
 // liteBatch is the batch size when records carry no trees (-r F, fields).
 const liteBatch = 256
 
+// Batch sizes under the shards (analyze.Sink), where no record outlives
+// its batch.
+const (
+	shardLiteBatch = 1024
+	shardTreeBatch = 256
+)
+
 // sink is the analyzer's emit when a render pool formats the output (-V,
 // -x, JSON on more than one core). It runs accept on the back end's
 // goroutine, in order, as records are emitted, and hands them to the pool
