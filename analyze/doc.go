@@ -8,8 +8,11 @@
 // a back end (decoding, conversation trackers, the hold queue); see
 // back.go. With Options.Parallel they run on two goroutines, which is how
 // the CLI runs on a machine with two cores or more; the goldens run them
-// on one, and tests require both to give the same records. Options.Lite
-// decodes without trees when only summary columns are shown.
+// on one, and tests require both to give the same records. With a Sink
+// (shard.go) the back end is split in two shards, Classic and the rest,
+// that format their own records, and a merger writes them in order: the
+// CLI's path when nothing but -c stands between dissecting and output.
+// Options.Lite decodes without trees when only summary columns are shown.
 //
 // Protocol packages stay pure; everything here that touches gopacket, the
 // reader or packet time is the edge that feeds them.

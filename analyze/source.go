@@ -69,8 +69,10 @@ func OpenFile(r io.Reader) (Source, error) {
 }
 
 // readBuffer is the input's buffer: a packet record (16 bytes of header and
-// at most MaxSnaplen of data) always fits, with room for many more.
-const readBuffer = 1 << 20
+// at most MaxSnaplen of data) always fits, with room for many more. Half a
+// MiB rather than one: what a read copies in is still in the core's cache
+// when the packets are parsed (summary 0.43-0.47 s against 0.47-0.50).
+const readBuffer = 512 << 10
 
 // pcapSource reads a pcap file's packet records. pcapgo reads the file
 // header; the records are read here, in place in the input's buffer:
