@@ -119,7 +119,30 @@ func AppendUint(dst []byte, v uint64) []byte {
 		hi, lo := v/100, v%100
 		return append(dst, decPairs[2*hi], decPairs[2*hi+1], decPairs[2*lo], decPairs[2*lo+1])
 	}
-	return strconv.AppendUint(dst, v, 10)
+	// In place, two digits at a time from the end: strconv formats into
+	// a buffer of its own and copies, and frame numbers and offsets past
+	// 9999 are most of what -V prints.
+	n := 5
+	for t := v / 100000; t != 0; t /= 10 {
+		n++
+	}
+	l := len(dst)
+	dst = append(dst, make([]byte, n)...)
+	b := dst[l : l+n]
+	i := n
+	for v >= 100 {
+		q := v / 100
+		r := v - q*100
+		i -= 2
+		b[i], b[i+1] = decPairs[2*r], decPairs[2*r+1]
+		v = q
+	}
+	if v >= 10 {
+		b[i-2], b[i-1] = decPairs[2*v], decPairs[2*v+1]
+	} else {
+		b[i-1] = byte('0' + v)
+	}
+	return dst
 }
 
 // AppendInt appends v in decimal, as strconv.AppendInt(dst, v, 10) does.

@@ -153,6 +153,9 @@ func TestAppendNumbers(t *testing.T) {
 		if got, want := string(AppendUint(nil, v)), strconv.FormatUint(v, 10); got != want {
 			t.Fatalf("AppendUint(%d) = %q", v, got)
 		}
+		if got, want := string(AppendUint([]byte("x:"), v)), "x:"+strconv.FormatUint(v, 10); got != want {
+			t.Fatalf("AppendUint(x:, %d) = %q", v, got)
+		}
 		if got, want := string(AppendInt(nil, int64(v))), strconv.FormatInt(int64(v), 10); got != want {
 			t.Fatalf("AppendInt(%d) = %q", int64(v), got)
 		}
