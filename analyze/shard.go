@@ -133,6 +133,8 @@ func (s *shard) step(j *job, b *batch) {
 	}
 }
 
+// run labels the shard's samples in --cpuprofile (go tool pprof -tags
+// shows each shard's share).
 func (s *shard) run(p *pipe) {
 	pprof.Do(context.Background(), pprof.Labels("shard", strconv.Itoa(s.id)), func(context.Context) { s.run1(p) })
 }
@@ -313,7 +315,6 @@ func startShards(a *Analyzer, p *pipe) {
 		m.free[i] = s.free
 		be.emit = s.emit
 		p.shardIn = append(p.shardIn, s.in)
-		p.shardBE = append(p.shardBE, be)
 		p.shards.Add(1)
 		go s.run(p)
 	}
@@ -324,6 +325,5 @@ func startShards(a *Analyzer, p *pipe) {
 type shardsWait struct {
 	shards  sync.WaitGroup
 	shardIn []chan *batch
-	shardBE []*backEnd
 	merger  *merger
 }

@@ -16,6 +16,7 @@ const maxIovecs = 1024
 // one buffer first cost the merging goroutine a read of every output byte
 // another core had just written.
 type vecWriter struct {
+	f   *os.File
 	rc  syscall.RawConn
 	iov []syscall.Iovec
 }
@@ -25,7 +26,7 @@ func newVecWriter(f *os.File) *vecWriter {
 	if err != nil {
 		return nil
 	}
-	return &vecWriter{rc: rc}
+	return &vecWriter{f: f, rc: rc}
 }
 
 func (v *vecWriter) write(bufs [][]byte) error {
@@ -55,6 +56,20 @@ func (v *vecWriter) write(bufs [][]byte) error {
 		case 0:
 		case syscall.EINTR:
 			continue
+		case syscall.EPIPE:
+			// As os.File.Write does: on standard output or error a closed
+			// pipe raises SIGPIPE (mcdissect -V | head ends quietly).
+			var err error
+			for _, b := range bufs {
+				if len(b) > 0 {
+					_, err = v.f.Write(b)
+					break
+				}
+			}
+			if err == nil {
+				err = &os.PathError{Op: "write", Path: v.f.Name(), Err: errno}
+			}
+			return err
 		default:
 			return &os.PathError{Op: "write", Path: "output", Err: errno}
 		}

@@ -6,6 +6,8 @@ import (
 	"bytes"
 	"io"
 	"os"
+	"os/exec"
+	"syscall"
 	"testing"
 )
 
@@ -52,5 +54,38 @@ func TestVecWriterBrokenPipe(t *testing.T) {
 	defer w.Close()
 	if err := newVecWriter(w).write([][]byte{[]byte("hello")}); err == nil {
 		t.Error("no error writing to a pipe without a reader")
+	}
+}
+
+// mcdissect -V | head: when the reader goes away, the binary ends as Unix
+// tools do, killed by SIGPIPE, without an error message; the shards'
+// writev path included (standard output is a pipe, an *os.File).
+func TestBinaryClosedPipe(t *testing.T) {
+	for _, args := range [][]string{{"-V"}, {"-T", "json"}} { // each far more than a pipe holds
+		cmd := exec.Command(binary, append([]string{"-r", "../../samples/classic-session.pcap"}, args...)...)
+		cmd.Env = append(os.Environ(), "GOMAXPROCS=2")
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var errb bytes.Buffer
+		cmd.Stdout, cmd.Stderr = w, &errb
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		w.Close()
+		head := make([]byte, 100)
+		if _, err := io.ReadFull(r, head); err != nil {
+			t.Fatal(err)
+		}
+		r.Close()
+		err = cmd.Wait()
+		ws, _ := cmd.ProcessState.Sys().(syscall.WaitStatus)
+		if err == nil || !ws.Signaled() || ws.Signal() != syscall.SIGPIPE {
+			t.Errorf("%v: ended with %v, want killed by SIGPIPE", args, err)
+		}
+		if errb.Len() > 0 {
+			t.Errorf("%v: stderr %q", args, errb.String())
+		}
 	}
 }
