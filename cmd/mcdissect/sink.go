@@ -26,7 +26,9 @@ const (
 )
 
 // sink is the analyzer's emit when a render pool formats the output (-V,
-// -x, JSON on more than one core). It runs accept on the back end's
+// -x, JSON on more than one core) of a run that filters, counts, saves or
+// exports records, all of which must see them in order; other runs have
+// the back end's shards format (shardSink). It runs accept on the back end's
 // goroutine, in order, as records are emitted, and hands them to the pool
 // in batches; the pool's writer gives them back once their bytes are out.
 // Its first error (a write error, or ErrStop from -c) stops it: the
