@@ -64,6 +64,21 @@ func fileSource(t *testing.T, path string) Source {
 	return src
 }
 
+// mixedCapture writes mcgen's small capture of all three protocols for
+// seed to a temporary file and returns its path.
+func mixedCapture(t *testing.T, seed uint64) string {
+	t.Helper()
+	var gen bytes.Buffer
+	if _, err := mcgen.Generate(&gen, mcgen.SmallConfig(seed)); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "mixed.pcap")
+	if err := os.WriteFile(path, gen.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
 // The back end split in two shards, each formatting its records, must
 // write exactly what one back end emits, in the same order: on every sample
 // capture, and on a generated one that mixes all three protocols, with
@@ -71,15 +86,7 @@ func fileSource(t *testing.T, path string) Source {
 // almost every record).
 func TestShardsMatchSerial(t *testing.T) {
 	paths, _ := filepath.Glob("../samples/*.pcap")
-	var gen bytes.Buffer
-	if _, err := mcgen.Generate(&gen, mcgen.SmallConfig(3)); err != nil {
-		t.Fatal(err)
-	}
-	mixed := filepath.Join(t.TempDir(), "mixed.pcap")
-	if err := os.WriteFile(mixed, gen.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	paths = append(paths, mixed)
+	paths = append(paths, mixedCapture(t, 3))
 	for _, path := range paths {
 		t.Run(filepath.Base(path), func(t *testing.T) {
 			want := runLines(t, path, Options{}, true)
@@ -103,14 +110,7 @@ func TestShardsMatchSerial(t *testing.T) {
 // at the same record whichever shard made the records behind them: the
 // count and the clock are the whole back end's, not a shard's.
 func TestShardsGiveUpLikeSerial(t *testing.T) {
-	var gen bytes.Buffer
-	if _, err := mcgen.Generate(&gen, mcgen.SmallConfig(5)); err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "mixed.pcap")
-	if err := os.WriteFile(path, gen.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	path := mixedCapture(t, 5)
 	links := func(lines []string) int {
 		n := 0
 		for _, l := range lines {
