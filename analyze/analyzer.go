@@ -43,8 +43,8 @@ type Options struct {
 	Lite bool
 	// Export has decoders attach the files PDUs carry (dissect.PDU.Export).
 	Export bool
-	// Sink, with Parallel, has the back end format its records and write
-	// them itself, on two goroutines (see Sink); emit is then not called.
+	// Sink has the back end format its records and write them itself,
+	// with Parallel on two goroutines (see Sink); emit is then not called.
 	Sink Sink
 	// Count, under a Sink, stops the run after this many records.
 	Count int
@@ -144,6 +144,9 @@ func New(opts Options, emit func(*Record) error) *Analyzer {
 		one:          &batch{},
 	}
 	a.backEnd.opts = &a.opts
+	if opts.Sink != nil && !opts.Parallel {
+		a.backEnd.emit = sinkEmit(opts.Sink, opts.Count)
+	}
 	if opts.Handoff {
 		// Enough batches for every record in flight to the other goroutine.
 		// Without Handoff the back end, which makes the records, frees them.

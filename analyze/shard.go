@@ -36,6 +36,26 @@ type Sink interface {
 	Write(bufs [][]byte, n int) error
 }
 
+// sinkEmit is the emit of a Sink without Parallel: one back end formats
+// and writes each record as it is emitted.
+func sinkEmit(s Sink, count int) func(*Record) error {
+	var buf []byte
+	var one [1][]byte
+	n := 0
+	return func(r *Record) error {
+		buf = s.Format(0, buf[:0], r)
+		one[0] = buf
+		n++
+		if err := s.Write(one[:], 1); err != nil {
+			return err
+		}
+		if count > 0 && n >= count {
+			return ErrStop
+		}
+		return nil
+	}
+}
+
 // classicShard is the shard that decodes Classic connections.
 const classicShard = 1
 

@@ -162,3 +162,22 @@ func (s *failSink) Write([][]byte, int) error {
 	s.writes++
 	return os.ErrClosed
 }
+
+// A Sink without Parallel: one back end formats and writes each record as
+// it is emitted, Count included.
+func TestSinkWithoutParallel(t *testing.T) {
+	path := "../samples/classic-session.pcap"
+	want := runLines(t, path, Options{}, true)
+	for _, count := range []int{0, 9} {
+		s := &lineSink{tree: true}
+		a := New(Options{Sink: s, Count: count}, nil)
+		if _, err := Run(fileSource(t, path), a); err != nil {
+			t.Fatal(err)
+		}
+		w := want
+		if count > 0 {
+			w = want[:count]
+		}
+		diffLines(t, fmt.Sprintf("sink without Parallel, count %d", count), s.out, w)
+	}
+}
