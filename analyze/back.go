@@ -69,6 +69,7 @@ type side struct {
 	src, dst       netip.AddrPort
 	stream         int
 	proto          string
+	shard          int8       // under a Sink, the shard that decodes its jobs (protoShard)
 	dec            streamConn // the back end's decoder, nil when no protocol claimed the stream
 	client, server string     // the conversation's keys, for the trackers
 }
@@ -201,17 +202,21 @@ func (a *backEnd) record(j *job, b *batch) *Record {
 // whose tree needs a big record.
 const bigQuery = 256
 
+// clock moves the back end's packet time to j's.
+func (a *backEnd) clock(j *job) {
+	if j.now.After(a.bnow) {
+		a.bnow = j.now
+	}
+}
+
 // process runs one job on the back end; b holds its record's bytes.
 func (a *backEnd) process(j *job, b *batch) {
 	if a.berr != nil {
 		return
 	}
-	if j.now.After(a.bnow) {
-		a.bnow = j.now
-	}
+	a.clock(j)
 	var r *Record
-	switch j.op {
-	case opEmit, opTCP, opQuery, opGap:
+	if makesRecord(j.op) {
 		r = a.record(j, b)
 	}
 	switch j.op {

@@ -68,7 +68,16 @@ func jobShard(j *job) int8 {
 	case opQuery:
 		return 0
 	}
-	if j.side != nil && j.side.proto == "classic" {
+	if j.side != nil {
+		return j.side.shard
+	}
+	return 0
+}
+
+// protoShard is the shard that decodes a TCP protocol's connections (the
+// heartbeat's records say "classic" too: its salts are Classic's).
+func protoShard(proto string) int8 {
+	if proto == "classic" {
 		return classicShard
 	}
 	return 0
@@ -145,9 +154,7 @@ func (s *shard) step(j *job, b *batch) {
 	if makesRecord(j.op) {
 		a.made++
 	}
-	if j.now.After(a.bnow) {
-		a.bnow = j.now
-	}
+	a.clock(j)
 	if len(a.held) > 0 {
 		a.release(false)
 	}

@@ -141,7 +141,7 @@ func (h *tcpConn) side(d reassembly.Dir, c *reassembly.ConnInfo) *side {
 		s.src, s.dst = server, client
 	}
 	if h.proto != nil {
-		s.proto = h.proto.proto
+		s.proto, s.shard = h.proto.proto, protoShard(h.proto.proto)
 		// The endpoints as the protocol trackers key them ("ip:port"),
 		// made once per connection rather than once per PDU.
 		if o := h.sides[1-d]; o != nil && o.client != "" {
