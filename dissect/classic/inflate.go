@@ -201,18 +201,20 @@ func (f *fastInflater) take(n uint) int {
 }
 
 // inflateFast inflates the raw DEFLATE stream at the start of src into out
-// (appending; out's capacity is a hint, and must be zero past its length),
-// at most limit bytes. ok is false
-// when the stream does not inflate cleanly within the limit; end is the
-// length of the stream in src.
+// (appending; out's capacity is a hint, and what lies past its length may be
+// anything: every byte of the result is written), at most limit bytes. ok is
+// false when the stream does not inflate cleanly within the limit; end is the
+// length of the stream in src. res is the buffer it ended in, even when ok
+// is false (then empty), so that a fallback can reuse it.
 func (f *fastInflater) inflateFast(src, out []byte, limit int) (res []byte, end int, ok bool) {
 	f.in, f.pos, f.bits, f.n, f.over = src, 0, 0, 0, 0
 	defer func() { f.in = nil }() // the pool does not keep the level's data alive
 	o := len(out)
 	out = out[:cap(out)]
+	fail := func() ([]byte, int, bool) { return out[:0], 0, false }
 	for final := false; !final; {
 		if f.n < 3 && !f.refill() {
-			return nil, 0, false
+			return fail()
 		}
 		final = f.take(1) == 1
 		var lit, dist *huffTable
@@ -222,11 +224,11 @@ func (f *fastInflater) inflateFast(src, out []byte, limit int) (res []byte, end 
 			f.take(f.n & 7)
 			p := f.consumed()
 			if p+4 > len(src) {
-				return nil, 0, false
+				return fail()
 			}
 			n := int(binary.LittleEndian.Uint16(src[p:]))
 			if uint16(n) != ^binary.LittleEndian.Uint16(src[p+2:]) || p+4+n > len(src) || o+n > limit {
-				return nil, 0, false
+				return fail()
 			}
 			out = grow(out, o+n, limit)
 			copy(out[o:], src[p+4:p+4+n])
@@ -237,20 +239,20 @@ func (f *fastInflater) inflateFast(src, out []byte, limit int) (res []byte, end 
 			lit, dist = fixedLit, fixedDist
 		case 2:
 			if !f.readTables() {
-				return nil, 0, false
+				return fail()
 			}
 			lit, dist = &f.lit, &f.dist
 		default:
-			return nil, 0, false
+			return fail()
 		}
 		for {
 			if f.n < 48 && !f.refill() {
-				return nil, 0, false
+				return fail()
 			}
 			s := f.sym(lit)
 			if s < 256 {
 				if s < 0 || o >= limit {
-					return nil, 0, false
+					return fail()
 				}
 				if o >= len(out) {
 					out = grow(out, o+1, limit)
@@ -264,16 +266,16 @@ func (f *fastInflater) inflateFast(src, out []byte, limit int) (res []byte, end 
 			}
 			s -= 257
 			if s >= len(lenBase) {
-				return nil, 0, false
+				return fail()
 			}
 			length := int(lenBase[s]) + f.take(uint(lenExtra[s]))
 			d := f.sym(dist)
 			if d < 0 || d >= len(dstBase) {
-				return nil, 0, false
+				return fail()
 			}
 			dst := int(dstBase[d]) + f.take(uint(dstExtra[d]))
 			if dst > o || o+length > limit {
-				return nil, 0, false
+				return fail()
 			}
 			if o+length > len(out) {
 				out = grow(out, o+length, limit)
@@ -281,11 +283,14 @@ func (f *fastInflater) inflateFast(src, out []byte, limit int) (res []byte, end 
 			w := out[o : o+length]
 			if dst == 1 {
 				// A run of one byte, most of a level: written a word at
-				// a time; not at all if it is air, as out past o is still
-				// zero from make (nothing is written ahead of o), so that
-				// the pages of a level's sky are not even touched.
+				// a time, air through clear (memclr). Written even when
+				// zero: the buffer is pooled and not cleared before use,
+				// so that a level costs the bytes it inflates to, never
+				// the size its finalize packet declares.
 				if b := out[o-1]; b != 0 {
 					fill(w, b)
+				} else {
+					clear(w)
 				}
 			} else {
 				// An overlapping copy repeats the dst bytes before it:
@@ -300,7 +305,7 @@ func (f *fastInflater) inflateFast(src, out []byte, limit int) (res []byte, end 
 	}
 	end = f.consumed()
 	if end > len(src) {
-		return nil, 0, false
+		return fail()
 	}
 	return out[:o], end, true
 }
@@ -318,14 +323,18 @@ func fill(w []byte, b byte) {
 }
 
 // grow returns out with a length of at least n (n ≤ limit), keeping its
-// first bytes; the rest is zero.
+// first bytes; the rest is not cleared. The new buffer doubles (a power of
+// two, so that it can be pooled) and comes from the level pool; out goes
+// back to it.
 func grow(out []byte, n, limit int) []byte {
 	if n <= len(out) {
 		return out
 	}
 	c := min(max(2*len(out), n, 4<<10), limit)
-	b := make([]byte, c)
+	b := getLevelBuf(c)
+	b = b[:cap(b)]
 	copy(b, out)
+	putLevelBuf(out)
 	return b
 }
 
@@ -394,15 +403,15 @@ func (f *fastInflater) readTables() bool {
 func (f *fastInflater) gunzipFast(src, out []byte, limit int) (res []byte, end int, ok bool) {
 	const header = 10
 	if len(src) < header || src[0] != 0x1f || src[1] != 0x8b || src[2] != 8 || src[3] != 0 {
-		return nil, 0, false
+		return out[:0], 0, false
 	}
 	res, end, ok = f.inflateFast(src[header:], out, limit)
 	end += header
 	if !ok || end+8 > len(src) {
-		return nil, 0, false
+		return res[:0], 0, false
 	}
 	if binary.LittleEndian.Uint32(src[end:]) != crc32.ChecksumIEEE(res) || binary.LittleEndian.Uint32(src[end+4:]) != uint32(len(res)) {
-		return nil, 0, false
+		return res[:0], 0, false
 	}
 	return res, end + 8, true
 }

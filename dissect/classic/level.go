@@ -391,33 +391,40 @@ type inflater struct {
 
 var inflaters = sync.Pool{New: func() any { return new(inflater) }}
 
-// levelBufs keeps the buffers of levels inflated only to be counted (no
-// one exports them): a fresh megabyte per level cost more in page faults
-// and first touches than inflating it. Buffers are a power of two bytes,
-// one pool per size; a buffer is at most twice what a level needs. The
-// fast inflater leaves runs of air unwritten, so a buffer is cleared, all
-// of it, before it is used again.
+// levelBufs keeps the buffers levels are inflated into: a fresh megabyte
+// per level cost more in page faults and first touches than inflating it.
+// Buffers are a power of two bytes, one pool per size. They are not cleared:
+// the inflaters write every byte of what they return, so a level costs what
+// it inflates to, not the size its finalize packet declares (a server that
+// declares 256×64×256 and sends a few bytes costs a few kilobytes).
 var levelBufs [maxLevelBufBits + 1]sync.Pool // of *[]byte, by bits.Len(cap-1)
 
 // maxLevelBufBits bounds the buffers levelBufs keeps: 4 MiB.
 const maxLevelBufBits = 22
 
-// getLevelBuf returns an empty, zeroed buffer of capacity n or more.
+// levelBufStart is the most a level's first buffer holds before any byte is
+// inflated: the buffer then doubles as bytes come (grow), whatever size the
+// finalize declares.
+const levelBufStart = 64 << 10
+
+// getLevelBuf returns an empty buffer of capacity n or more, its bytes
+// unspecified: from the pool of n's size or of a larger one (a buffer
+// once grown for a big level serves the next, smaller, one), else made.
 func getLevelBuf(n int) []byte {
 	k := bits.Len(uint(n - 1))
 	if k > maxLevelBufBits {
 		return make([]byte, 0, n)
 	}
-	if p, _ := levelBufs[k].Get().(*[]byte); p != nil {
-		b := (*p)[:cap(*p)]
-		clear(b)
-		return b[:0]
+	for j := k; j <= maxLevelBufBits; j++ {
+		if p, _ := levelBufs[j].Get().(*[]byte); p != nil {
+			return (*p)[:0]
+		}
 	}
 	return make([]byte, 0, 1<<k)
 }
 
-// putLevelBuf gives back a buffer from getLevelBuf; one that inflate had
-// to grow, not a power of two, is left to the collector.
+// putLevelBuf gives back a buffer from getLevelBuf; one that is not a
+// power of two (made for a size past the pools) is left to the collector.
 func putLevelBuf(b []byte) {
 	n := cap(b)
 	if n == 0 || n&(n-1) != 0 || n > 1<<maxLevelBufBits {
@@ -429,24 +436,17 @@ func putLevelBuf(b []byte) {
 // inflate inflates src (gzip, or raw deflate under FastMap), stopping at
 // limit bytes: bomb is set when the stream holds more. trailing counts bytes
 // after the end of the compressed stream.
-// expect is the size the finalize announced: the buffer is made that big
-// at once (plus one byte to see a longer stream), so that a normal level
-// costs one allocation and no copying as it inflates. The buffer is the
-// caller's to keep (it becomes the PDU's level object).
+// expect is the size the finalize announced: it only caps the first
+// buffer (levelBufStart at most), which then grows with the bytes the
+// stream really inflates to, never with what the wire declares.
 //
-// With reuse, the buffer comes from levelBufs, and the caller gives out back
-// with putLevelBuf once it is done with it; otherwise it is made, and may
-// be kept (as an exported object).
+// With reuse, the caller gives out back with putLevelBuf once it is done
+// with it; otherwise out is the caller's to keep (an exported object).
 func inflate(src []byte, raw bool, limit, expect int, reuse bool) (out []byte, err error, bomb bool, trailing int) {
 	in := inflaters.Get().(*inflater)
 	defer inflaters.Put(in)
-	n := min(limit+1, max(expect+1, 4<<10))
-	var buf []byte
-	if reuse {
-		buf = getLevelBuf(n)
-	} else {
-		buf = make([]byte, 0, n)
-	}
+	n := min(limit+1, max(min(expect+1, levelBufStart), 4<<10))
+	buf := getLevelBuf(n)
 	var end int
 	var ok bool
 	if raw {
@@ -458,8 +458,8 @@ func inflate(src []byte, raw bool, limit, expect int, reuse bool) (out []byte, e
 		return out, nil, false, len(src) - end
 	}
 	// Broken, too big, or a header with optional fields: compress/flate
-	// says what is wrong, in its words.
-	return in.std(src, raw, limit, buf)
+	// says what is wrong, in its words, in the buffer the fast path grew.
+	return in.std(src, raw, limit, out)
 }
 
 // std is inflate through compress/flate and compress/gzip.

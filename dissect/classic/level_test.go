@@ -1,7 +1,10 @@
 package classic
 
 import (
+	"runtime"
+
 	"bytes"
+	"github.com/mcdissect/mcdissect/dissect"
 	"testing"
 )
 
@@ -62,6 +65,36 @@ func TestInflaterReuse(t *testing.T) {
 		}
 		if _, _, _, tr := inflate(append(append([]byte(nil), good...), 1, 2, 3), false, 1<<20, want, reuse); tr != 3 {
 			t.Fatalf("round %d: trailing %d", round, tr)
+		}
+	}
+}
+
+// TestLevelBufferFollowsBytes: a finalize that declares 256×64×256 (4 MiB)
+// after a level that inflates to a few kilobytes costs a few kilobytes, in
+// a tree and when exported: nothing is sized by what the wire declares.
+func TestLevelBufferFollowsBytes(t *testing.T) {
+	blocks := worldLevel(16, 8, 16) // 2 KiB
+	chs := chunks(gzipLevel(blocks))
+	fin := cat(0x04, be16(256), be16(64), be16(256))
+	for _, export := range []bool{false, true} {
+		c := NewConn(nil)
+		var p dissect.PDU
+		p.Export = export
+		runtime.GC()
+		runtime.GC() // the pools' victim caches too: every buffer is made
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		c.Decode(&p, []byte{0x02}, s2cMeta)
+		for _, ch := range chs {
+			c.Decode(&p, ch, s2cMeta)
+		}
+		c.Decode(&p, fin, s2cMeta)
+		runtime.ReadMemStats(&after)
+		if p.Find("classic.level.inflated_size") < 0 {
+			t.Fatalf("export %v: the level was not inflated", export)
+		}
+		if got := after.TotalAlloc - before.TotalAlloc; got > 512<<10 {
+			t.Errorf("export %v: %d bytes allocated for a level of %d blocks declared as 4 MiB", export, got, len(blocks))
 		}
 	}
 }
