@@ -5,6 +5,7 @@
 //
 //	go run ./cmd/mcgen -o bench/out/100.pcap -size 100MB [-seed 1]
 //	go run ./cmd/mcgen -o small.pcap -small
+//	go run ./cmd/mcgen -o slp.pcap -size 100MB -mix slp   # or query, classic-big, onebyte
 //
 // The same flags always write the same bytes.
 package main
@@ -29,6 +30,7 @@ func main() {
 	conns := flag.Int("conns", 200, "conversations open at once")
 	useCapgen := flag.Bool("capgen", false, "write through internal/capgen (gopacket serialisation): same bytes, slower")
 	quiet := flag.Bool("q", false, "no summary on stderr")
+	mix := flag.String("mix", "project", "workload: "+strings.Join(mcgen.Mixes, ", ")+" (see mcgen.ApplyMix)")
 	flag.Parse()
 	if *out == "" || flag.NArg() > 0 {
 		fmt.Fprintln(os.Stderr, "usage: mcgen -o FILE [-size 100MB | -small] [-seed N] [-conns N]")
@@ -36,6 +38,9 @@ func main() {
 	}
 	n, err := parseSize(*size)
 	cfg := mcgen.Config{Size: n, Seed: *seed, Conns: *conns, Capgen: *useCapgen}
+	if err == nil {
+		err = mcgen.ApplyMix(&cfg, *mix)
+	}
 	if *small {
 		cfg, err = mcgen.SmallConfig(*seed), nil
 		cfg.Capgen = *useCapgen

@@ -99,13 +99,28 @@ func getAssets() *assetSet {
 	return theAssets
 }
 
-func makeAssets() *assetSet {
+var (
+	bigAssetsOnce sync.Once
+	theBigAssets  *assetSet
+)
+
+// getBigAssets is getAssets with the big levels of Config.BigLevels.
+func getBigAssets() *assetSet {
+	bigAssetsOnce.Do(func() { theBigAssets = makeAssets(true) })
+	return theBigAssets
+}
+
+func makeAssets(big ...bool) *assetSet {
 	a := &assetSet{}
 	r := &rng{s: 0x6d636765_6e617373} // fixed: assets do not depend on -seed
 	for i := 0; i < 3; i++ {
 		a.favicons = append(a.favicons, favicon(r, i))
 	}
-	for _, d := range [][3]int{{64, 32, 64}, {128, 64, 128}, {96, 48, 96}} {
+	dims := [][3]int{{64, 32, 64}, {128, 64, 128}, {96, 48, 96}}
+	if len(big) > 0 && big[0] {
+		dims = [][3]int{{256, 64, 256}, {512, 64, 512}}
+	}
+	for _, d := range dims {
 		a.levels = append(a.levels, makeLevel(r, d[0], d[1], d[2]))
 	}
 	for _, reg := range registries {

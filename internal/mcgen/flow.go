@@ -60,14 +60,18 @@ func (f *flow) seg(s, off int, data []byte) {
 func (f *flow) emit(s int, hold bool) {
 	r := &f.g.r
 	p := f.pend[s]
+	seg := mss
+	if m := f.g.cfg.MaxSeg; m > 0 && m < mss {
+		seg = m
+	}
 	sent := 0
 	for sent < len(p) {
 		rem := len(p) - sent
 		n := rem
-		if n > mss {
-			n = mss
-			if r.permille(pmShort) {
-				n = r.between(mss/2, mss)
+		if n > seg {
+			n = seg
+			if seg >= 4 && r.permille(pmShort) {
+				n = r.between(seg/2, seg)
 			}
 		} else if rem > 1 && r.permille(pmSplit) {
 			n = r.between(1, rem-1)
@@ -81,7 +85,7 @@ func (f *flow) emit(s int, hold bool) {
 		}
 		switch {
 		case rem > n && r.permille(pmReorder):
-			n2 := min(rem-n, mss)
+			n2 := min(rem-n, seg)
 			f.seg(s, off+n, p[sent+n:sent+n+n2])
 			f.seg(s, off, p[sent:sent+n])
 			f.g.st.Reordered++

@@ -27,6 +27,40 @@ type Config struct {
 	// Capgen writes through internal/capgen (gopacket serialisation)
 	// instead of the fast writer: same bytes, several times slower.
 	Capgen bool
+	// MaxSeg, when set, is the largest TCP payload of a segment (1: every
+	// byte of every stream in a segment of its own); 0 is the MSS, 1448.
+	MaxSeg int
+	// BigLevels gives the Classic servers levels of 256×64×256 and
+	// 512×64×512 blocks (4 and 16 MiB inflated) instead of 64×32×64 to
+	// 128×64×128.
+	BigLevels bool
+}
+
+// Mixes are the named workloads of cmd/mcgen -mix and bench/compare.sh:
+// the same generator with other shares, connection counts, level sizes or
+// segment sizes, so that a benchmark is never a sample of one capture.
+var Mixes = []string{"project", "slp", "query", "classic-big", "onebyte"}
+
+// ApplyMix sets cfg for a named mix (Mixes) on top of its Size and Seed.
+func ApplyMix(cfg *Config, mix string) error {
+	switch mix {
+	case "", "project":
+		// the defaults: Query 20%, SLP 40%, Classic 40%, 200 conversations
+	case "slp":
+		cfg.Share = [3]int{5, 85, 10} // status pings and logins, a little of the rest
+	case "query":
+		cfg.Share = [3]int{80, 10, 10} // many clients, many tokens
+		cfg.Conns = 2000
+	case "classic-big":
+		cfg.Share = [3]int{5, 5, 90}
+		cfg.BigLevels = true
+	case "onebyte":
+		cfg.MaxSeg = 1 // every TCP payload byte a segment of its own
+		cfg.Conns = 16 // what is open at the end is finished byte by byte too
+	default:
+		return errors.New("mcgen: unknown mix " + mix + " (one of project, slp, query, classic-big, onebyte)")
+	}
+	return nil
 }
 
 // Stats counts what Generate wrote.
@@ -105,6 +139,9 @@ func Generate(out io.Writer, cfg Config) (Stats, error) {
 		cfg.Share = [3]int{20, 40, 40}
 	}
 	g := &gen{cfg: cfg, r: rng{s: cfg.Seed}, clock: start, st: &st, a: getAssets()}
+	if cfg.BigLevels {
+		g.a = getBigAssets()
+	}
 	cw := &countWriter{w: out}
 	if cfg.Capgen {
 		w, err := capgen.New(cw)
