@@ -323,3 +323,37 @@ func BenchmarkGenerate(b *testing.B) {
 		})
 	}
 }
+
+// TestMixes: each named mix writes what its name says, and the same bytes
+// twice.
+func TestMixes(t *testing.T) {
+	for _, tc := range []struct {
+		mix   string
+		proto int // the protocol that must hold most of the bytes, -1 for none
+	}{{"project", -1}, {"slp", SLP}, {"query", Query}, {"classic-big", Classic}, {"onebyte", -1}} {
+		t.Run(tc.mix, func(t *testing.T) {
+			cfg := Config{Size: 2 << 20, Seed: 3}
+			if err := ApplyMix(&cfg, tc.mix); err != nil {
+				t.Fatal(err)
+			}
+			var a, b bytes.Buffer
+			st, err := Generate(&a, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := Generate(&b, cfg); err != nil || !bytes.Equal(a.Bytes(), b.Bytes()) {
+				t.Fatalf("not deterministic (%v)", err)
+			}
+			tot := st.ProtoBytes[0] + st.ProtoBytes[1] + st.ProtoBytes[2]
+			if tc.proto >= 0 && st.ProtoBytes[tc.proto]*10 < tot*6 {
+				t.Errorf("protocol %d has %d of %d bytes", tc.proto, st.ProtoBytes[tc.proto], tot)
+			}
+			if tc.mix == "onebyte" && st.TCPPackets*20 < st.Bytes/100 {
+				t.Errorf("%d TCP packets for %d bytes: segments are not one byte", st.TCPPackets, st.Bytes)
+			}
+		})
+	}
+	if err := ApplyMix(&Config{}, "nope"); err == nil {
+		t.Error("an unknown mix is accepted")
+	}
+}
