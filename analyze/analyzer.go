@@ -48,6 +48,9 @@ type Options struct {
 	Sink Sink
 	// Count, under a Sink, stops the run after this many records.
 	Count int
+	// OnFrame, when set, is called for every frame read, on the goroutine
+	// that calls Packet, in frame order (frame-level statistics).
+	OnFrame func(FrameInfo)
 }
 
 func (o *Options) defaults() {
@@ -194,6 +197,10 @@ func (a *Analyzer) Packet(data []byte, ci gopacket.CaptureInfo, link layers.Link
 	off, ver, ok := netStart(link, data)
 	if !ok {
 		a.stats.NonIP++
+		if a.opts.OnFrame != nil {
+			a.decoded = a.decoded[:0]
+			a.observe(frameCI{ci.Timestamp, ci.Length}, 0, false, 0, 0)
+		}
 		return a.failed()
 	}
 	if ver == 0 {
@@ -212,6 +219,9 @@ func (a *Analyzer) Packet(data []byte, ci gopacket.CaptureInfo, link layers.Link
 	truncated = truncated || ci.CaptureLength < ci.Length
 	if truncated {
 		a.stats.Truncated++
+	}
+	if a.opts.OnFrame != nil {
+		a.observeDecoded(ci)
 	}
 	for _, lt := range a.decoded {
 		switch lt {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -18,6 +19,7 @@ var errHelp = errors.New("help")
 type config struct {
 	read, iface, capFilter, dispFilter string
 	verbose, hex, quiet, redact        bool
+	statHelp                           bool // -z help
 	format                             string
 	fields, fieldOpts, decodeAs, stats []string
 	count                              int
@@ -75,7 +77,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.IntVarP(&c.count, "count", "c", 0, "stop after `N` PDUs, e.g. -c 10")
 	fs.StringVarP(&c.write, "write-file", "w", "", "write the packets read to `FILE` (pcapng); with -Y only the frames of matching PDUs, e.g. -w out.pcapng")
 	fs.StringArrayVarP(&c.decodeAs, "decode-as", "d", nil, "decode `RULE` <layer>.port==<port>,<proto> (repeatable), e.g. -d udp.port==25575,query -d tcp.port==25580,classic")
-	fs.StringArrayVarP(&c.stats, "statistics", "z", nil, "print `STAT` at the end (repeatable): mc,stat | expert | conv,mc, e.g. -z expert")
+	fs.StringArrayVarP(&c.stats, "statistics", "z", nil, "print `STAT` at the end (repeatable; -z help lists them), e.g. -z mc,servers -z conv,tcp -z io,stat,1")
 	fs.BoolVarP(&c.quiet, "quiet", "q", false, "print no per-PDU output (with -z), e.g. -q -z mc,stat")
 	fs.StringVarP(&c.glossary, "glossary", "G", "", "print a `REPORT` and exit: fields, protocols or experts, e.g. -G fields")
 	fs.BoolVar(&c.redact, "redact", false, "mask Classic salts and verification keys in every output, e.g. --redact")
@@ -107,6 +109,10 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 // is one clear line before any packet is read.
 func (c *config) check() error {
 	if c.glossary != "" {
+		return nil
+	}
+	if slices.Contains(c.stats, "help") {
+		c.statHelp = true // -z help lists the statistics and exits, as tshark
 		return nil
 	}
 	if c.read == "" && c.iface == "" {

@@ -34,10 +34,25 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 			return exitUsage
 		}
 	}
+	if c.statHelp {
+		printStatHelp(stdout)
+		return exitOK
+	}
 	var stats []stat
+	var frameStats []frameStat
 	for _, z := range c.stats {
 		s, _ := newStat(z)
 		stats = append(stats, s)
+		if fs, ok := s.(frameStat); ok {
+			frameStats = append(frameStats, fs)
+		}
+	}
+	if len(frameStats) > 0 {
+		c.opts.OnFrame = func(f analyze.FrameInfo) {
+			for _, s := range frameStats {
+				s.frame(f)
+			}
+		}
 	}
 	if c.cpuProfile != "" {
 		f, err := os.Create(c.cpuProfile)
@@ -261,11 +276,23 @@ func (c *config) summaryOnly(flt *filter.Filter, stats []stat, exp *exporter) bo
 		return false
 	}
 	for _, s := range stats {
-		if _, ok := s.(*expertStat); ok {
+		if !statLite(s) {
 			return false
 		}
 	}
 	return true
+}
+
+// statLite reports whether a statistic reads nothing of a PDU but its
+// summary columns (protocol, message, addresses, sizes).
+func statLite(s stat) bool {
+	switch s := s.(type) {
+	case *msgStat, *convStat, *netConvStat, *endpointsStat:
+		return true
+	case *ioStat:
+		return len(s.flts) == 0
+	}
+	return false
 }
 
 // renderWorkers format -V and JSON output: two, one per core of the

@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/netip"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/mcdissect/mcdissect/analyze"
@@ -27,8 +28,45 @@ func newStat(spec string) (stat, error) {
 		return &expertStat{idx: map[*dissect.ExpertInfo]int{}}, nil
 	case "conv,mc":
 		return &convStat{idx: map[convKey]int{}}, nil
+	case "mc,servers":
+		return newServersStat(), nil
+	case "mc,rtt":
+		return newRTTStat(), nil
+	case "conv,tcp":
+		return newNetConvStat(6, "TCP"), nil
+	case "conv,udp":
+		return newNetConvStat(17, "UDP"), nil
+	case "endpoints,ip":
+		return newEndpointsStat(false), nil
+	case "endpoints,ipv6":
+		return newEndpointsStat(true), nil
 	}
-	return nil, fmt.Errorf("-z %q: unknown statistic (mc,stat, expert or conv,mc)", spec)
+	if args, ok := strings.CutPrefix(spec, "io,stat,"); ok {
+		return newIOStat(args)
+	}
+	return nil, fmt.Errorf("-z %q: unknown statistic; -z help lists them", spec)
+}
+
+// statHelp is what -z help prints, one statistic a line, as tshark's.
+var statHelp = [][2]string{
+	{"conv,mc", "Minecraft conversations: client, server, protocol, PDUs and bytes each way"},
+	{"conv,tcp", "TCP conversations: frames and bytes each way (as tshark)"},
+	{"conv,udp", "UDP conversations: frames and bytes each way (as tshark)"},
+	{"endpoints,ip", "IPv4 endpoints: frames and bytes sent and received (as tshark)"},
+	{"endpoints,ipv6", "IPv6 endpoints: frames and bytes sent and received (as tshark)"},
+	{"expert", "expert items by severity, with the first of each"},
+	{"io,stat,INTERVAL[,FILTER...]", "frames and bytes per INTERVAL seconds (0: the whole capture), and the PDUs matching each display FILTER"},
+	{"mc,rtt", "Query response, status response and ping round-trip times per server: count, min, median, p95, max"},
+	{"mc,servers", "a census of every server seen: protocols, MOTD, version, players, favicon, mods, first and last seen, clients"},
+	{"mc,stat", "PDUs and bytes by protocol and message"},
+}
+
+// printStatHelp is -z help.
+func printStatHelp(w io.Writer) {
+	fmt.Fprintln(w, "     mcdissect -z <statistic>[,<arguments>] (repeatable; -q shows the statistics only)")
+	for _, h := range statHelp {
+		fmt.Fprintf(w, "     %-30s %s\n", h[0], h[1])
+	}
 }
 
 const rule = "==================================================================================\n"

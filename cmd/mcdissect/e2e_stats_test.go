@@ -1,0 +1,119 @@
+package main
+
+import (
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestFrameStatsAgainstTshark: -z conv,tcp, conv,udp, endpoints,ip and
+// io,stat print what tshark prints for the same capture, line for line
+// (tshark lists conversations in its hash table's order, mcdissect in
+// order of first frame: rows are compared as sets, and the layout lines
+// in order). Skipped where tshark is not installed.
+func TestFrameStatsAgainstTshark(t *testing.T) {
+	if _, err := exec.LookPath("tshark"); err != nil {
+		t.Skip("tshark is not installed: apt-get install tshark")
+	}
+	// One run of each tool per capture, with every statistic: tshark
+	// prints them in another order, so the lines are compared as a
+	// multiset (a wrong count, width or row still shows).
+	zs := []string{"-z", "conv,tcp", "-z", "conv,udp", "-z", "endpoints,ip", "-z", "io,stat,0.5"}
+	for _, s := range []string{"query-full.pcap", "slp-status-concurrent.pcap", "classic-session.pcap", "handmade-slp-reorder.pcap"} {
+		t.Run(s, func(t *testing.T) {
+			t.Parallel()
+			f := "../../samples/" + s
+			got, stderr, code := mcd(t, nil, append([]string{"-r", f, "-q"}, zs...)...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			out, err := exec.Command("tshark", append([]string{"-r", f, "-q"}, zs...)...).Output()
+			if err != nil {
+				t.Fatalf("tshark: %v", err)
+			}
+			gl, wl := lines(got), lines(string(out))
+			slices.Sort(gl)
+			slices.Sort(wl)
+			if !slices.Equal(gl, wl) {
+				t.Errorf("mcdissect:\n%s\ntshark:\n%s", got, out)
+			}
+		})
+	}
+}
+
+// TestServersCensus: -z mc,servers names each server with what it said of
+// itself, from real captures of three protocols.
+func TestServersCensus(t *testing.T) {
+	for _, tc := range []struct {
+		sample string
+		want   []string
+	}{
+		{"slp-status-gomc.pcap", []string{"127.0.0.1:25567  [SLP]", "MOTD:      go-mc status server", "Version:   1.19.4 (protocol 762)", "max players 42", "Favicon:   yes", "1 client addresses"}},
+		{"query-full.pcap", []string{"127.0.0.1:25575  [Query]", "Players:   min"}},
+		{"slp-legacy.pcap", []string{"[SLP, legacy ping]"}},
+		{"classic-session.pcap", []string{"[Classic]", "MOTD:"}},
+		{"handmade-slp-forge.pcap", []string{"Mods:"}},
+	} {
+		t.Run(tc.sample, func(t *testing.T) {
+			out, stderr, code := mcd(t, nil, "-r", "../../samples/"+tc.sample, "-q", "-z", "mc,servers")
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("no %q in\n%s", w, out)
+				}
+			}
+		})
+	}
+}
+
+// TestRTT: -z mc,rtt has a row per server and kind with a count that
+// matches the responses in the capture.
+func TestRTT(t *testing.T) {
+	out, _, code := mcd(t, nil, "-r", "../../samples/slp-status-gomc.pcap", "-q", "-z", "mc,rtt")
+	if code != 0 {
+		t.Fatal(code)
+	}
+	n := 0
+	for _, l := range lines(out) {
+		if strings.HasPrefix(l, "127.0.0.1:25567") {
+			f := strings.Fields(l)
+			// server, 3 or 4 kind words, count, min, median, p95, max
+			if len(f) < 8 {
+				t.Errorf("row %q", l)
+				continue
+			}
+			n++
+		}
+	}
+	if n != 2 {
+		t.Errorf("%d rows for the status server, want status response and ping:\n%s", n, out)
+	}
+	out, _, _ = mcd(t, nil, "-r", querySample, "-q", "-z", "mc,rtt")
+	if !strings.Contains(out, "Query response") {
+		t.Errorf("no Query response times:\n%s", out)
+	}
+}
+
+// TestStatHelp: -z help lists every statistic newStat knows, and each one
+// it lists is accepted.
+func TestStatHelp(t *testing.T) {
+	out, _, code := mcd(t, nil, "-z", "help")
+	if code != 0 {
+		t.Fatal(code)
+	}
+	for _, h := range statHelp {
+		if !strings.Contains(out, h[0]) {
+			t.Errorf("-z help lacks %s", h[0])
+		}
+		spec := strings.Replace(h[0], "INTERVAL[,FILTER...]", "1,slp", 1)
+		if _, err := newStat(spec); err != nil {
+			t.Errorf("%s: %v", spec, err)
+		}
+	}
+	if _, _, code := mcd(t, nil, "-r", querySample, "-z", "nope"); code != 1 {
+		t.Errorf("an unknown statistic exits %d", code)
+	}
+}
