@@ -26,9 +26,10 @@ type Frame struct {
 }
 
 // Object is a file a PDU carries, for --export-objects (a Classic level's
-// blocks). The data belongs to the PDU.
+// blocks, an SLP favicon). The data belongs to the PDU.
 type Object struct {
-	Kind string // "level"
+	Kind string // "level", "favicon"
 	Name string // a file name the exporter may use, without directories
 	Data []byte
+	Dims [3]int // a level's X, Y, Z sizes (its blocks are ordered (y*Z + z)*X + x)
 }

@@ -82,7 +82,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.StringVarP(&c.glossary, "glossary", "G", "", "print a `REPORT` and exit: fields, protocols or experts, e.g. -G fields")
 	fs.BoolVar(&c.redact, "redact", false, "mask Classic salts and verification keys in every output, e.g. --redact")
 	fs.StringVar(&c.classicSalt, "classic-salt", "", "the Classic server's heartbeat `SALT`, to check verification keys when the heartbeat was not captured, e.g. --classic-salt wo6kVAHjxoJcInKx")
-	fs.StringVar(&c.exportObjects, "export-objects", "", "write carried files as `level,DIR` (Classic levels' blocks), e.g. --export-objects level,/tmp/levels")
+	fs.StringVar(&c.exportObjects, "export-objects", "", "write carried files as `KIND,DIR`: level (Classic levels' blocks and a PNG map) or favicon (SLP favicons as PNG), e.g. --export-objects favicon,/tmp/icons")
 	fs.BoolVar(&c.noHeuristics, "no-heuristics", false, "pick protocols by port and -d only, e.g. --no-heuristics")
 	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write a pprof CPU profile to `FILE`, e.g. --cpuprofile cpu.out")
 	fs.StringVar(&c.memProfile, "memprofile", "", "write a pprof heap profile to `FILE` at exit, e.g. --memprofile mem.out")
@@ -178,8 +178,8 @@ func (c *config) check() error {
 	c.opts.ClassicSalt = c.classicSalt
 	if c.exportObjects != "" {
 		kind, dir, ok := strings.Cut(c.exportObjects, ",")
-		if !ok || kind != "level" || dir == "" {
-			return fmt.Errorf("--export-objects %q: want level,DIR", c.exportObjects)
+		if _, known := exportKinds[kind]; !ok || !known || dir == "" {
+			return fmt.Errorf("--export-objects %q: want level,DIR or favicon,DIR", c.exportObjects)
 		}
 	}
 	for _, z := range c.stats {

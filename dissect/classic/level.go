@@ -298,7 +298,7 @@ func decLevelFinalize(d *dec) {
 			c.Expert(ii, ExpertLevelCount, "classic.level: FastMap volume "+strconv.FormatUint(uint64(l.volume), 10)+", inflated "+strconv.Itoa(len(blocks))+" blocks, X×Y×Z = "+strconv.FormatUint(volume, 10))
 		}
 		if p.Export {
-			p.Objects = append(p.Objects, dissect.Object{Kind: "level", Name: name + ".bin", Data: blocks})
+			p.Objects = append(p.Objects, dissect.Object{Kind: "level", Name: name + ".bin", Data: blocks, Dims: [3]int{int(x), int(y), int(z)}})
 		}
 		if arr == 0 {
 			lower = blocks

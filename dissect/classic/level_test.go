@@ -98,3 +98,36 @@ func TestLevelBufferFollowsBytes(t *testing.T) {
 		}
 	}
 }
+
+// TestLevelMap: each pixel takes the colour of its column's highest block
+// that is not air, shaded by its height; a short array leaves black.
+func TestLevelMap(t *testing.T) {
+	const x, y, z = 4, 3, 2
+	blocks := make([]byte, x*y*z)
+	set := func(xx, yy, zz int, b byte) { blocks[(yy*z+zz)*x+xx] = b }
+	set(0, 0, 0, 1) // stone at the bottom
+	set(0, 2, 0, 2) // grass on top of the same column
+	set(1, 1, 0, 8) // water in the middle
+	set(3, 0, 1, 7) // bedrock at the bottom
+	img := LevelMap(blocks, x, y, z)
+	if b := img.Bounds(); b.Dx() != x || b.Dy() != z {
+		t.Fatalf("bounds %v", b)
+	}
+	for _, c := range []struct {
+		xx, zz, yy int
+		b          byte
+	}{{0, 0, 2, 2}, {1, 0, 1, 8}, {3, 1, 0, 7}} {
+		if got, want := img.RGBAAt(c.xx, c.zz), shade(blockColor(c.b), c.yy, y); got != want {
+			t.Errorf("(%d,%d): %v, want %v", c.xx, c.zz, got, want)
+		}
+	}
+	if got := img.RGBAAt(2, 0); got.R|got.G|got.B != 0 {
+		t.Errorf("an all-air column is %v", got)
+	}
+	if short := LevelMap(blocks[:5], x, y, z); short.Bounds().Dx() != x {
+		t.Error("a short array changes the map's size")
+	}
+	if shade(blockColor(1), 2, 3) == shade(blockColor(1), 0, 3) {
+		t.Error("height does not shade")
+	}
+}

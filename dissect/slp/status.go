@@ -639,6 +639,21 @@ func (t *statusTree) favicon(st, m int32) {
 	if w != 64 || h != 64 {
 		t.p.AddExpert(wi, ExpertFaviconSize, "slp.status.favicon at "+t.pos(m)+": "+strconv.Itoa(int(w))+"x"+strconv.Itoa(int(h))+" pixels, the vanilla client expects 64x64")
 	}
+	if t.p.Export {
+		// The PNG itself, for --export-objects favicon: decoded from the
+		// characters that are there (the line breaks some servers put in
+		// are dropped), never from a size anything declares.
+		clean := make([]byte, 0, len(s)-comma-1)
+		for _, ch := range s[comma+1:] {
+			if ch != '\n' && ch != '\r' {
+				clean = append(clean, ch)
+			}
+		}
+		img := make([]byte, base64.StdEncoding.DecodedLen(len(clean)))
+		if n, err := base64.StdEncoding.Decode(img, clean); err == nil {
+			t.p.Objects = append(t.p.Objects, dissect.Object{Kind: "favicon", Name: "favicon.png", Data: img[:n]})
+		}
+	}
 }
 
 // b64Table is 1 for the characters of standard base64 (not '='), 0 for
