@@ -101,6 +101,7 @@ for size in $SIZES; do
 		run summary "$c" "$OUT/mcdissect" -r "$f"
 		run V "$c" "$OUT/mcdissect" -r "$f" -V
 		run json "$c" "$OUT/mcdissect" -r "$f" -T json
+		run ek "$c" "$OUT/mcdissect" -r "$f" -T ek
 		run fields "$c" "$OUT/mcdissect" -r "$f" -T fields -e frame.number -e mc.protocol -e mc.message -e ip.src -e tcp.stream
 		if [ "$have_tshark" = 1 ]; then
 			run tshark "$c" tshark -r "$f"
@@ -140,6 +141,7 @@ END {
 	label["summary"] = "mcdissect -r F"
 	label["V"] = "mcdissect -r F -V"
 	label["json"] = "mcdissect -r F -T json"
+	label["ek"] = "mcdissect -r F -T ek"
 	label["fields"] = "mcdissect -r F -T fields (5 fields)"
 	label["tshark"] = "tshark -r F"
 	label["tshark-V"] = "tshark -r F -V"
@@ -172,6 +174,9 @@ END {
 			if (r in limit) {
 				target = sprintf("≤ %s× floor", limit[r])
 				ok = (m <= limit[r] * fl)
+			} else if (r == "ek") {
+				target = "no slower than -T json"
+				ok = (m <= median(times[s SUBSEP "json"]))
 			} else {
 				ok = -1
 			}

@@ -107,6 +107,61 @@ func TestGolden(t *testing.T) {
 	}
 }
 
+// ekGolden are the samples whose -T ek output is kept as a golden file
+// (<sample>.ek): one of each protocol and kind of traffic. Every sample's
+// ek output is checked to be bulk-API shaped (TestEKShape).
+var ekGolden = []string{"query-full", "slp-status-gomc", "slp-legacy", "login-online", "classic-session", "handmade-classic-heartbeat"}
+
+func TestEKGolden(t *testing.T) {
+	for _, base := range ekGolden {
+		t.Run(base+".ek", func(t *testing.T) {
+			compare(t, base+".ek", run(t, "../samples/"+base+".pcap", "ek"))
+		})
+	}
+}
+
+// TestEKShape: on every sample, -T ek is pairs of lines, an index action
+// then a document with a timestamp and layers, each valid JSON, with the
+// record's frame number as a JSON number.
+func TestEKShape(t *testing.T) {
+	for _, pcap := range samples(t) {
+		base := strings.TrimSuffix(filepath.Base(pcap), filepath.Ext(pcap))
+		t.Run(base, func(t *testing.T) {
+			got := strings.TrimSuffix(string(run(t, pcap, "ek")), "\n")
+			lines := strings.Split(got, "\n")
+			if strings.HasPrefix(lines[len(lines)-1], "warning: ") {
+				lines = lines[:len(lines)-1]
+			}
+			if len(lines)%2 != 0 {
+				t.Fatalf("%d lines", len(lines))
+			}
+			for i := 0; i < len(lines); i += 2 {
+				var idx struct {
+					Index struct {
+						Index string `json:"_index"`
+						Type  string `json:"_type"`
+					} `json:"index"`
+				}
+				var doc struct {
+					Timestamp string
+					Layers    map[string]json.RawMessage
+				}
+				if err := json.Unmarshal([]byte(lines[i]), &idx); err != nil || !strings.HasPrefix(idx.Index.Index, "packets-") || idx.Index.Type != "doc" {
+					t.Fatalf("line %d: %v %q", i+1, err, lines[i])
+				}
+				if err := json.Unmarshal([]byte(lines[i+1]), &doc); err != nil || doc.Timestamp == "" || doc.Layers["frame"] == nil {
+					t.Fatalf("line %d: %v %q", i+2, err, lines[i+1])
+				}
+				var fr map[string]any
+				json.Unmarshal(doc.Layers["frame"], &fr)
+				if _, ok := fr["frame_frame_number"].(float64); !ok {
+					t.Fatalf("line %d: frame number %v", i+2, fr["frame_frame_number"])
+				}
+			}
+		})
+	}
+}
+
 // compare checks got against the golden file, or rewrites it with -update.
 func compare(t *testing.T, name string, got []byte) {
 	t.Helper()

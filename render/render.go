@@ -52,7 +52,7 @@ func NewAppender(format string, o Options) Appender {
 	return New(format, io.Discard, o).(Appender)
 }
 
-// New returns the renderer for format "text", "json" or "fields". It
+// New returns the renderer for format "text", "json", "ek" or "fields". It
 // buffers its output; End flushes it.
 func New(format string, w io.Writer, o Options) Writer {
 	bw := bufio.NewWriterSize(w, 64<<10)
@@ -67,6 +67,8 @@ func New(format string, w io.Writer, o Options) Writer {
 		return &jsonRenderer{w: bw, o: o}
 	case "fields":
 		return &fieldsRenderer{w: bw, o: o}
+	case "ek":
+		return &ekRenderer{w: bw, o: o}
 	}
 	return &textRenderer{w: bw, o: o}
 }

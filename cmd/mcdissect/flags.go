@@ -71,7 +71,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.StringVarP(&c.dispFilter, "display-filter", "Y", "", "show only PDUs matching `FILTER`, e.g. -Y 'slp.handshake.next_state == 1 && mc.direction == \"c2s\"'")
 	fs.BoolVarP(&c.verbose, "verbose", "V", false, "show each PDU's full field tree with offsets and lengths, e.g. -V")
 	fs.BoolVarP(&c.hex, "hex", "x", false, "add a hex and ASCII dump laid out field by field, e.g. -x")
-	fs.StringVarP(&c.format, "output-format", "T", "text", "output `FORMAT`: text, json or fields, e.g. -T json")
+	fs.StringVarP(&c.format, "output-format", "T", "text", "output `FORMAT`: text, json, ek (Elasticsearch bulk, as tshark) or fields, e.g. -T ek")
 	fs.StringArrayVarP(&c.fields, "field", "e", nil, "with -T fields, print `FIELD` (repeatable), e.g. -e frame.number -e query.motd")
 	fs.StringArrayVarP(&c.fieldOpts, "fields-option", "E", nil, "-T fields `OPTION`: header=y|n, separator=/t|/s|C, aggregator=C, occurrence=a|f|l, e.g. -E header=y")
 	fs.IntVarP(&c.count, "count", "c", 0, "stop after `N` PDUs, e.g. -c 10")
@@ -128,15 +128,15 @@ func (c *config) check() error {
 		return errors.New("-a is for live captures (-i)")
 	}
 	switch c.format {
-	case "text", "json", "fields":
+	case "text", "json", "fields", "ek":
 	default:
-		return fmt.Errorf("-T %q: choose text, json or fields", c.format)
+		return fmt.Errorf("-T %q: choose text, json, ek or fields", c.format)
 	}
 	if c.format == "fields" && len(c.fields) == 0 {
 		return errors.New("-T fields needs at least one -e FIELD")
 	}
-	if c.format != "fields" && len(c.fields) > 0 {
-		return errors.New("-e is for -T fields")
+	if c.format != "fields" && c.format != "ek" && len(c.fields) > 0 {
+		return errors.New("-e is for -T fields or -T ek")
 	}
 	if c.count < 0 {
 		return fmt.Errorf("-c %d: the count must be positive", c.count)

@@ -303,5 +303,5 @@ const renderWorkers = 2
 // heavyOutput reports whether formatting costs about as much as
 // dissecting (trees, hex dumps, JSON): then it is spread over goroutines.
 func (c *config) heavyOutput() bool {
-	return c.verbose || c.hex || c.format == "json"
+	return c.verbose || c.hex || c.format == "json" || c.format == "ek"
 }

@@ -1,0 +1,296 @@
+package render
+
+import (
+	"bufio"
+	"strconv"
+	"strings"
+
+	"github.com/mcdissect/mcdissect/analyze"
+	"github.com/mcdissect/mcdissect/dissect"
+)
+
+// ekRenderer writes -T ek: newline-delimited JSON for Elasticsearch's bulk
+// API in tshark's shape. Each record is two lines: an index action
+//
+//	{"index":{"_index":"packets-2026-11-22","_type":"doc"}}
+//
+// and a document {"timestamp":"<ms since the epoch>","layers":{...}} whose
+// layers are objects named by protocol ("frame", "ip", "tcp", "slp", "mc"),
+// their members tshark's flattened names: the protocol, "_", then the
+// field's filter name with dots as underscores ("frame_frame_number",
+// "slp_slp_status_players_online"). Unlike tshark 4.0, which writes every
+// value as a string, numbers are JSON numbers and booleans JSON booleans,
+// so index templates can map them without scripts; a name that occurs
+// more than once in a record holds an array of its values, in tree order.
+// With -e, the layers are the named fields only, each an array, as
+// tshark's -T ek -e.
+type ekRenderer struct {
+	w     *bufio.Writer
+	o     Options
+	buf   []byte
+	clock stampCache
+	seen  map[string]int // names in the current layer -> occurrences
+	order []int32        // nodes of the layer, first occurrence of each name
+	key   []byte
+}
+
+func (e *ekRenderer) Begin() error { return nil }
+func (e *ekRenderer) End() error   { return e.w.Flush() }
+func (e *ekRenderer) Flush() error { return e.w.Flush() }
+
+func (e *ekRenderer) Record(r *analyze.Record) error {
+	e.buf = e.Append(e.buf[:0], r, false)
+	_, err := e.w.Write(e.buf)
+	return err
+}
+
+func (e *ekRenderer) Raw(b []byte, _ int) error {
+	_, err := e.w.Write(b)
+	return err
+}
+
+// Append appends r's two lines.
+func (e *ekRenderer) Append(b []byte, r *analyze.Record, _ bool) []byte {
+	t := r.Time.UTC()
+	b = append(b, `{"index":{"_index":"packets-`...)
+	b = t.AppendFormat(b, "2006-01-02")
+	b = append(b, `","_type":"doc"}}`+"\n"...)
+	b = append(b, `{"timestamp":"`...)
+	b = dissect.AppendInt(b, t.UnixMilli())
+	b = append(b, `","layers":{`...)
+	if len(e.o.Fields) > 0 {
+		b = e.appendFields(b, r)
+	} else {
+		b = e.appendLayers(b, r)
+	}
+	return append(b, "}}\n"...)
+}
+
+// appendFields writes the -e fields: "name_with_underscores":[values].
+func (e *ekRenderer) appendFields(b []byte, r *analyze.Record) []byte {
+	first := true
+	for _, fr := range e.o.Fields {
+		n := 0
+		fr.Each(r, func(nd *dissect.Node) {
+			if n == 0 {
+				if !first {
+					b = append(b, ',')
+				}
+				first = false
+				b = append(b, '"')
+				b = appendUnderscored(b, fr.Name)
+				b = append(b, `":[`...)
+			} else {
+				b = append(b, ',')
+			}
+			n++
+			b = e.appendValue(b, nd)
+		})
+		if n > 0 {
+			b = append(b, ']')
+		}
+	}
+	return b
+}
+
+// appendLayers writes the frame, network, transport, Minecraft and
+// protocol layers of a record.
+func (e *ekRenderer) appendLayers(b []byte, r *analyze.Record) []byte {
+	b = append(b, `"frame":{"frame_frame_number":`...)
+	b = dissect.AppendUint(b, r.Frame)
+	b = append(b, `,"frame_frame_time":"`...)
+	e.clock.sep = 'T'
+	b = e.clock.appendStamp(b, r.Time)
+	b = append(b, `Z","frame_frame_time_epoch":`...)
+	b = dissect.AppendInt(b, r.Time.Unix())
+	b = append(b, '.')
+	b = dissect.AppendUintPad(b, uint64(r.Time.Nanosecond()), 9)
+	b = append(b, `,"frame_frame_time_relative":`...)
+	b = appendRelative(b, r.Rel)
+	b = append(b, `,"frame_frame_protocols":"`...)
+	ipName := "ip"
+	if !(r.Src.Addr().Is4() || r.Src.Addr().Is4In6()) {
+		ipName = "ipv6"
+	}
+	tr := "udp"
+	if r.TCP {
+		tr = "tcp"
+	}
+	b = append(b, ipName+":"+tr...)
+	if r.Proto != "" && r.Proto != tr {
+		b = append(b, ':')
+		b = appendJSONEscaped(b, r.Proto)
+	}
+	b = append(b, `"}`...)
+
+	var addr [64]byte
+	b = append(b, `,"`+ipName+`":{"`+ipName+`_`+ipName+`_src":"`...)
+	b = append(b, r.Src.Addr().Unmap().AppendTo(addr[:0])...)
+	b = append(b, `","`+ipName+`_`+ipName+`_dst":"`...)
+	b = append(b, r.Dst.Addr().Unmap().AppendTo(addr[:0])...)
+	b = append(b, `"},"`+tr+`":{"`+tr+`_`+tr+`_srcport":`...)
+	b = dissect.AppendUint(b, uint64(r.Src.Port()))
+	b = append(b, `,"`+tr+`_`+tr+`_dstport":`...)
+	b = dissect.AppendUint(b, uint64(r.Dst.Port()))
+	if r.TCP {
+		b = append(b, `,"tcp_tcp_stream":`...)
+		b = dissect.AppendInt(b, int64(r.Stream))
+	}
+	b = append(b, '}')
+
+	b = append(b, `,"mc":{"mc_mc_protocol":`...)
+	b = appendJSONString(b, r.Proto)
+	b = append(b, `,"mc_mc_direction":"`...)
+	b = append(b, r.PDU.Dir.String()...)
+	b = append(b, `","mc_mc_message":`...)
+	msg := r.PDU.Message
+	switch r.Kind {
+	case analyze.KindGap:
+		msg = "[missing bytes]"
+	case analyze.KindUndissected:
+		msg = "[undissected bytes]"
+	case analyze.KindConflict:
+		msg = "[retransmission with different bytes]"
+	}
+	b = appendJSONString(b, msg)
+	b = append(b, `,"mc_mc_info":`...)
+	b = appendJSONString(b, r.PDU.Info)
+	if r.GapLength > 0 {
+		b = append(b, `,"mc_mc_gap_length":`...)
+		b = dissect.AppendInt(b, int64(r.GapLength))
+	}
+	if len(r.Parts) > 0 {
+		b = append(b, `,"mc_mc_reassembled_frames":[`...)
+		for i, p := range r.Parts {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = dissect.AppendUint(b, p.Frame)
+		}
+		b = append(b, ']')
+	}
+	if len(r.PDU.Experts) > 0 {
+		b = append(b, `,"mc_mc_expert":[`...)
+		for i, x := range r.PDU.Experts {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendJSONString(b, x.Info.Name)
+		}
+		b = append(b, `],"mc_mc_expert_message":[`...)
+		for i, x := range r.PDU.Experts {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendJSONString(b, x.Msg)
+		}
+		b = append(b, ']')
+	}
+	b = append(b, '}')
+	if len(r.PDU.Nodes) > 0 && r.Kind == analyze.KindPDU {
+		b = e.appendTreeLayer(b, r)
+	}
+	return b
+}
+
+// appendTreeLayer writes the protocol's tree flattened: one member per
+// filter name, arrays where a name repeats.
+func (e *ekRenderer) appendTreeLayer(b []byte, r *analyze.Record) []byte {
+	p := &r.PDU
+	root := p.Nodes[0].Field.Name
+	if e.seen == nil {
+		e.seen = map[string]int{}
+	}
+	clear(e.seen)
+	e.order = e.order[:0]
+	for i := 1; i < len(p.Nodes); i++ {
+		n := &p.Nodes[i]
+		if !ekShown(n) {
+			continue
+		}
+		name := n.Name()
+		if e.seen[name] == 0 {
+			e.order = append(e.order, int32(i))
+		}
+		e.seen[name]++
+	}
+	b = append(b, `,"`...)
+	b = appendJSONEscaped(b, root)
+	b = append(b, `":{`...)
+	for k, i := range e.order {
+		n := &p.Nodes[i]
+		name := n.Name()
+		if k > 0 {
+			b = append(b, ',')
+		}
+		e.key = append(e.key[:0], root...)
+		e.key = append(e.key, '_')
+		e.key = appendUnderscored(e.key, name)
+		b = append(b, '"')
+		b = appendJSONEscaped(b, string(e.key))
+		b = append(b, `":`...)
+		if e.seen[name] == 1 {
+			b = e.appendValue(b, n)
+			continue
+		}
+		b = append(b, '[')
+		c := 0
+		for j := int(i); j < len(p.Nodes); j++ {
+			m := &p.Nodes[j]
+			if m.Field != n.Field || m.Key != n.Key || !ekShown(m) {
+				continue
+			}
+			if c > 0 {
+				b = append(b, ',')
+			}
+			c++
+			b = e.appendValue(b, m)
+		}
+		b = append(b, ']')
+	}
+	return append(b, '}')
+}
+
+// ekShown reports whether a node has a value for ek: labels without text
+// (subtree headers) are left out, as tshark leaves out text-only items.
+func ekShown(n *dissect.Node) bool {
+	return n.Field.Type != dissect.FTNone && n.Field.Type != dissect.FTProtocol || n.Text != ""
+}
+
+// appendValue writes a node's value typed: numbers as JSON numbers,
+// booleans, text as strings, bytes as tshark writes them (hex with
+// colons); a label's text as a string.
+func (e *ekRenderer) appendValue(b []byte, n *dissect.Node) []byte {
+	if redacted(&e.o, n) {
+		return appendJSONString(b, redactedText)
+	}
+	v := n.Value
+	switch n.Field.Type {
+	case dissect.FTUint, dissect.FTFrameNum:
+		return dissect.AppendUint(b, v.N)
+	case dissect.FTInt:
+		return dissect.AppendInt(b, v.Int())
+	case dissect.FTFloat:
+		return strconv.AppendFloat(b, v.Float(), 'g', -1, 64)
+	case dissect.FTBool:
+		return strconv.AppendBool(b, v.Bool())
+	case dissect.FTString:
+		return appendJSONBytes(b, v.B)
+	case dissect.FTBytes:
+		b = append(b, '"')
+		for i, c := range v.B {
+			if i > 0 {
+				b = append(b, ':')
+			}
+			b = append(b, hexDigits[c>>4], hexDigits[c&15])
+		}
+		return append(b, '"')
+	}
+	return appendJSONString(b, n.Text)
+}
+
+// appendUnderscored appends a filter name with its dots as underscores
+// (and anything else JSON or Elasticsearch would mind escaped).
+func appendUnderscored(b []byte, name string) []byte {
+	return appendJSONEscaped(b, strings.ReplaceAll(name, ".", "_"))
+}
