@@ -21,13 +21,18 @@ func (f *fieldsRenderer) Begin() error {
 	if !f.o.Header {
 		return nil
 	}
+	var b []byte
 	for i, fr := range f.o.Fields {
 		if i > 0 {
-			f.w.WriteString(f.o.Separator)
+			b = append(b, f.o.Separator...)
 		}
-		f.w.WriteString(fr.Name)
+		start := len(b)
+		b = append(b, fr.Name...)
+		b = f.quote(b, start)
 	}
-	return f.w.WriteByte('\n')
+	b = append(b, '\n')
+	_, err := f.w.Write(b)
+	return err
 }
 
 func (f *fieldsRenderer) End() error { return f.w.Flush() }
@@ -69,8 +74,39 @@ func (f *fieldsRenderer) Append(b []byte, r *analyze.Record, _ bool) []byte {
 			}
 			b = AppendRaw(b, n)
 		})
+		b = f.quote(b, start)
 	}
 	return append(b, '\n')
+}
+
+// quote wraps b[start:] in the -E quote character, doubling any inside.
+func (f *fieldsRenderer) quote(b []byte, start int) []byte {
+	q := f.o.Quote
+	if q == 0 {
+		return b
+	}
+	inner := 0
+	for _, c := range b[start:] {
+		if c == q {
+			inner++
+		}
+	}
+	n := len(b) - start
+	b = append(b, make([]byte, inner+2)...)
+	// Move the value right, from its end, doubling quotes on the way.
+	w := len(b) - 1
+	b[w] = q
+	w--
+	for r := start + n - 1; r >= start; r-- {
+		b[w] = b[r]
+		w--
+		if b[r] == q {
+			b[w] = q
+			w--
+		}
+	}
+	b[w] = q
+	return b
 }
 
 // AppendRaw appends a node's value as -T fields shows it: the number itself

@@ -19,6 +19,10 @@ type Options struct {
 	Separator  string
 	Aggregator string
 	Occurrence byte // 'a' all (default), 'f' first, 'l' last
+	// Quote, when set ('"' or '\''), wraps each field (and header name) in
+	// it, a quote inside a value doubled as in CSV, so that a separator
+	// inside a value cannot split it (-E quote=d|s).
+	Quote byte
 }
 
 // Renderer writes records to a stream.

@@ -117,3 +117,18 @@ func TestStatHelp(t *testing.T) {
 		t.Errorf("an unknown statistic exits %d", code)
 	}
 }
+
+// TestFieldsQuote: -E quote=d quotes every field and the header, as tshark.
+func TestFieldsQuote(t *testing.T) {
+	out, stderr, code := mcd(t, nil, "-r", querySample, "-T", "fields", "-e", "frame.number", "-e", "mc.message", "-E", "quote=d", "-E", "separator=,", "-E", "header=y", "-c", "2")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	want := "\"frame.number\",\"mc.message\"\n\"1\",\"Handshake Request\"\n\"2\",\"Handshake Response\"\n"
+	if out != want {
+		t.Errorf("got\n%swant\n%s", out, want)
+	}
+	if _, _, code := mcd(t, nil, "-r", querySample, "-T", "fields", "-e", "frame.number", "-E", "quote=x"); code != 1 {
+		t.Errorf("-E quote=x exits %d", code)
+	}
+}

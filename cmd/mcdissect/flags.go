@@ -73,7 +73,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.BoolVarP(&c.hex, "hex", "x", false, "add a hex and ASCII dump laid out field by field, e.g. -x")
 	fs.StringVarP(&c.format, "output-format", "T", "text", "output `FORMAT`: text, json, ek (Elasticsearch bulk, as tshark) or fields, e.g. -T ek")
 	fs.StringArrayVarP(&c.fields, "field", "e", nil, "with -T fields, print `FIELD` (repeatable), e.g. -e frame.number -e query.motd")
-	fs.StringArrayVarP(&c.fieldOpts, "fields-option", "E", nil, "-T fields `OPTION`: header=y|n, separator=/t|/s|C, aggregator=C, occurrence=a|f|l, e.g. -E header=y")
+	fs.StringArrayVarP(&c.fieldOpts, "fields-option", "E", nil, "-T fields `OPTION`: header=y|n, separator=/t|/s|C, aggregator=C, occurrence=a|f|l, quote=d|s|n, e.g. -E header=y -E separator=, -E quote=d")
 	fs.IntVarP(&c.count, "count", "c", 0, "stop after `N` PDUs, e.g. -c 10")
 	fs.StringVarP(&c.write, "write-file", "w", "", "write the packets read to `FILE` (pcapng); with -Y only the frames of matching PDUs, e.g. -w out.pcapng")
 	fs.StringArrayVarP(&c.decodeAs, "decode-as", "d", nil, "decode `RULE` <layer>.port==<port>,<proto> (repeatable), e.g. -d udp.port==25575,query -d tcp.port==25580,classic")
@@ -163,8 +163,19 @@ func (c *config) check() error {
 				return fmt.Errorf("-E occurrence=%q: choose a, f or l", v)
 			}
 			c.ropts.Occurrence = v[0]
+		case "quote":
+			switch v {
+			case "d":
+				c.ropts.Quote = '"'
+			case "s":
+				c.ropts.Quote = '\''
+			case "n":
+				c.ropts.Quote = 0
+			default:
+				return fmt.Errorf("-E quote=%q: choose d, s or n", v)
+			}
 		default:
-			return fmt.Errorf("-E %q: unknown option (header, separator, aggregator, occurrence)", o)
+			return fmt.Errorf("-E %q: unknown option (header, separator, aggregator, occurrence, quote)", o)
 		}
 	}
 	for _, d := range c.decodeAs {
