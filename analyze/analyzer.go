@@ -48,6 +48,9 @@ type Options struct {
 	Sink Sink
 	// Count, under a Sink, stops the run after this many records.
 	Count int
+	// Redact masks every copy of a secret in each record before it is
+	// emitted (Record.redact): no renderer, filter or statistic sees one.
+	Redact bool
 }
 
 func (o *Options) defaults() {
@@ -406,6 +409,9 @@ func (a *backEnd) release(all bool) {
 		if a.opts.Handoff && r.PDU.Lite {
 			// Another goroutine reads it while the decoder goes on.
 			r.PDU.Info = strings.Clone(r.PDU.Info)
+		}
+		if a.opts.Redact {
+			r.redact()
 		}
 		if err := a.emit(r); err != nil {
 			a.berr = err

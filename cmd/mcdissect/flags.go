@@ -21,6 +21,7 @@ type config struct {
 	format                             string
 	fields, fieldOpts, decodeAs, stats []string
 	count                              int
+	countSet                           bool // -c given, so that -c 0 is refused as tshark does
 	write                              string
 	glossary                           string
 	classicSalt                        string
@@ -97,6 +98,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 		fs.Usage()
 		return nil, errHelp
 	}
+	c.countSet = fs.Changed("count")
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("unexpected argument %q (a display filter goes after -Y)", fs.Arg(0))
 	}
@@ -132,8 +134,14 @@ func (c *config) check() error {
 	if c.format != "fields" && len(c.fields) > 0 {
 		return errors.New("-e is for -T fields")
 	}
-	if c.count < 0 {
+	if c.count < 0 || c.count == 0 && c.countSet {
 		return fmt.Errorf("-c %d: the count must be positive", c.count)
+	}
+	if c.redact && c.write != "" {
+		// -w copies frames as they are read, before any is dissected:
+		// they cannot be masked, and a saved capture must not leak what
+		// --redact promises to hide.
+		return errors.New("--redact cannot be used with -w: the saved frames would hold the secrets in clear (save without --redact, or redact the output instead)")
 	}
 	for _, name := range c.fields {
 		ref, err := analyze.ResolveField(name)
@@ -170,6 +178,7 @@ func (c *config) check() error {
 	}
 	c.opts.NoHeuristics = c.noHeuristics
 	c.opts.ClassicSalt = c.classicSalt
+	c.opts.Redact = c.redact
 	if c.exportObjects != "" {
 		kind, dir, ok := strings.Cut(c.exportObjects, ",")
 		if !ok || kind != "level" || dir == "" {
