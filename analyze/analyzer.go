@@ -115,6 +115,7 @@ type backEnd struct {
 	bnow         time.Time      // packet time as the back end has seen it
 	berr         error          // emit's error (ErrStop included)
 	records      uint64
+	panics       uint64 // decoder panics caught (decode, safely)
 	made         uint64 // records made so far (on a shard: by both shards)
 	// borrow: records view their bytes in the batch's arena instead of
 	// copying them. Only when they are emitted and done with before the
@@ -129,6 +130,11 @@ type backEnd struct {
 type Stats struct {
 	Frames, NonIP, Decoded, Records, Truncated uint64
 	DecodeErrors                               uint64
+	// Panics counts panics of decoders and trackers caught at the back
+	// end's boundary (a bug of mcdissect each): those while decoding a
+	// PDU are also its record (mc.panic), those in housekeeping (a
+	// connection's close, a tracker's expiry) only this count.
+	Panics uint64
 	// TCPDropped counts TCP payload bytes the reassembler set aside
 	// without a record: data after a connection closed or was reset,
 	// bytes before the start of a stream picked up mid-way, segments more
@@ -173,8 +179,10 @@ func New(opts Options, emit func(*Record) error) *Analyzer {
 func (a *Analyzer) Stats() Stats {
 	s := a.stats
 	s.Records = a.records
+	s.Panics = a.panics
 	if a.other != nil {
 		s.Records += a.other.records
+		s.Panics += a.other.panics
 	}
 	s.TCPDropped = a.tcpState.r.Stats().Dropped
 	return s

@@ -226,12 +226,12 @@ func (a *backEnd) process(j *job, b *batch) {
 		a.decode(j, r)
 	case opClose:
 		if c, ok := j.side.dec.(closer); ok {
-			c.Close()
+			a.safely(c.Close)
 		}
 	case opTick:
-		a.queryTracker.Expire(a.bnow)
+		a.safely(func() { a.queryTracker.Expire(a.bnow) })
 	case opFinish:
-		a.queryTracker.Close()
+		a.safely(a.queryTracker.Close)
 		a.release(true)
 		return
 	}
@@ -250,6 +250,7 @@ func (a *backEnd) process(j *job, b *batch) {
 func (a *backEnd) decode(j *job, r *Record) {
 	defer func() {
 		if v := recover(); v != nil {
+			a.panics++
 			panicPDU(&r.PDU, r.Proto, j.dir, r.data, r.Frame, v)
 		}
 	}()
@@ -288,6 +289,18 @@ func (a *backEnd) decode(j *job, r *Record) {
 		a.queryTracker.Observe(dissect.Meta{Frame: r.Frame, Time: r.Time, Client: a.keys.of(client), Server: a.keys.of(server), Dir: r.PDU.Dir}, &r.PDU)
 	}
 	r.PDU.SettleLite()
+}
+
+// safely runs housekeeping of decoders and trackers that makes no record
+// (a connection's close, the expiry of requests) behind the same boundary:
+// a panic there is counted in Stats.Panics, which the CLI reports.
+func (a *backEnd) safely(f func()) {
+	defer func() {
+		if v := recover(); v != nil {
+			a.panics++
+		}
+	}()
+	f()
 }
 
 // testPanic, set by tests only, runs before each record's decoding, on the

@@ -93,6 +93,15 @@ func TestPanicBoundary(t *testing.T) {
 		}
 	}
 	t.Run("one goroutine", func(t *testing.T) { check(t, runLines(t, path, Options{}, true)) })
+	t.Run("counted", func(t *testing.T) {
+		a := New(Options{}, func(*Record) error { return nil })
+		if _, err := Run(fileSource(t, path), a); err != nil {
+			t.Fatal(err)
+		}
+		if got := a.Stats().Panics; got != uint64(len(victims)) {
+			t.Errorf("Stats().Panics = %d, want %d", got, len(victims))
+		}
+	})
 	t.Run("parallel", func(t *testing.T) { check(t, runLines(t, path, Options{Parallel: true, Batch: 7}, true)) })
 	t.Run("shards", func(t *testing.T) {
 		got, _ := runSink(t, fileSource(t, path), Options{Batch: 5})
@@ -109,5 +118,17 @@ func TestPanicBoundary(t *testing.T) {
 	})
 	if _, err := Run(fileSource(t, filepath.Clean(path)), a); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// Housekeeping that makes no record (a connection's close, a tracker's
+// expiry) runs behind the boundary too: a panic is counted, not fatal.
+func TestSafelyCounts(t *testing.T) {
+	a := &backEnd{}
+	ran := false
+	a.safely(func() { panic("in Close") })
+	a.safely(func() { ran = true })
+	if a.panics != 1 || !ran {
+		t.Errorf("panics %d, second call ran %v; want 1, true", a.panics, ran)
 	}
 }

@@ -203,6 +203,9 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 	if warning != nil {
 		fmt.Fprintf(stderr, "mcdissect: warning: %v\n", warning)
 	}
+	if n := a.Stats().Panics; n > 0 {
+		fmt.Fprintf(stderr, "mcdissect: warning: %d decoder panics were caught (a bug of mcdissect: please report it); each PDU concerned is shown as malformed (mc.panic)\n", n)
+	}
 	if n := a.Stats().TCPDropped; n > 0 {
 		fmt.Fprintf(stderr, "mcdissect: warning: %d bytes of TCP payload were not dissected: sent after their connection closed or was reset, before the start of a stream picked up mid-way, or more than 1 GiB ahead of it\n", n)
 	}
