@@ -396,10 +396,12 @@ func (a *backEnd) release(all bool) {
 			if !all && a.made-r.seq <= uint64(a.opts.MaxHeld) && a.bnow.Sub(r.Time) < a.opts.HoldWindow {
 				break
 			}
-			a.queryTracker.Expire(a.bnow)
-			if r.PDU.Pending && r.Proto == "query" {
-				a.queryTracker.GiveUp(&r.PDU)
-			}
+			a.safely(func() {
+				a.queryTracker.Expire(a.bnow)
+				if r.PDU.Pending && r.Proto == "query" {
+					a.queryTracker.GiveUp(&r.PDU)
+				}
+			})
 			if r.PDU.Pending {
 				// A tracker still holds this PDU and may write to it when a
 				// late response comes: emit it, but never reuse it; and if
