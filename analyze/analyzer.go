@@ -51,6 +51,9 @@ type Options struct {
 	// OnFrame, when set, is called for every frame read, on the goroutine
 	// that calls Packet, in frame order (frame-level statistics).
 	OnFrame func(FrameInfo)
+	// Redact masks every copy of a secret in each record before it is
+	// emitted (Record.redact): no renderer, filter or statistic sees one.
+	Redact bool
 }
 
 func (o *Options) defaults() {
@@ -115,6 +118,7 @@ type backEnd struct {
 	bnow         time.Time      // packet time as the back end has seen it
 	berr         error          // emit's error (ErrStop included)
 	records      uint64
+	panics       uint64 // decoder panics caught (decode, safely)
 	made         uint64 // records made so far (on a shard: by both shards)
 	// borrow: records view their bytes in the batch's arena instead of
 	// copying them. Only when they are emitted and done with before the
@@ -129,6 +133,11 @@ type backEnd struct {
 type Stats struct {
 	Frames, NonIP, Decoded, Records, Truncated uint64
 	DecodeErrors                               uint64
+	// Panics counts panics of decoders and trackers caught at the back
+	// end's boundary (a bug of mcdissect each): those while decoding a
+	// PDU are also its record (mc.panic), those in housekeeping (a
+	// connection's close, a tracker's expiry) only this count.
+	Panics uint64
 	// TCPDropped counts TCP payload bytes the reassembler set aside
 	// without a record: data after a connection closed or was reset,
 	// bytes before the start of a stream picked up mid-way, segments more
@@ -173,8 +182,10 @@ func New(opts Options, emit func(*Record) error) *Analyzer {
 func (a *Analyzer) Stats() Stats {
 	s := a.stats
 	s.Records = a.records
+	s.Panics = a.panics
 	if a.other != nil {
 		s.Records += a.other.records
+		s.Panics += a.other.panics
 	}
 	s.TCPDropped = a.tcpState.r.Stats().Dropped
 	return s
@@ -395,10 +406,12 @@ func (a *backEnd) release(all bool) {
 			if !all && a.made-r.seq <= uint64(a.opts.MaxHeld) && a.bnow.Sub(r.Time) < a.opts.HoldWindow {
 				break
 			}
-			a.queryTracker.Expire(a.bnow)
-			if r.PDU.Pending && r.Proto == "query" {
-				a.queryTracker.GiveUp(&r.PDU)
-			}
+			a.safely(func() {
+				a.queryTracker.Expire(a.bnow)
+				if r.PDU.Pending && r.Proto == "query" {
+					a.queryTracker.GiveUp(&r.PDU)
+				}
+			})
 			if r.PDU.Pending {
 				// A tracker still holds this PDU and may write to it when a
 				// late response comes: emit it, but never reuse it; and if
@@ -416,6 +429,9 @@ func (a *backEnd) release(all bool) {
 		if a.opts.Handoff && r.PDU.Lite {
 			// Another goroutine reads it while the decoder goes on.
 			r.PDU.Info = strings.Clone(r.PDU.Info)
+		}
+		if a.opts.Redact {
+			r.redact()
 		}
 		if err := a.emit(r); err != nil {
 			a.berr = err

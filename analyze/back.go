@@ -1,7 +1,9 @@
 package analyze
 
 import (
+	"fmt"
 	"net/netip"
+	"strconv"
 	"sync/atomic"
 	"time"
 
@@ -220,6 +222,42 @@ func (a *backEnd) process(j *job, b *batch) {
 		r = a.record(j, b)
 	}
 	switch j.op {
+	case opGap, opEmit, opTCP, opQuery:
+		a.decode(j, r)
+	case opClose:
+		if c, ok := j.side.dec.(closer); ok {
+			a.safely(c.Close)
+		}
+	case opTick:
+		a.safely(func() { a.queryTracker.Expire(a.bnow) })
+	case opFinish:
+		a.safely(a.queryTracker.Close)
+		a.release(true)
+		return
+	}
+	if r != nil {
+		a.held = append(a.held, r)
+	}
+	a.release(false)
+}
+
+// decode runs the decoding of j's record r: the protocol's decoder, the
+// Query tracker, the records of undissected bytes and gaps. It is the back
+// end's one panic boundary, on every path (one goroutine, Parallel, the
+// shards all call process): a panic in a decoder becomes a malformed
+// record naming the frame, the protocol and the panic, and the run goes on
+// with the next job.
+func (a *backEnd) decode(j *job, r *Record) {
+	defer func() {
+		if v := recover(); v != nil {
+			a.panics++
+			panicPDU(&r.PDU, r.Proto, j.dir, r.data, r.Frame, v)
+		}
+	}()
+	if testPanic != nil {
+		testPanic(r)
+	}
+	switch j.op {
 	case opGap:
 		if g, ok := j.side.dec.(gapper); ok {
 			g.Gap(j.dir)
@@ -249,21 +287,50 @@ func (a *backEnd) process(j *job, b *batch) {
 			client, server = r.Dst, r.Src
 		}
 		a.queryTracker.Observe(dissect.Meta{Frame: r.Frame, Time: r.Time, Client: a.keys.of(client), Server: a.keys.of(server), Dir: r.PDU.Dir}, &r.PDU)
-	case opClose:
-		if c, ok := j.side.dec.(closer); ok {
-			c.Close()
+	}
+	r.PDU.SettleLite()
+}
+
+// safely runs housekeeping of decoders and trackers that makes no record
+// (a connection's close, the expiry of requests) behind the same boundary:
+// a panic there is counted in Stats.Panics, which the CLI reports.
+func (a *backEnd) safely(f func()) {
+	defer func() {
+		if v := recover(); v != nil {
+			a.panics++
 		}
-	case opTick:
-		a.queryTracker.Expire(a.bnow)
-	case opFinish:
-		a.queryTracker.Close()
-		a.release(true)
-		return
+	}()
+	f()
+}
+
+// testPanic, set by tests only, runs before each record's decoding, on the
+// back end, inside the panic boundary.
+var testPanic func(*Record)
+
+// panicPDU makes p, whose decoding panicked with v, a malformed PDU: its
+// bytes undissected, an error expert item naming the frame, the protocol
+// and the panic.
+func panicPDU(p *dissect.PDU, proto string, dir dissect.Dir, data []byte, frame uint64, v any) {
+	msg := fmt.Sprint(v)
+	if len(msg) > 200 {
+		msg = msg[:200] + "…"
 	}
-	if r != nil {
-		a.held = append(a.held, r)
+	if proto == "" {
+		proto = "tcp"
 	}
-	a.release(false)
+	c := dissect.Begin(p, rootField(proto), data, len(data))
+	i := c.Field(dissect.FieldUndissected, len(data), dissect.B(data))
+	if i < 0 {
+		i = 0
+	}
+	p.AddExpert(i, ExpertPanic, "frame "+strconv.FormatUint(frame, 10)+": the "+proto+" decoder panicked ("+msg+"); its "+itoa(len(data))+" bytes are shown undissected")
+	c.Finish()
+	if i > 0 {
+		p.Nodes[i].Flags |= dissect.FlagMalformed
+	}
+	p.Dir, p.Pending = dir, false
+	p.Message = "Malformed"
+	p.Info = "[Malformed PDU: the " + proto + " decoder panicked: " + msg + "]"
 }
 
 // pipe carries jobs from the front end's goroutine to the back end's.

@@ -151,6 +151,7 @@ var (
 
 	ExpertGap           = dissect.Core.Expert("mc.gap", dissect.SevWarn, "bytes of the stream were not captured; nothing is parsed across them")
 	ExpertRetransDiffer = dissect.Core.Expert("mc.retransmission.differing", dissect.SevWarn, "a retransmitted segment carries bytes that differ from the first copy, which was used")
+	ExpertPanic         = dissect.Core.Expert("mc.panic", dissect.SevError, "a decoder panicked on these bytes (a bug of mcdissect): the PDU is shown undissected and the run goes on")
 	ExpertStreamLost    = dissect.Core.Expert("mc.stream.undissected", dissect.SevWarn, "stream bytes that no PDU explains")
 )
 

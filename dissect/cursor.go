@@ -14,13 +14,22 @@ import (
 // field and its offset, and consumes the rest. Every later read returns zero
 // values and adds nothing, so a decoder can be written as a straight walk and
 // checked once at the end.
+//
+// Two outcomes are kept apart, as gopacket keeps a truncated packet apart
+// from a decoding error: running out of bytes that the capture cut off
+// (Fail, a short read: Truncated) and bytes that are there but wrong
+// (Invalid, Malformed, a negative length: Malformed). IsTruncated and
+// IsMalformed tell a decoder which happened.
 type Cursor struct {
 	P      *PDU
 	off    int
 	parent int32
 	stack  [16]int32 // open subtrees; a fixed array so opening one allocates nothing
 	depth  int
+	over   int // subtrees opened past the stack's depth: added flat, closed without a pop
 	failed bool
+	trunc  bool // the walk ran out of bytes the capture cut off
+	bad    bool // some bytes present are wrong
 }
 
 // Begin resets p for data and returns a cursor with the protocol root open.
@@ -36,6 +45,15 @@ func (c *Cursor) Off() int       { return c.off }
 func (c *Cursor) Len() int       { return len(c.P.Data) }
 func (c *Cursor) Remaining() int { return len(c.P.Data) - c.off }
 func (c *Cursor) Failed() bool   { return c.failed }
+
+// IsTruncated reports whether the walk stopped because the capture cut
+// the PDU short: the bytes it needed were on the wire, not in the capture.
+func (c *Cursor) IsTruncated() bool { return c.trunc }
+
+// IsMalformed reports whether bytes present in the PDU are wrong: a
+// failure by Invalid, a node marked by Malformed, a negative length, or a
+// PDU too short for its fields although the capture has all of it.
+func (c *Cursor) IsMalformed() bool { return c.bad }
 
 // Parent is the index of the open subtree new nodes go under.
 func (c *Cursor) Parent() int32 { return c.parent }
@@ -56,22 +74,38 @@ func (c *Cursor) Peek(n int) []byte {
 
 // Open starts a subtree of f at the cursor, n bytes long; n < 0 means "as
 // long as what is read until Close".
+//
+// Past 16 open subtrees a subtree is added as a node of the innermost one
+// that fits (its length 0 when n < 0) and its Close pops nothing. In a
+// Lite PDU the returned index is the root's, which Open leaves alone.
 func (c *Cursor) Open(f *Field, n int) int32 {
 	i := c.P.AddNode(c.parent, f, c.off, max(n, 0), Value{})
-	if n < 0 {
+	if c.depth >= len(c.stack) {
+		c.over++
+		return i
+	}
+	if n < 0 && c.owns(i) {
 		c.P.Nodes[i].Length = -1
 	}
-	if c.depth < len(c.stack) {
-		c.stack[c.depth] = c.parent
-		c.depth++
-		c.parent = i
-	}
+	c.stack[c.depth] = c.parent
+	c.depth++
+	c.parent = i
 	return i
+}
+
+// owns reports whether node i is the cursor's to write: any node of a full
+// tree, never a Lite PDU's root, which every AddNode answers with.
+func (c *Cursor) owns(i int32) bool {
+	return i > 0 || i == 0 && !c.P.Lite
 }
 
 // Close ends the innermost open subtree. A subtree opened with n < 0 gets
 // the length read since it was opened.
 func (c *Cursor) Close() {
+	if c.over > 0 {
+		c.over--
+		return
+	}
 	if c.depth == 0 {
 		return
 	}
@@ -90,8 +124,12 @@ func (c *Cursor) Field(f *Field, n int, v Value) int32 {
 	if c.failed {
 		return -1
 	}
-	if n > c.Remaining() || n < 0 {
-		c.fail(f, "needs "+strconv.Itoa(n)+" bytes, "+strconv.Itoa(c.Remaining())+" left")
+	if n < 0 {
+		c.fail(f, "negative length "+strconv.Itoa(n), true)
+		return -1
+	}
+	if n > c.Remaining() {
+		c.fail(f, "needs "+strconv.Itoa(n)+" bytes, "+strconv.Itoa(c.Remaining())+" left", false)
 		return -1
 	}
 	i := c.P.AddNode(c.parent, f, c.off, n, v)
@@ -111,21 +149,39 @@ func (c *Cursor) Take(f *Field, n int) ([]byte, int32) {
 
 // Fail marks f, over the rest of the PDU, as cut short; msg says what was
 // missing. Decoders call it when a length or terminator they need is not
-// there; it is the same sticky failure as a short read.
+// there; it is the same sticky failure as a short read: Truncated when the
+// capture cut the PDU, Malformed when the PDU has all its bytes and is
+// too short for its fields.
 func (c *Cursor) Fail(f *Field, msg string) int32 {
 	if c.failed {
 		return -1
 	}
-	return c.fail(f, msg)
+	return c.fail(f, msg, false)
 }
 
-func (c *Cursor) fail(f *Field, msg string) int32 {
+// Invalid marks f, over the rest of the PDU, as malformed, whether or not
+// the capture cut the PDU: the bytes are there but wrong (a VarInt longer
+// than 5 bytes, a negative length), so the walk cannot go on. It is the
+// same sticky failure as Fail.
+func (c *Cursor) Invalid(f *Field, msg string) int32 {
+	if c.failed {
+		return -1
+	}
+	return c.fail(f, msg, true)
+}
+
+func (c *Cursor) fail(f *Field, msg string, wrong bool) int32 {
 	i := c.P.AddNode(c.parent, f, c.off, c.Remaining(), B(c.P.Data[c.off:]))
 	e, flag := ExpertMalformed, FlagMalformed
-	if c.P.Cut() {
+	if !wrong && c.P.Cut() {
 		e, flag = ExpertTruncated, FlagTruncated
+		c.trunc = true
+	} else {
+		c.bad = true
 	}
-	c.P.Nodes[i].Flags |= flag
+	if c.owns(i) {
+		c.P.Nodes[i].Flags |= flag
+	}
 	c.P.AddExpert(i, e, f.Name+" at offset "+strconv.Itoa(c.off)+": "+msg)
 	c.off = len(c.P.Data)
 	c.failed = true
@@ -138,7 +194,10 @@ func (c *Cursor) Malformed(node int32, e *ExpertInfo, msg string) {
 	if node < 0 {
 		return
 	}
-	c.P.Nodes[node].Flags |= FlagMalformed
+	c.bad = true
+	if c.owns(node) {
+		c.P.Nodes[node].Flags |= FlagMalformed
+	}
 	c.P.AddExpert(node, e, msg)
 }
 
@@ -181,7 +240,9 @@ func (c *Cursor) Uint16LE(f *Field) (uint16, int32) {
 	}
 	v := binary.LittleEndian.Uint16(c.P.Data[c.off:])
 	i := c.Field(f, 2, U(uint64(v)))
-	c.P.Nodes[i].Flags |= FlagLittleEndian
+	if c.owns(i) {
+		c.P.Nodes[i].Flags |= FlagLittleEndian
+	}
 	return v, i
 }
 
@@ -234,7 +295,7 @@ func (c *Cursor) CString(f *Field) ([]byte, int32) {
 	rest := c.P.Data[c.off:]
 	n := bytes.IndexByte(rest, 0)
 	if n < 0 {
-		return nil, c.fail(f, "no NUL terminator in the "+strconv.Itoa(len(rest))+" bytes left")
+		return nil, c.fail(f, "no NUL terminator in the "+strconv.Itoa(len(rest))+" bytes left", false)
 	}
 	s := rest[:n:n]
 	return s, c.Field(f, n+1, B(s))

@@ -201,3 +201,134 @@ func TestFieldIDs(t *testing.T) {
 		t.Errorf("unregistered field has ID %d", f.ID())
 	}
 }
+
+// The cursor tells a PDU cut by the capture from one whose bytes are
+// wrong: a short read is truncated only when the capture cut the PDU; an
+// Invalid failure or a negative length is malformed either way.
+func TestCursorTruncatedVersusMalformed(t *testing.T) {
+	data := []byte{1, 2, 3}
+	tests := []struct {
+		name      string
+		wire      int
+		walk      func(c *Cursor)
+		trunc     bool
+		malformed bool
+		expert    *ExpertInfo
+		flag      uint16
+	}{
+		{"short read, cut", 10, func(c *Cursor) { c.Uint32(tA) }, true, false, ExpertTruncated, FlagTruncated},
+		{"short read, whole", 3, func(c *Cursor) { c.Uint32(tA) }, false, true, ExpertMalformed, FlagMalformed},
+		{"Fail, cut", 10, func(c *Cursor) { c.Uint8(tA); c.Fail(tS, "no terminator") }, true, false, ExpertTruncated, FlagTruncated},
+		{"Invalid, cut", 10, func(c *Cursor) { c.Uint8(tA); c.Invalid(tS, "VarInt longer than 5 bytes") }, false, true, ExpertMalformed, FlagMalformed},
+		{"Invalid, whole", 3, func(c *Cursor) { c.Invalid(tS, "bad") }, false, true, ExpertMalformed, FlagMalformed},
+		{"negative length, cut", 10, func(c *Cursor) { c.Take(tS, -1) }, false, true, ExpertMalformed, FlagMalformed},
+		{"CString without NUL, cut", 10, func(c *Cursor) { c.CString(tS) }, true, false, ExpertTruncated, FlagTruncated},
+		{"Malformed mark, no stop", 3, func(c *Cursor) { _, i := c.Uint8(tA); c.Malformed(i, tExample, "odd"); c.Uint8(tA) }, false, true, nil, 0},
+		{"complete", 3, func(c *Cursor) { c.Uint8(tA); c.Uint16(tB) }, false, false, nil, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var p PDU
+			c := Begin(&p, testReg.Root(), data, tt.wire)
+			tt.walk(&c)
+			c.Finish()
+			if err := Check(&p); err != nil {
+				t.Fatal(err)
+			}
+			if c.IsTruncated() != tt.trunc || c.IsMalformed() != tt.malformed {
+				t.Errorf("truncated %v malformed %v, want %v %v", c.IsTruncated(), c.IsMalformed(), tt.trunc, tt.malformed)
+			}
+			if tt.expert == nil {
+				return
+			}
+			n, e := CountFailures(&p)
+			if n != 1 || e.Info != tt.expert {
+				t.Fatalf("%d failures, last %v; want one %s", n, e, tt.expert.Name)
+			}
+			if f := p.Nodes[e.Node].Flags & (FlagTruncated | FlagMalformed); f != tt.flag {
+				t.Errorf("failed node flags %b, want %b", f, tt.flag)
+			}
+		})
+	}
+}
+
+// Opening more subtrees than the cursor's stack holds must not unbalance
+// Close: each Close past the stack pops nothing, so the subtrees inside
+// the stack keep their parents and lengths, and the tree stays valid.
+func TestCursorOpenPastStack(t *testing.T) {
+	for _, depth := range []int{15, 16, 17, 40} {
+		data := make([]byte, depth+2)
+		var p PDU
+		c := Begin(&p, testReg.Root(), data, len(data))
+		var opened []int32
+		for k := 0; k < depth; k++ {
+			opened = append(opened, c.Open(tSub, -1))
+			c.Uint8(tA)
+		}
+		for k := 0; k < depth; k++ {
+			c.Close()
+		}
+		after := c.Parent()
+		c.Uint8(tA)
+		c.Finish()
+		if err := Check(&p); err != nil {
+			t.Fatalf("depth %d: %v", depth, err)
+		}
+		if after != 0 {
+			t.Errorf("depth %d: after closing all, new nodes go under %d, want the root", depth, after)
+		}
+		if last := p.Nodes[len(p.Nodes)-2]; last.Parent != 0 || last.Field != tA {
+			t.Errorf("depth %d: the read after the subtrees hangs under %d", depth, last.Parent)
+		}
+		// The outermost subtree spans every byte read inside it.
+		if n := p.Nodes[opened[0]]; int(n.Length) != depth {
+			t.Errorf("depth %d: outer subtree length %d, want %d", depth, n.Length, depth)
+		}
+		for _, i := range opened {
+			if p.Nodes[i].Length < 0 {
+				t.Errorf("depth %d: node %d left with length %d", depth, i, p.Nodes[i].Length)
+			}
+		}
+	}
+}
+
+// In a Lite PDU every index handed out is the root's: the cursor's own
+// writes (an open subtree's length, a failure's or a malformed mark's
+// flag, a little-endian mark) never land on it, and SettleLite undoes a
+// decoder's.
+func TestLiteNeverAltersRoot(t *testing.T) {
+	data := []byte{1, 2, 3, 4, 5}
+	walks := map[string]func(c *Cursor){
+		"open and close": func(c *Cursor) { c.Open(tSub, -1); c.Uint8(tA); c.Close() },
+		"little-endian":  func(c *Cursor) { c.Uint16LE(tA) },
+		"malformed mark": func(c *Cursor) { _, i := c.Uint8(tA); c.Malformed(i, tExample, "x") },
+		"short read":     func(c *Cursor) { c.Uint64(tA) },
+		"invalid":        func(c *Cursor) { c.Invalid(tA, "x") },
+		"no NUL":         func(c *Cursor) { c.Uint8(tA); c.CString(tS) },
+	}
+	for name, walk := range walks {
+		for _, wire := range []int{5, 9} {
+			var p PDU
+			p.Lite = true
+			c := Begin(&p, testReg.Root(), data, wire)
+			walk(&c)
+			c.Finish()
+			r := p.Nodes[0]
+			if r.Flags != 0 || r.Length != 5 || r.Offset != 0 || r.Parent != -1 || r.Text != "" || r.Value.B != nil || r.Value.N != 0 {
+				t.Errorf("%s (wire %d): root %+v", name, wire, r)
+			}
+		}
+	}
+	// What a decoder writes through index 0 is undone.
+	var p PDU
+	p.Lite = true
+	c := Begin(&p, testReg.Root(), data, len(data))
+	_, i := c.Uint8(tA)
+	p.Nodes[i].Text, p.Nodes[i].Key, p.Nodes[i].Value = "child", "k", U(7)
+	p.Nodes[i].Flags |= FlagSensitive
+	c.Finish()
+	p.SettleLite()
+	if r := p.Nodes[0]; r.Flags != 0 || r.Text != "" || r.Key != "" || r.Value.N != 0 || r.Length != 5 || r.Field != testReg.Root() {
+		t.Errorf("after SettleLite: root %+v", r)
+	}
+}

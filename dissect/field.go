@@ -73,6 +73,10 @@ type Field struct {
 	// Keyed fields stand for a family of names: a node of the field "query.kv"
 	// with Key "hostname" filters as "query.kv.hostname".
 	Keyed bool
+	// Sensitive fields hold secrets (a heartbeat salt, a verification
+	// key): PDU.Redact masks every node of them, the decoder's flag or not
+	// (the node of a field the capture cut short included).
+	Sensitive bool
 
 	id int // 1 + its registration order; 0 for a field no registry holds
 }

@@ -149,6 +149,21 @@ func (p *PDU) Reset(data []byte, wireLen int) {
 	p.Dir, p.Pending = DirUnknown, false
 }
 
+// SettleLite undoes, in a Lite PDU, what a decoder wrote through the
+// root's index, AddNode's answer for every node it does not keep (a
+// child's flags, text, key or value): the root keeps its field and its
+// range over the whole PDU and nothing else. The pipeline calls it after
+// decoding; the cursor itself never writes there.
+func (p *PDU) SettleLite() {
+	if !p.Lite || len(p.Nodes) == 0 {
+		return
+	}
+	n := &p.Nodes[0]
+	n.Key, n.Text, n.Flags, n.Value = "", "", 0, Value{}
+	n.Parent, n.Offset, n.Length = -1, 0, int32(len(p.Data))
+	p.Nodes = p.Nodes[:1]
+}
+
 // Cut reports whether the capture cut this PDU short.
 func (p *PDU) Cut() bool { return p.WireLen > len(p.Data) }
 

@@ -23,6 +23,7 @@ type config struct {
 	format                             string
 	fields, fieldOpts, decodeAs, stats []string
 	count                              int
+	countSet                           bool // -c given, so that -c 0 is refused as tshark does
 	write                              string
 	glossary                           string
 	classicSalt                        string
@@ -80,7 +81,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.StringArrayVarP(&c.stats, "statistics", "z", nil, "print `STAT` at the end (repeatable; -z help lists them), e.g. -z mc,servers -z conv,tcp -z io,stat,1")
 	fs.BoolVarP(&c.quiet, "quiet", "q", false, "print no per-PDU output (with -z), e.g. -q -z mc,stat")
 	fs.StringVarP(&c.glossary, "glossary", "G", "", "print a `REPORT` and exit: fields, protocols or experts, e.g. -G fields")
-	fs.BoolVar(&c.redact, "redact", false, "mask Classic salts and verification keys in every output, e.g. --redact")
+	fs.BoolVar(&c.redact, "redact", false, "mask Classic salts and verification keys, every copy, in every output (and the undissected bytes of Classic and unclaimed streams, which may hold them); not with -w, e.g. --redact")
 	fs.StringVar(&c.classicSalt, "classic-salt", "", "the Classic server's heartbeat `SALT`, to check verification keys when the heartbeat was not captured, e.g. --classic-salt wo6kVAHjxoJcInKx")
 	fs.StringVar(&c.exportObjects, "export-objects", "", "write carried files as `KIND,DIR`: level (Classic levels' blocks and a PNG map) or favicon (SLP favicons as PNG), e.g. --export-objects favicon,/tmp/icons")
 	fs.BoolVar(&c.noHeuristics, "no-heuristics", false, "pick protocols by port and -d only, e.g. --no-heuristics")
@@ -99,6 +100,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 		fs.Usage()
 		return nil, errHelp
 	}
+	c.countSet = fs.Changed("count")
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("unexpected argument %q (a display filter goes after -Y)", fs.Arg(0))
 	}
@@ -138,8 +140,14 @@ func (c *config) check() error {
 	if c.format != "fields" && c.format != "ek" && len(c.fields) > 0 {
 		return errors.New("-e is for -T fields or -T ek")
 	}
-	if c.count < 0 {
+	if c.count < 0 || c.count == 0 && c.countSet {
 		return fmt.Errorf("-c %d: the count must be positive", c.count)
+	}
+	if c.redact && c.write != "" {
+		// -w copies frames as they are read, before any is dissected:
+		// they cannot be masked, and a saved capture must not leak what
+		// --redact promises to hide.
+		return errors.New("--redact cannot be used with -w: the saved frames would hold the secrets in clear (save without --redact, or redact the output instead)")
 	}
 	for _, name := range c.fields {
 		ref, err := analyze.ResolveField(name)
@@ -187,6 +195,7 @@ func (c *config) check() error {
 	}
 	c.opts.NoHeuristics = c.noHeuristics
 	c.opts.ClassicSalt = c.classicSalt
+	c.opts.Redact = c.redact
 	if c.exportObjects != "" {
 		kind, dir, ok := strings.Cut(c.exportObjects, ",")
 		if _, known := exportKinds[kind]; !ok || !known || dir == "" {

@@ -3,6 +3,7 @@
 package main
 
 import (
+	bo "encoding/binary"
 	"errors"
 	"net"
 	"time"
@@ -46,7 +47,16 @@ func openLiveReader(iface, capFilter string) (liveReader, error) {
 	return &afPacket{fd: fd, loopback: ifi.Flags&net.FlagLoopback != 0, buf: make([]byte, 262144)}, nil
 }
 
-func htons(v uint16) uint16 { return v<<8 | v>>8 }
+// htons is v in network byte order, as the host stores a uint16: the
+// bytes swapped on a little-endian host, unchanged on a big-endian one.
+func htons(v uint16) uint16 { return hton16(bo.NativeEndian, v) }
+
+// hton16 is htons for a host of byte order host.
+func hton16(host bo.ByteOrder, v uint16) uint16 {
+	var b [2]byte
+	bo.BigEndian.PutUint16(b[:], v)
+	return host.Uint16(b[:])
+}
 
 func (a *afPacket) read() ([]byte, gopacket.CaptureInfo, error) {
 	for {

@@ -16,8 +16,8 @@ import (
 )
 
 // run reads the input, dissects it and writes the chosen output. Errors are
-// one line on stderr and a non-zero status; a capture cut short is a
-// warning after what could be read.
+// one line on stderr and a non-zero status; a capture cut short or damaged
+// is a warning after what could be read, and exit status 2, as tshark.
 func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 	if c.glossary != "" {
 		if err := glossary(c.glossary, stdout); err != nil {
@@ -218,6 +218,9 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 	if warning != nil {
 		fmt.Fprintf(stderr, "mcdissect: warning: %v\n", warning)
 	}
+	if n := a.Stats().Panics; n > 0 {
+		fmt.Fprintf(stderr, "mcdissect: warning: %d decoder panics were caught (a bug of mcdissect: please report it); each PDU concerned is shown as malformed (mc.panic)\n", n)
+	}
 	if n := a.Stats().TCPDropped; n > 0 {
 		fmt.Fprintf(stderr, "mcdissect: warning: %d bytes of TCP payload were not dissected: sent after their connection closed or was reset, before the start of a stream picked up mid-way, or more than 1 GiB ahead of it\n", n)
 	}
@@ -227,6 +230,9 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 	if runErr != nil && !errors.Is(runErr, analyze.ErrStop) {
 		fmt.Fprintf(stderr, "mcdissect: %v\n", runErr)
 		return exitFail
+	}
+	if warning != nil {
+		return exitFail // the input is cut or damaged: all it held was printed
 	}
 	return exitOK
 }
@@ -242,6 +248,10 @@ func (c *config) openSource(stdin io.Reader) (analyze.Source, func(), error) {
 		f, err := os.Open(c.read)
 		if err != nil {
 			return nil, nil, fmt.Errorf("cannot read %s: %v", c.read, errors.Unwrap(err))
+		}
+		if fi, err := f.Stat(); err == nil && fi.IsDir() {
+			f.Close()
+			return nil, nil, fmt.Errorf("%q is a directory (folder), not a file", c.read)
 		}
 		in, closeFn = f, func() { f.Close() }
 	}

@@ -355,7 +355,7 @@ func str(cur *dissect.Cursor, lf, f *dissect.Field, maxChars int) ([]byte, int32
 	}
 	if n < 0 {
 		cur.Malformed(li, dissect.ExpertMalformed, lf.Name+" at offset "+strconv.Itoa(off)+": negative length "+strconv.FormatInt(int64(n), 10))
-		cur.Fail(f, "no string after a negative length")
+		cur.Invalid(f, "no string after a negative length")
 		return nil, -1
 	}
 	so := cur.Off()
@@ -414,7 +414,7 @@ func (c *Conn) handshake(cur *dissect.Cursor, m dissect.Meta) {
 	}
 	if al < 0 {
 		cur.Malformed(ali, dissect.ExpertMalformed, "slp.handshake.address_length at offset "+strconv.Itoa(off)+": negative length "+strconv.FormatInt(int64(al), 10))
-		cur.Fail(FieldHsAddress, "no address after a negative length")
+		cur.Invalid(FieldHsAddress, "no address after a negative length")
 		return
 	}
 	raw := cur.Peek(int(al))
@@ -780,7 +780,7 @@ func byteArray(cur *dissect.Cursor, lf, f *dissect.Field) int32 {
 	}
 	if n < 0 {
 		cur.Malformed(li, dissect.ExpertMalformed, lf.Name+" at offset "+strconv.Itoa(off)+": negative length")
-		cur.Fail(f, "no bytes after a negative length")
+		cur.Invalid(f, "no bytes after a negative length")
 		return -1
 	}
 	_, i := cur.Take(f, int(n))
@@ -795,7 +795,7 @@ func shortArray(cur *dissect.Cursor, lf, f *dissect.Field) int32 {
 	}
 	cur.P.Nodes[li].Value = dissect.U(uint64(uint16(n)))
 	if n < 0 {
-		cur.Fail(f, "negative length")
+		cur.Invalid(f, "negative length")
 		return -1
 	}
 	_, i := cur.Take(f, int(n))

@@ -108,7 +108,7 @@ func (c *Conn) plugin(cur *dissect.Cursor) string {
 	cur.Uint8(FieldLegacyID)
 	n, ok := charCount(cur, FieldLegacyChanLen)
 	if !ok {
-		cur.Fail(FieldLegacyChannel, "no channel after a bad length")
+		cur.Invalid(FieldLegacyChannel, "no channel after a bad length")
 		return ""
 	}
 	ch, chi := utf16Str(cur, FieldLegacyChannel, n)
@@ -128,7 +128,7 @@ func (c *Conn) plugin(cur *dissect.Cursor) string {
 	proto, _ := cur.Uint8(FieldLegacyProtocol)
 	hn, ok := charCount(cur, FieldLegacyHostLen)
 	if !ok {
-		cur.Fail(FieldLegacyHost, "no host after a bad length")
+		cur.Invalid(FieldLegacyHost, "no host after a bad length")
 		return ""
 	}
 	host, _ := utf16Str(cur, FieldLegacyHost, hn)
@@ -149,7 +149,7 @@ func (c *Conn) kick(cur *dissect.Cursor) {
 	cur.Uint8(FieldLegacyID)
 	n, ok := charCount(cur, FieldLegacyStrLen)
 	if !ok {
-		cur.Fail(FieldLegacyKick, "no string after a bad length")
+		cur.Invalid(FieldLegacyKick, "no string after a bad length")
 		return
 	}
 	raw := cur.Peek(2 * n)

@@ -106,7 +106,7 @@ func (c *Conn) statusResponse(cur *dissect.Cursor) {
 	}
 	if jl < 0 {
 		cur.Malformed(jli, dissect.ExpertMalformed, "slp.status.json_length at offset "+strconv.Itoa(lenOff)+": negative length")
-		cur.Fail(FieldStatusJSON, "no JSON after a negative length")
+		cur.Invalid(FieldStatusJSON, "no JSON after a negative length")
 		return
 	}
 	base := int32(cur.Off()) // not read back from the node: in Lite mode there is none

@@ -62,7 +62,7 @@ func varInt(c *dissect.Cursor, f *dissect.Field) (int32, int32, bool) {
 		return 0, -1, false
 	case viTooLong:
 		off := c.Off()
-		i := c.Fail(f, "VarInt longer than 5 bytes")
+		i := c.Invalid(f, "VarInt longer than 5 bytes")
 		c.Expert(i, ExpertVarIntTooLong, f.Name+" at offset "+strconv.Itoa(off)+": the 5th byte "+hexByte(b[4])+" still has its continuation bit set")
 		return 0, i, false
 	}

@@ -1,0 +1,54 @@
+package analyze
+
+import "unsafe"
+
+// redact masks r's secrets in its own copy of the bytes (--redact), as the
+// back end emits it: the tree's secrets with dissect.PDU.Redact, and the
+// whole of the undissected bytes (or differing retransmission) of a
+// Classic stream or of a stream no protocol claimed, which may hold a salt
+// or key that no tree locates (a heartbeat or identification cut short or
+// misframed is often not even recognised): when in doubt, the whole range. Records of other protocols, and Classic PDUs without a
+// secret, are left as they are, without a copy.
+//
+// The bytes written are the record's own, never the reader's or the
+// batch's (a borrowed record is made to own its bytes first). -w writes the
+// frames as read, before they are dissected, so it cannot mask them: the
+// CLI refuses --redact with -w.
+func (r *Record) redact() {
+	p := &r.PDU
+	doubt := (r.Proto == "classic" || r.Proto == "tcp") && r.Kind != KindPDU
+	if !doubt && !p.Sensitive() {
+		return
+	}
+	r.ownPDUData()
+	if doubt {
+		p.RedactAll()
+		return
+	}
+	p.Redact()
+}
+
+// ownPDUData makes the PDU's bytes the record's own buffer (its values that
+// view them follow), so that they may be written.
+func (r *Record) ownPDUData() {
+	if r.borrowed {
+		r.own()
+	}
+	d := r.PDU.Data
+	if len(d) == 0 || within(d, r.buf) {
+		return
+	}
+	nb := append([]byte(nil), d...)
+	repoint(r.PDU.Nodes, d, nb)
+	r.PDU.Data = nb
+}
+
+// within reports whether b lies inside buf.
+func within(b, buf []byte) bool {
+	if len(b) == 0 || len(buf) == 0 {
+		return false
+	}
+	lo := uintptr(unsafe.Pointer(unsafe.SliceData(buf)))
+	p := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+	return p >= lo && p+uintptr(len(b)) <= lo+uintptr(len(buf))
+}
