@@ -416,7 +416,7 @@ func workedPlayerID(dst []byte, p *dissect.PDU, n *dissect.Node) []byte {
 	}
 	dst = appendRaw(dst, b, int64(int8(b[0])))
 	if b[0] == 0xff {
-		dst = append(dst, ": -1 (255 unsigned) means the player receiving the packet"...)
+		dst = append(dst, ": the player receiving the packet"...)
 	}
 	return dst
 }

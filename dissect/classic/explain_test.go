@@ -29,7 +29,7 @@ func TestWorked(t *testing.T) {
 		{"fixed x", plain, dissect.DirS2C, spawn, "classic.x", 0, "04 00 = 0x0400 = 1024; fixed point with 5 fractional bits: 1024 ÷ 32 = 32 blocks (32 whole blocks and 0/32)"},
 		{"fixed y", plain, dissect.DirS2C, spawn, "classic.y", 0, "02 1d = 0x021d = 541; fixed point with 5 fractional bits: 541 ÷ 32 = 16.90625 blocks (16 whole blocks and 29/32)"},
 		{"feet", plain, dissect.DirS2C, spawn, "classic.feet_y", 0, "eye Y 541 − 51 = 490 (in 1/32 block); 490 ÷ 32 = 15.3125 blocks"},
-		{"self", plain, dissect.DirS2C, spawn, "classic.player_id", 0, "ff = 0xff = 255 − 256 (two's complement, top bit set) = -1: -1 (255 unsigned) means the player receiving the packet"},
+		{"self", plain, dissect.DirS2C, spawn, "classic.player_id", 0, "ff = 0xff = 255 − 256 (two's complement, top bit set) = -1: the player receiving the packet"},
 		{"negative fixed", plain, dissect.DirS2C, cat(0x08, 1, be16(-40), be16(64), be16(0), 64, 192), "classic.x", 0,
 			"ff d8 = 0xffd8 = 65496 − 65536 (two's complement, top bit set) = -40; fixed point with 5 fractional bits: -40 ÷ 32 = -1.25 blocks (-2 whole blocks and 24/32)"},
 		{"yaw", plain, dissect.DirS2C, cat(0x08, 1, be16(-40), be16(64), be16(0), 64, 192), "classic.yaw", 0, "0x40 = 64; 64 × 360 ÷ 256 = 90°"},

@@ -119,8 +119,7 @@ func workedMasked(dst []byte, p *dissect.PDU, n *dissect.Node) []byte {
 	return append(dst, " (no high bits set: nothing changes)"...)
 }
 
-// workedToken: on the wire in stat requests, four big-endian bytes; in the
-// handshake response, generated from the decimal string.
+// workedToken: on the wire in stat requests, four big-endian bytes.
 func workedToken(dst []byte, p *dissect.PDU, n *dissect.Node) []byte {
 	b := dissect.NodeBytes(p, n)
 	if len(b) == 4 {
@@ -132,10 +131,7 @@ func workedToken(dst []byte, p *dissect.PDU, n *dissect.Node) []byte {
 		}
 		return dst
 	}
-	if n.Flags&dissect.FlagGenerated == 0 {
-		return dst
-	}
-	return appendTokenBytes(dst, n.Value.Int())
+	return dst // the handshake's token is worked out under its decimal string
 }
 
 // appendTokenBytes shows a token's decimal value as the four bytes a

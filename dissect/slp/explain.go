@@ -199,7 +199,7 @@ func workedVarInt(dst []byte, p *dissect.PDU, n *dissect.Node) []byte {
 	}
 	dst = spacedHex(dst, b)
 	if k == 1 {
-		return fmt.Appendf(dst, ": one byte, top bit clear, so the value is the byte itself = %d", v)
+		return fmt.Appendf(dst, ": one byte with its top bit clear, so the value is the byte itself: 0x%02x = %d", b[0], v)
 	}
 	dst = append(dst, ": each byte gives 7 bits, low group first, while its top bit says more follow: "...)
 	var u uint64

@@ -24,7 +24,7 @@ func TestWorked(t *testing.T) {
 		field string
 		want  string
 	}{
-		{"one-byte length", []step{{c2s, seed}}, "slp.length", "18: one byte, top bit clear, so the value is the byte itself = 24"},
+		{"one-byte length", []step{{c2s, seed}}, "slp.length", "18: one byte with its top bit clear, so the value is the byte itself: 0x18 = 24"},
 		{"protocol ff 05", []step{{c2s, seed}}, "slp.handshake.protocol_version",
 			"fe 05: each byte gives 7 bits, low group first, while its top bit says more follow: 0x7e + 0x05×128 = 766"},
 		{"protocol -1", []step{{c2s, handshake(-1, "h", 25565, 1)}}, "slp.handshake.protocol_version",
