@@ -129,4 +129,12 @@ func TestFieldList(t *testing.T) {
 		}
 	}
 	compare(t, "fields.txt", b.Bytes())
+	// And experts.txt, what `mcdissect -G experts` prints.
+	b.Reset()
+	for _, r := range dissect.Registries() {
+		for _, e := range r.Experts() {
+			b.WriteString(e.Name + "\t" + e.Severity.String() + "\t" + e.Summary + "\n")
+		}
+	}
+	compare(t, "experts.txt", b.Bytes())
 }

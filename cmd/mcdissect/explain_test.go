@@ -41,6 +41,10 @@ func TestGlossaryBlurb(t *testing.T) {
 	if out != string(want) {
 		t.Errorf("-G fields differs from golden/fields.txt (go test ./golden -update rewrites it)")
 	}
+	experts, _, _ := mcd(t, nil, "-G", "experts")
+	if want, err := os.ReadFile("../../golden/experts.txt"); err != nil || experts != string(want) {
+		t.Errorf("-G experts differs from golden/experts.txt (go test ./golden -update rewrites it): %v", err)
+	}
 	for _, l := range lines(out) {
 		col := strings.Split(l, "\t")
 		if len(col) != 6 || col[0] != "F" {
