@@ -294,6 +294,9 @@ func init() {
 	for _, name := range []string{"size_variation", "speed", "gravity", "lifetime", "lifetime_variation"} {
 		w["classic.cpe."+name] = workedScaled(10000, true)
 	}
+	for _, name := range []string{"port", "max", "name", "public", "version", "users", "software", "web", "param"} {
+		w["classic.heartbeat."+name] = workedPercent // not the salt: a secret
+	}
 	Registry.Explain(explanations, w)
 }
 
@@ -447,4 +450,35 @@ func workedTurn(dst []byte, p *dissect.PDU, n *dissect.Node) []byte {
 	dst = appendRaw(dst, b, raw)
 	deg := float64(raw) * 360 / 65536
 	return fmt.Appendf(dst, "; %d × 360 ÷ 65536 = %s°", raw, fmtFloat(math.Round(deg*1e4)/1e4))
+}
+
+// workedPercent decodes the URL escapes of a heartbeat parameter, as the
+// decoder does (heartbeat.go): "%20 = byte 0x20 = \" \"", "+ = a space".
+func workedPercent(dst []byte, p *dissect.PDU, n *dissect.Node) []byte {
+	b := dissect.NodeBytes(p, n)
+	shown := 0
+	for i := 0; i < len(b); i++ {
+		esc := b[i] == '%' && i+2 < len(b) && isHex(b[i+1]) && isHex(b[i+2])
+		if !esc && b[i] != '+' {
+			continue
+		}
+		if shown == 4 {
+			return append(dst, ", …"...)
+		}
+		if shown == 0 {
+			dst = append(dst, "URL encoding, % and two hex digits for a byte, + for a space: "...)
+		} else {
+			dst = append(dst, ", "...)
+		}
+		shown++
+		if !esc {
+			dst = append(dst, "+ = a space"...)
+			continue
+		}
+		c := unhex(b[i+1])<<4 | unhex(b[i+2])
+		dst = fmt.Appendf(dst, "%%%c%c = byte 0x%02x = ", b[i+1], b[i+2], c)
+		dst = dissect.AppendQuoted(dst, string([]byte{c}))
+		i += 2
+	}
+	return dst
 }

@@ -61,3 +61,27 @@ func TestWorked(t *testing.T) {
 		})
 	}
 }
+
+// TestWorkedPercent: the heartbeat of samples/handmade-classic-heartbeat.pcap.
+func TestWorkedPercent(t *testing.T) {
+	req := "GET /heartbeat.jsp?port=25565&max=32&name=My%20Server&public=True&version=7&salt=wo6kVAHjxoJcInKx&users=0&software=hand%2Dmade+x HTTP/1.1\r\nHost: minecraft.net\r\n\r\n"
+	var p dissect.PDU
+	NewHeartbeat(NewSession()).Decode(&p, []byte(req), dissect.Meta{Dir: dissect.DirC2S, Client: "10.0.4.1:40000", Server: "203.0.113.80:80"})
+	want := map[string]string{
+		"classic.heartbeat.name":     `URL encoding, % and two hex digits for a byte, + for a space: %20 = byte 0x20 = " "`,
+		"classic.heartbeat.software": `URL encoding, % and two hex digits for a byte, + for a space: %2D = byte 0x2d = "-", + = a space`,
+		"classic.heartbeat.port":     "",
+	}
+	for i := range p.Nodes {
+		n := &p.Nodes[i]
+		if w, ok := want[n.Field.Name]; ok {
+			if got := string(n.Field.Worked(nil, &p, n)); got != w {
+				t.Errorf("worked %s = %q, want %q", n.Field.Name, got, w)
+			}
+			delete(want, n.Field.Name)
+		}
+	}
+	if len(want) > 0 {
+		t.Errorf("no nodes for %v", want)
+	}
+}

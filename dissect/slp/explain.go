@@ -3,6 +3,7 @@ package slp
 import (
 	"encoding/binary"
 	"fmt"
+	"time"
 	"unicode/utf16"
 
 	"github.com/mcdissect/mcdissect/dissect"
@@ -170,6 +171,8 @@ func init() {
 		"slp.legacy.data_length":       workedBigEndian,
 		"slp.legacy.port":              workedBigEndian,
 		"slp.login.uuid":               workedUUID,
+		"slp.ping.payload":             workedMillis,
+		"slp.login.timestamp":          workedMillis,
 	}
 	for _, name := range varIntFields {
 		w[name] = workedVarInt
@@ -303,6 +306,27 @@ func workedUUID(dst []byte, p *dissect.PDU, n *dissect.Node) []byte {
 		dst = append(dst, ": an MD5 name-based UUID, as offline-mode servers make from \"OfflinePlayer:\" + name"...)
 	case 4:
 		dst = append(dst, ": a random UUID, as Mojang gives accounts"...)
+	}
+	return dst
+}
+
+// workedMillis reads 8 big-endian bytes as milliseconds since 1970 when
+// they fall in this century's first decades, as clients' ping payloads
+// and key expiry times do.
+func workedMillis(dst []byte, p *dissect.PDU, n *dissect.Node) []byte {
+	b := dissect.NodeBytes(p, n)
+	if len(b) != 8 {
+		return dst
+	}
+	v := int64(binary.BigEndian.Uint64(b))
+	dst = spacedHex(dst, b)
+	dst = fmt.Appendf(dst, " big-endian = %d", v)
+	const from, to = 1230768000000, 4102444800000 // 2009 to 2100, in ms
+	if v >= from && v < to {
+		dst = append(dst, " = milliseconds since 1970: "...)
+		dst = time.UnixMilli(v).UTC().AppendFormat(dst, "2006-01-02 15:04:05.000 UTC")
+	} else {
+		dst = append(dst, ": not a time of this century in milliseconds, so an opaque number or a counter"...)
 	}
 	return dst
 }

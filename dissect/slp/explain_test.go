@@ -55,3 +55,19 @@ func TestWorked(t *testing.T) {
 		})
 	}
 }
+
+// TestWorkedMillis: the ping payload of samples/slp-status-craftping.pcap
+// is the client's clock in milliseconds; another client's is random.
+func TestWorkedMillis(t *testing.T) {
+	for _, c := range []struct{ hex, want string }{
+		{"000001a203acad8a", "00 00 01 a2 03 ac ad 8a big-endian = 1795357977994 = milliseconds since 1970: 2026-11-22 14:32:57.994 UTC"},
+		{"10ad91a0674c9ce6", "10 ad 91 a0 67 4c 9c e6 big-endian = 1201776793691659494: not a time of this century in milliseconds, so an opaque number or a counter"},
+	} {
+		ps := run(t, step{c2s, handshake(767, "h", 25565, 1)}, step{c2s, pkt(0)}, step{c2s, pkt(1, hx(c.hex))})
+		p := ps[2]
+		n := node(t, p, "slp.ping.payload")
+		if got := string(n.Field.Worked(nil, p, n)); got != c.want {
+			t.Errorf("worked %s =\n %q, want\n %q", c.hex, got, c.want)
+		}
+	}
+}
