@@ -179,7 +179,10 @@ func (t *textRenderer) appendTree(dst []byte, r *analyze.Record) []byte {
 	p := &r.PDU
 	depth := slices.Grow(t.depth[:0], len(p.Nodes))[:len(p.Nodes)]
 	t.depth = depth
-	t.gen++
+	if t.gen++; t.gen == 0 { // wrapped: no stale mark may match
+		clear(t.explained)
+		t.gen = 1
+	}
 	for i := range p.Nodes {
 		n := &p.Nodes[i]
 		d := 0
