@@ -280,7 +280,7 @@ func init() {
 		"classic.feet_y":             workedFeet,
 		"classic.player_id":          workedPlayerID,
 		"classic.cpe.click_distance": workedScaled(32, false),
-		"classic.cpe.jump_height":    workedScaled(32, true),
+		"classic.cpe.jump_height":    workedJump,
 		"classic.cpe.click_yaw":      workedTurn,
 		"classic.cpe.click_pitch":    workedTurn,
 	}
@@ -419,9 +419,12 @@ func workedPlayerID(dst []byte, p *dissect.PDU, n *dissect.Node) []byte {
 	}
 	dst = appendRaw(dst, b, int64(int8(b[0])))
 	if b[0] == 0xff {
-		dst = append(dst, ": the player receiving the packet"...)
+		return append(dst, ": the player receiving the packet"...)
 	}
-	return dst
+	if p.Dir != dissect.DirS2C {
+		return dst // from the client, under HeldBlock, the held block instead
+	}
+	return append(dst, ": another player"...)
 }
 
 // workedScaled: a fixed-point number, the integer on the wire ÷ div.
@@ -481,4 +484,14 @@ func workedPercent(dst []byte, p *dissect.PDU, n *dissect.Node) []byte {
 		i += 2
 	}
 	return dst
+}
+
+// workedJump: 1/32 block units, -1 for the client's default.
+func workedJump(dst []byte, p *dissect.PDU, n *dissect.Node) []byte {
+	b := dissect.NodeBytes(p, n)
+	if raw, ok := signed(b); ok && raw == -1 {
+		dst = appendRaw(dst, b, raw)
+		return append(dst, ": the client's default jump height"...)
+	}
+	return workedScaled(32, true)(dst, p, n)
 }

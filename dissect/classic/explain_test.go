@@ -85,3 +85,31 @@ func TestWorkedPercent(t *testing.T) {
 		t.Errorf("no nodes for %v", want)
 	}
 }
+
+func TestWorkedJumpAndPlayer(t *testing.T) {
+	hack := func(jump int) []byte { return cat(0x20, 1, 0, 1, 1, 0, be16(jump)) }
+	for _, c := range []struct {
+		data  []byte
+		field string
+		want  string
+	}{
+		{hack(-1), "classic.cpe.jump_height", "ff ff = 0xffff = 65535 − 65536 (two's complement, top bit set) = -1: the client's default jump height"},
+		{hack(40), "classic.cpe.jump_height", "00 28 = 0x0028 = 40; 40 ÷ 32 = 1.25"},
+		{cat(0x0c, 4), "classic.player_id", "04 = 0x04 = 4: another player"},
+	} {
+		var p dissect.PDU
+		cpeAll().DecodeWire(&p, c.data, len(c.data), meta(dissect.DirS2C))
+		found := false
+		for i := range p.Nodes {
+			if n := &p.Nodes[i]; n.Field.Name == c.field {
+				found = true
+				if got := string(n.Field.Worked(nil, &p, n)); got != c.want {
+					t.Errorf("worked %s = %q, want %q", c.field, got, c.want)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("no %s in % x", c.field, c.data)
+		}
+	}
+}
