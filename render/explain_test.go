@@ -119,3 +119,32 @@ func TestAppendWrapped(t *testing.T) {
 		}
 	}
 }
+
+// TestExplainCorpus: on every record of every sample, --explain adds
+// only "| " and "= " lines to the tree, and no worked value is empty or
+// writes a control byte.
+func TestExplainCorpus(t *testing.T) {
+	for _, r := range corpus(t) {
+		plain := render(t, "text", Options{Verbose: true}, r)
+		out := render(t, "text", Options{Verbose: true, Explain: true}, r)
+		var kept []string
+		for _, l := range strings.Split(out, "\n") {
+			s := strings.TrimSpace(l)
+			switch {
+			case s == "=" || s == "|":
+				t.Errorf("frame %d: empty explanation line", r.Frame)
+			case strings.HasPrefix(s, "| "), strings.HasPrefix(s, "= "):
+				for _, c := range []byte(l) {
+					if c < 0x20 || c == 0x7f {
+						t.Errorf("frame %d: control byte in %q", r.Frame, l)
+					}
+				}
+			default:
+				kept = append(kept, l)
+			}
+		}
+		if strings.Join(kept, "\n") != plain {
+			t.Fatalf("frame %d: --explain changed the tree", r.Frame)
+		}
+	}
+}
