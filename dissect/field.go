@@ -70,6 +70,13 @@ type Field struct {
 	// has no bytes of its own (generated values); 0 pads nothing.
 	Width int
 	Desc  string // a sentence for the field reference
+	// Worked, when set, appends the arithmetic that turns the node's bytes
+	// into its value, for learners ("ff 05: 0x7f + 0x05×128 = 767"); it
+	// appends nothing when it has nothing to show. Like Custom it is called
+	// by renderers only (-V --explain, the HTML page), so decoding never
+	// pays for it; it reads the node's bytes through the PDU (NodeBytes),
+	// must append to dst and may keep nothing.
+	Worked func(dst []byte, p *PDU, n *Node) []byte
 	// Keyed fields stand for a family of names: a node of the field "query.kv"
 	// with Key "hostname" filters as "query.kv.hostname".
 	Keyed bool
@@ -93,6 +100,10 @@ type Registry struct {
 	root    *Field
 	fields  []*Field
 	experts []*ExpertInfo
+	// explain and worked: by filter name, given by Explain, applied to a
+	// field as it is registered.
+	explain map[string]string
+	worked  map[string]func(dst []byte, p *PDU, n *Node) []byte
 }
 
 var global = struct {
@@ -136,9 +147,61 @@ func (r *Registry) Add(f Field) *Field {
 		panic("dissect: field registered twice: " + f.Name)
 	}
 	p.id = len(global.fields) + 1
+	r.applyExplain(p)
 	global.fields[f.Name] = p
 	r.fields = append(r.fields, p)
 	return p
+}
+
+// Explain gives the registry's fields their descriptions (Desc) and worked
+// values (Worked) from tables keyed by filter name, so that a protocol
+// keeps its teaching text in one place apart from its registration code:
+// fields registered already get theirs now, later ones as Add registers
+// them, so the call's place among a package's initialisers does not
+// matter. A field given a Desc both in its registration and in the table
+// panics at start-up; a Worked set at registration is kept. It returns r.
+func (r *Registry) Explain(desc map[string]string, worked map[string]func(dst []byte, p *PDU, n *Node) []byte) *Registry {
+	global.Lock()
+	defer global.Unlock()
+	if r.explain == nil {
+		r.explain = map[string]string{}
+		r.worked = map[string]func(dst []byte, p *PDU, n *Node) []byte{}
+	}
+	for k, v := range desc {
+		r.explain[k] = v
+	}
+	for k, v := range worked {
+		r.worked[k] = v
+	}
+	for _, f := range r.fields {
+		r.applyExplain(f)
+	}
+	return r
+}
+
+func (r *Registry) applyExplain(f *Field) {
+	if d, ok := r.explain[f.Name]; ok && f.Desc != d {
+		if f.Desc != "" {
+			panic("dissect: field explained twice: " + f.Name)
+		}
+		f.Desc = d
+	}
+	if w, ok := r.worked[f.Name]; ok && f.Worked == nil {
+		f.Worked = w
+	}
+}
+
+// NodeBytes returns the bytes of n in p, clipped to what was captured: none
+// for a generated node.
+func NodeBytes(p *PDU, n *Node) []byte {
+	if n.Flags&FlagGenerated != 0 || n.Offset < 0 || n.Length <= 0 || int(n.Offset) >= len(p.Data) {
+		return nil
+	}
+	end := int(n.Offset) + int(n.Length)
+	if end > len(p.Data) {
+		end = len(p.Data)
+	}
+	return p.Data[n.Offset:end]
 }
 
 // Uint, Int, Str, Bytes, Bool, Float, FrameNum and Label are shorthands for Add.

@@ -168,12 +168,28 @@ func compare(t *testing.T, name string, got []byte) {
 	dissecttest.Golden(t, name, got, *update)
 }
 
-// TestFieldList keeps fields.txt, the list of every filter name with its
-// type (what `mcdissect -G fields` prints), under review like the trees.
+// TestFieldList keeps fields.txt, what `mcdissect -G fields` prints (the
+// CLI's tests check that it prints exactly this), under review like the
+// trees: one line a field in tshark's layout, F, label, filter name, type,
+// protocol, and last the explanation (tshark's blurb).
 func TestFieldList(t *testing.T) {
 	var b bytes.Buffer
 	for _, r := range dissect.Registries() {
-		b.Write(r.Dump())
+		for _, f := range r.Fields() {
+			name := f.Name
+			if f.Keyed {
+				name += ".<key>"
+			}
+			b.WriteString("F\t" + f.Label + "\t" + name + "\t" + f.Type.String() + "\t" + r.Proto + "\t" + f.Desc + "\n")
+		}
 	}
 	compare(t, "fields.txt", b.Bytes())
+	// And experts.txt, what `mcdissect -G experts` prints.
+	b.Reset()
+	for _, r := range dissect.Registries() {
+		for _, e := range r.Experts() {
+			b.WriteString(e.Name + "\t" + e.Severity.String() + "\t" + e.Summary + "\n")
+		}
+	}
+	compare(t, "experts.txt", b.Bytes())
 }

@@ -13,6 +13,7 @@ type Options struct {
 	Verbose bool // -V: the tree
 	Hex     bool // -x: the annotated hex dump
 	Redact  bool // --redact: mask fields flagged sensitive
+	Explain bool // --explain: under each -V tree line, the field's explanation and worked value
 	// For -T fields.
 	Fields     []analyze.FieldRef
 	Header     bool

@@ -3,6 +3,7 @@ package render
 import (
 	"bufio"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/mcdissect/mcdissect/analyze"
@@ -18,6 +19,10 @@ type textRenderer struct {
 	clock  stampCache
 	pairs  pairCache
 	heads  lineHeads
+	// explained[id] == gen when the field of that ID was explained in the
+	// record being written (--explain explains a field once a record).
+	explained []uint32
+	gen       uint32
 }
 
 func (t *textRenderer) Begin() error { return nil }
@@ -174,6 +179,10 @@ func (t *textRenderer) appendTree(dst []byte, r *analyze.Record) []byte {
 	p := &r.PDU
 	depth := slices.Grow(t.depth[:0], len(p.Nodes))[:len(p.Nodes)]
 	t.depth = depth
+	if t.gen++; t.gen == 0 { // wrapped: no stale mark may match
+		clear(t.explained)
+		t.gen = 1
+	}
 	for i := range p.Nodes {
 		n := &p.Nodes[i]
 		d := 0
@@ -184,6 +193,9 @@ func (t *textRenderer) appendTree(dst []byte, r *analyze.Record) []byte {
 		dst = t.heads.append(dst, n, d)
 		dst = appendNodeTail(dst, n, &t.o)
 		dst = append(dst, '\n')
+		if t.o.Explain {
+			dst = t.appendExplain(dst, p, n, d+1)
+		}
 		for k := range p.Experts {
 			if e := &p.Experts[k]; int(e.Node) == i {
 				dst = appendIndent(dst, d+1)
@@ -191,6 +203,66 @@ func (t *textRenderer) appendTree(dst []byte, r *analyze.Record) []byte {
 				dst = append(dst, '\n')
 			}
 		}
+	}
+	return dst
+}
+
+// explainWidth is the column explanations are wrapped at.
+const explainWidth = 100
+
+// appendExplain appends, under a node's line, its field's explanation
+// ("| " lines, word-wrapped, the first time the field shows in the record:
+// a list of 300 players is explained once) and the arithmetic of its bytes
+// ("= " line, every time, unless --redact masks the node).
+func (t *textRenderer) appendExplain(dst []byte, p *dissect.PDU, n *dissect.Node, d int) []byte {
+	f := n.Field
+	if id := f.ID(); f.Desc != "" && id > 0 {
+		if id >= len(t.explained) {
+			t.explained = slices.Grow(t.explained, id+1-len(t.explained))[:id+1]
+		}
+		if t.explained[id] != t.gen {
+			t.explained[id] = t.gen
+			dst = appendWrapped(dst, f.Desc, d, "| ")
+		}
+	}
+	if f.Worked != nil && !redacted(&t.o, n) {
+		start := len(dst)
+		dst = appendIndent(dst, d)
+		dst = append(dst, "= "...)
+		mark := len(dst)
+		dst = f.Worked(dst, p, n)
+		if len(dst) == mark {
+			return dst[:start]
+		}
+		dst = append(dst, '\n')
+	}
+	return dst
+}
+
+// appendWrapped appends text as lines of at most explainWidth columns
+// (a longer word overflows), each indented d levels and prefixed.
+func appendWrapped(dst []byte, text string, d int, prefix string) []byte {
+	room := explainWidth - 4*d - len(prefix)
+	for text != "" {
+		cut, cols, space := len(text), 0, -1
+		for i, r := range text {
+			if r == ' ' {
+				space = i
+			}
+			if cols++; cols > room {
+				if space > 0 {
+					cut = space
+				} else if j := strings.IndexByte(text[i:], ' '); j >= 0 {
+					cut = i + j
+				}
+				break
+			}
+		}
+		dst = appendIndent(dst, d)
+		dst = append(dst, prefix...)
+		dst = append(dst, text[:cut]...)
+		dst = append(dst, '\n')
+		text = strings.TrimLeft(text[cut:], " ")
 	}
 	return dst
 }

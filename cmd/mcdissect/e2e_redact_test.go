@@ -66,6 +66,9 @@ func TestRedactEverywhere(t *testing.T) {
 		{"-Y", "classic", "-V"},
 		{"-q", "-z", "mc,stat", "-z", "expert", "-z", "conv,mc"},
 		{"-V", "-z", "expert"},
+		{"-T", "ek"},
+		{"-V", "--explain"},
+		{"-q", "-z", "mc,servers", "-z", "mc,rtt"},
 	}
 	for _, c := range captures {
 		var forms []string

@@ -20,6 +20,7 @@ type config struct {
 	read, iface, capFilter, dispFilter string
 	verbose, hex, quiet, redact        bool
 	statHelp                           bool // -z help
+	explain                            bool
 	format                             string
 	fields, fieldOpts, decodeAs, stats []string
 	count                              int
@@ -49,6 +50,7 @@ Usage:
 Examples:
   mcdissect -r samples/query-full.pcap                  one summary line per PDU
   mcdissect -r samples/query-full.pcap -V -x            full tree and annotated hex
+  mcdissect -r samples/query-full.pcap -V --explain     each field explained, its bytes worked out
   mcdissect -r cap.pcap -Y 'query.type == 0'            only PDUs matching a display filter
   mcdissect -r cap.pcap -T fields -e frame.number -e query.motd
   mcdissect -r cap.pcap -T json > cap.json
@@ -71,6 +73,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.StringVarP(&c.autostop, "autostop", "a", "", "stop a live capture after `duration:N` seconds, e.g. -a duration:10")
 	fs.StringVarP(&c.dispFilter, "display-filter", "Y", "", "show only PDUs matching `FILTER`, e.g. -Y 'slp.handshake.next_state == 1 && mc.direction == \"c2s\"'")
 	fs.BoolVarP(&c.verbose, "verbose", "V", false, "show each PDU's full field tree with offsets and lengths, e.g. -V")
+	fs.BoolVar(&c.explain, "explain", false, "with -V, explain each field under its line, with the arithmetic of its bytes where it needs some, e.g. -V --explain")
 	fs.BoolVarP(&c.hex, "hex", "x", false, "add a hex and ASCII dump laid out field by field, e.g. -x")
 	fs.StringVarP(&c.format, "output-format", "T", "text", "output `FORMAT`: text, json, ek (Elasticsearch bulk, as tshark) or fields, e.g. -T ek")
 	fs.StringArrayVarP(&c.fields, "field", "e", nil, "with -T fields, print `FIELD` (repeatable), e.g. -e frame.number -e query.motd")
@@ -156,7 +159,10 @@ func (c *config) check() error {
 		}
 		c.refs = append(c.refs, ref)
 	}
-	c.ropts = render.Options{Verbose: c.verbose, Hex: c.hex, Redact: c.redact, Fields: c.refs, Occurrence: 'a'}
+	if c.explain && (!c.verbose || c.format != "text") {
+		return errors.New("--explain explains the -V tree: use it with -V (text output)")
+	}
+	c.ropts = render.Options{Verbose: c.verbose, Hex: c.hex, Redact: c.redact, Explain: c.explain, Fields: c.refs, Occurrence: 'a'}
 	for _, o := range c.fieldOpts {
 		k, v, _ := strings.Cut(o, "=")
 		switch k {

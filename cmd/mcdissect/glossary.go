@@ -7,7 +7,9 @@ import (
 	"github.com/mcdissect/mcdissect/dissect"
 )
 
-// glossary prints -G reports: the registries are the documentation.
+// glossary prints -G reports: the registries are the documentation. -G
+// fields has tshark's layout (F, label, filter name, type, protocol,
+// blurb): the blurb, last, is the field's explanation for learners.
 func glossary(what string, w io.Writer) error {
 	switch what {
 	case "fields":

@@ -73,7 +73,7 @@ var (
 	FieldHBLine      = Registry.Str("classic.heartbeat.request_line", "Request line")
 	FieldHBMethod    = Registry.Str("classic.heartbeat.method", "Method")
 	FieldHBPath      = Registry.Str("classic.heartbeat.path", "Path")
-	FieldHBParam     = Registry.Add(dissect.Field{Name: "classic.heartbeat.param", Label: "Parameter", Type: dissect.FTString, Keyed: true, Desc: "a heartbeat parameter not in the protocol's list"})
+	FieldHBParam     = Registry.Add(dissect.Field{Name: "classic.heartbeat.param", Label: "Parameter", Type: dissect.FTString, Keyed: true})
 	FieldHBPort      = Registry.Str("classic.heartbeat.port", "port: the server's port")
 	FieldHBMax       = Registry.Str("classic.heartbeat.max", "max: maximum number of players")
 	FieldHBName      = Registry.Str("classic.heartbeat.name", "name: the server's name")

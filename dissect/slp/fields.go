@@ -10,9 +10,9 @@ var NextStates = dissect.Names{1: "Status", 2: "Login", 3: "Transfer"}
 
 // Frame header.
 var (
-	FieldLength     = Registry.Add(dissect.Field{Name: "slp.length", Label: "Length", Type: dissect.FTUint, Desc: "VarInt length of the packet ID and data; shown with the VarInt's byte count"})
-	FieldPacketID   = Registry.Add(dissect.Field{Name: "slp.packet_id", Label: "Packet ID", Type: dissect.FTUint, Base: dissect.BaseHex, Desc: "VarInt packet ID; its name depends on the connection's state and direction"})
-	FieldDataLength = Registry.Add(dissect.Field{Name: "slp.data_length", Label: "Data length", Type: dissect.FTUint, Desc: "after Set Compression: the inflated length of ID and data, 0 when the packet is sent uncompressed"})
+	FieldLength     = Registry.Add(dissect.Field{Name: "slp.length", Label: "Length", Type: dissect.FTUint})
+	FieldPacketID   = Registry.Add(dissect.Field{Name: "slp.packet_id", Label: "Packet ID", Type: dissect.FTUint, Base: dissect.BaseHex})
+	FieldDataLength = Registry.Add(dissect.Field{Name: "slp.data_length", Label: "Data length", Type: dissect.FTUint})
 	FieldCompressed = Registry.Bytes("slp.compressed", "Compressed data (zlib)")
 	FieldInflated   = Registry.Uint("slp.inflated_size", "Inflated size", dissect.BaseDec, nil)
 	FieldInnerID    = Registry.Add(dissect.Field{Name: "slp.inner_packet_id", Label: "Packet ID (inflated)", Type: dissect.FTUint, Base: dissect.BaseHex})
@@ -21,10 +21,10 @@ var (
 
 // Handshake.
 var (
-	FieldHsProtocol  = Registry.Add(dissect.Field{Name: "slp.handshake.protocol_version", Label: "Protocol version", Type: dissect.FTInt, Names: ProtocolNames, Desc: "the release it names comes from the protocol version table; -1 is the ping convention"})
+	FieldHsProtocol  = Registry.Add(dissect.Field{Name: "slp.handshake.protocol_version", Label: "Protocol version", Type: dissect.FTInt, Names: ProtocolNames})
 	FieldHsAddrLen   = Registry.Uint("slp.handshake.address_length", "Server address length", dissect.BaseDec, nil)
-	FieldHsAddress   = Registry.Add(dissect.Field{Name: "slp.handshake.server_address", Label: "Server address", Type: dissect.FTString, Desc: "the host the client connected to, without Forge markers or proxy forwarding data"})
-	FieldHsForge     = Registry.Add(dissect.Field{Name: "slp.handshake.forge_marker", Label: "Forge marker", Type: dissect.FTString, Desc: "\\0FML\\0, \\0FML2\\0, \\0FML3\\0 or \\0FORGE appended to the address by Forge clients"})
+	FieldHsAddress   = Registry.Add(dissect.Field{Name: "slp.handshake.server_address", Label: "Server address", Type: dissect.FTString})
+	FieldHsForge     = Registry.Add(dissect.Field{Name: "slp.handshake.forge_marker", Label: "Forge marker", Type: dissect.FTString})
 	FieldHsFwdIP     = Registry.Str("slp.handshake.forwarded.client_ip", "Forwarded client IP")
 	FieldHsFwdUUID   = Registry.Str("slp.handshake.forwarded.uuid", "Forwarded UUID")
 	FieldHsFwdProps  = Registry.Str("slp.handshake.forwarded.properties", "Forwarded properties")
@@ -37,8 +37,8 @@ var (
 // Status.
 var (
 	FieldStatusJSONLen = Registry.Uint("slp.status.json_length", "JSON length", dissect.BaseDec, nil)
-	FieldStatusJSON    = Registry.Add(dissect.Field{Name: "slp.status.json", Label: "JSON", Type: dissect.FTString, Desc: "the status response's JSON text"})
-	FieldStatus        = Registry.Add(dissect.Field{Name: "slp.status", Label: "Status", Type: dissect.FTNone, Desc: "the status JSON as a tree; each node points at its value within the JSON text"})
+	FieldStatusJSON    = Registry.Add(dissect.Field{Name: "slp.status.json", Label: "JSON", Type: dissect.FTString})
+	FieldStatus        = Registry.Add(dissect.Field{Name: "slp.status", Label: "Status", Type: dissect.FTNone})
 	FieldVersion       = Registry.Label("slp.status.version", "Version")
 	FieldVersionName   = Registry.Str("slp.status.version.name", "Name")
 	FieldVersionProto  = Registry.Add(dissect.Field{Name: "slp.status.version.protocol", Label: "Protocol", Type: dissect.FTInt, Names: ProtocolNames})
@@ -48,8 +48,8 @@ var (
 	FieldSample        = Registry.Label("slp.status.players.sample", "Sample entry")
 	FieldSampleName    = Registry.Str("slp.status.players.sample.name", "Name")
 	FieldSampleID      = Registry.Str("slp.status.players.sample.id", "ID")
-	FieldDescription   = Registry.Add(dissect.Field{Name: "slp.status.description", Label: "Description", Type: dissect.FTString, Desc: "the MOTD as plain text: chat components flattened, § formatting codes removed"})
-	FieldDescStyled    = Registry.Add(dissect.Field{Name: "slp.status.description.styled", Label: "Formatting", Type: dissect.FTString, Desc: "the MOTD with its colours and styles written out in brackets"})
+	FieldDescription   = Registry.Add(dissect.Field{Name: "slp.status.description", Label: "Description", Type: dissect.FTString})
+	FieldDescStyled    = Registry.Add(dissect.Field{Name: "slp.status.description.styled", Label: "Formatting", Type: dissect.FTString})
 	FieldFavicon       = Registry.Str("slp.status.favicon", "Favicon")
 	FieldFaviconMIME   = Registry.Str("slp.status.favicon.mime", "MIME type")
 	FieldFaviconSize   = Registry.Add(dissect.Field{Name: "slp.status.favicon.size", Label: "Decoded size", Type: dissect.FTUint, Unit: "bytes"})
@@ -57,12 +57,12 @@ var (
 	FieldFaviconHeight = Registry.Uint("slp.status.favicon.height", "Height", dissect.BaseDec, nil)
 	FieldSecureChat    = Registry.Bool("slp.status.enforces_secure_chat", "Enforces secure chat")
 	FieldPreviewsChat  = Registry.Bool("slp.status.previews_chat", "Previews chat")
-	FieldOther         = Registry.Add(dissect.Field{Name: "slp.status.other", Label: "Other key", Type: dissect.FTString, Keyed: true, Desc: "a key this dissector does not know, with its raw JSON value; filter as slp.status.other.<key>"})
+	FieldOther         = Registry.Add(dissect.Field{Name: "slp.status.other", Label: "Other key", Type: dissect.FTString, Keyed: true})
 
 	FieldForge        = Registry.Label("slp.status.forge", "Forge data")
 	FieldForgeFML     = Registry.Int("slp.status.forge.fml_network_version", "FML network version")
 	FieldForgeTrunc   = Registry.Bool("slp.status.forge.truncated", "Truncated")
-	FieldForgeD       = Registry.Add(dissect.Field{Name: "slp.status.forge.d", Label: "Packed mod data (d)", Type: dissect.FTString, Desc: "Forge 1.18.1+: mods and channels packed 15 bits per UTF-16 character"})
+	FieldForgeD       = Registry.Add(dissect.Field{Name: "slp.status.forge.d", Label: "Packed mod data (d)", Type: dissect.FTString})
 	FieldForgeDSize   = Registry.Add(dissect.Field{Name: "slp.status.forge.d.size", Label: "Unpacked size", Type: dissect.FTUint, Unit: "bytes"})
 	FieldForgeMod     = Registry.Label("slp.status.forge.mod", "Mod")
 	FieldForgeModID   = Registry.Str("slp.status.forge.mod.id", "Mod ID")

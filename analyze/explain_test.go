@@ -1,0 +1,14 @@
+package analyze
+
+import (
+	"testing"
+
+	"github.com/mcdissect/mcdissect/dissect"
+	"github.com/mcdissect/mcdissect/dissect/dissecttest"
+)
+
+// TestExplained: every pseudo-field and every field of the shared mc
+// registry has an explanation, and no entry names a field that is gone.
+func TestExplained(t *testing.T) {
+	dissecttest.CheckExplained(t, []*dissect.Registry{regFrame, regIP, regIPv6, regUDP, regTCP, dissect.Core}, pseudoExplanations)
+}
