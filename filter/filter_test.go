@@ -296,7 +296,7 @@ func TestCompileErrors(t *testing.T) {
 		{"(query.type == 9", `The closing ")" of this "(" is missing.`, "("},
 		{"query.type == 9)", `")" was unexpected in this context.`, ")"},
 		{`query.motd == "x`, "The final quote was missing", `"x`},
-		{`query.motd == "\q"`, `Invalid escape sequence "\\q".`, `\q`},
+		{`query.motd == "\q"`, `Invalid escape sequence \q.`, `\q`},
 		{`frame.number == 'ab'`, "A character constant holds one byte", `'ab'`},
 		{"query.type contains 1", "cannot participate in contains comparison", "query.type"},
 		{`ip.src matches "1"`, "cannot participate in matches comparison", "ip.src"},

@@ -127,7 +127,7 @@ func lexString(expr string, i int) (token, error) {
 		}
 		nb, n, ok := unescape(b, expr[i:])
 		if !ok {
-			return token{}, errAt(expr, i, i+n, "Invalid escape sequence "+strconv.Quote(expr[i:i+n])+".")
+			return token{}, errAt(expr, i, i+n, "Invalid escape sequence "+expr[i:i+n]+".")
 		}
 		b, i = nb, i+n
 	}
@@ -206,7 +206,7 @@ func lexChar(expr string, i int) (token, error) {
 		var ok bool
 		b, n, ok = unescape(nil, expr[j:])
 		if !ok {
-			return token{}, errAt(expr, j, j+n, "Invalid escape sequence "+strconv.Quote(expr[j:j+n])+".")
+			return token{}, errAt(expr, j, j+n, "Invalid escape sequence "+expr[j:j+n]+".")
 		}
 		j += n
 	case j < len(expr) && expr[j] != '\'':
