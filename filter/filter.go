@@ -50,9 +50,16 @@ import (
 // goroutines; they take turns.
 type Filter struct {
 	root node
+	tree bool // a field it reads comes from the dissection tree
 	mu   sync.Mutex
 	c    ctx
 }
+
+// NeedsTree reports whether the filter reads a field of the dissection
+// tree (or its bytes, or its expert items). A filter on record fields
+// only (frame, ip, tcp, udp, mc.protocol, mc.direction, mc.message) works
+// on PDUs decoded without trees.
+func (f *Filter) NeedsTree() bool { return f.tree }
 
 // Match reports whether r passes the filter.
 func (f *Filter) Match(r *analyze.Record) bool {
@@ -77,7 +84,7 @@ func Compile(expr string) (*Filter, error) {
 	if t := p.peek(); t.k != tEOF {
 		return nil, p.unexpected(t)
 	}
-	return &Filter{root: n}, nil
+	return &Filter{root: n, tree: p.tree}, nil
 }
 
 // Error is a filter that does not compile: what is wrong, and where. Its

@@ -463,3 +463,22 @@ func BenchmarkMatch(b *testing.B) {
 		})
 	}
 }
+
+func TestNeedsTree(t *testing.T) {
+	for expr, want := range map[string]bool{
+		"tcp.port == 25565 && ip.addr == 10.0.0.0/8": false,
+		`mc.message == "Handshake" || udp`:           false,
+		"query":                                      true,
+		"udp && query.type == 9":                     true,
+		`mc.expert == "mc.gap"`:                      true,
+		"count(slp.status.players.sample.name) > 2":  true,
+	} {
+		f, err := Compile(expr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.NeedsTree() != want {
+			t.Errorf("%s: NeedsTree %v, want %v", expr, f.NeedsTree(), want)
+		}
+	}
+}

@@ -20,6 +20,7 @@ type parser struct {
 	expr string
 	toks []token
 	i    int
+	tree bool // a field of the tree was resolved
 }
 
 func (p *parser) peek() token { return p.toks[p.i] }
@@ -233,6 +234,7 @@ func (p *parser) parseEntity() (operand, error) {
 			}
 		} else if ref, err := analyze.ResolveField(t.s); err == nil {
 			o.e, o.field = fieldEntity(ref), true
+			p.tree = p.tree || ref.NeedsTree()
 		}
 	case tString, tChar:
 	default:
