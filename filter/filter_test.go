@@ -277,6 +277,9 @@ func TestCompileErrors(t *testing.T) {
 		{"tcp.prot", "not a valid protocol or protocol field", "tcp.prot"},
 		{"query.nope", "not a valid protocol or protocol field", "query.nope"},
 		{"ip.src == tcp.prot", "not a valid protocol or protocol field", "tcp.prot"},
+		{"query.motd == query.mtod", "not a valid protocol or protocol field", "query.mtod"},
+		{"query.motd == www.example.com", "", ""}, // an unquoted string
+		{"frame (udp)", `"(" was unexpected in this context.`, "("},
 		{"query.type ==", "Unexpected end of filter expression.", ""},
 		{"query.type == abc", "neither a number nor one of the value names of query.type", "abc"},
 		{"frame.number == abc", `"abc" is not a valid number.`, "abc"},

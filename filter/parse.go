@@ -228,13 +228,13 @@ func (p *parser) parseEntity() (operand, error) {
 		if slices.Contains(keywords, t.s) {
 			return o, p.unexpected(t)
 		}
-		if is(p.peek(), "(") {
+		if ref, err := analyze.ResolveField(t.s); err == nil {
+			o.e, o.field = fieldEntity(ref), true
+			p.tree = p.tree || ref.NeedsTree()
+		} else if is(p.peek(), "(") {
 			if err := p.parseCall(&o); err != nil {
 				return o, err
 			}
-		} else if ref, err := analyze.ResolveField(t.s); err == nil {
-			o.e, o.field = fieldEntity(ref), true
-			p.tree = p.tree || ref.NeedsTree()
 		}
 	case tString, tChar:
 	default:
@@ -453,6 +453,20 @@ func looksLikeField(s string) bool {
 	return true
 }
 
+// misspelt reports whether a word that is no field reads as a misspelt
+// one: a name under a protocol's prefix, as tcp.prot.
+func misspelt(tok token) bool {
+	if tok.k != tWord || !looksLikeField(tok.s) {
+		return false
+	}
+	i := strings.IndexByte(tok.s, '.')
+	if i <= 0 {
+		return false
+	}
+	_, err := analyze.ResolveField(tok.s[:i])
+	return err == nil
+}
+
 // compare builds a comparison of lhs and rhs.
 func (p *parser) compare(lhs operand, op token, r rel, all bool, rhs operand) (node, error) {
 	if lhs.e == nil {
@@ -517,12 +531,8 @@ func (p *parser) literal(lhs operand, o operand, r rel) ([]val, error) {
 		if _, err := analyze.ResolveField(tok.s); err == nil && tok.k == tWord {
 			return nil, errAt(p.expr, o.pos, o.end, "A set or mask holds values, not fields: "+o.text(p)+".")
 		}
-		if tok.k == tWord && looksLikeField(tok.s) {
-			if i := strings.IndexByte(tok.s, '.'); i > 0 {
-				if _, err := analyze.ResolveField(tok.s[:i]); err == nil {
-					return nil, p.errNotField(o) // tcp.prot: a typo, not a value
-				}
-			}
+		if misspelt(tok) {
+			return nil, p.errNotField(o)
 		}
 		return nil, errAt(p.expr, o.pos, o.end, msg)
 	}
@@ -589,7 +599,12 @@ func (p *parser) literal(lhs operand, o operand, r rel) ([]val, error) {
 		}
 		return fail(strconv.Quote(tok.s) + " is not a valid number.")
 	case kStr:
-		return one(val{b: []byte(tok.s)}) // unquoted words are strings too, as in Wireshark
+		// Unquoted words are strings too, as in Wireshark, but not one
+		// that reads as a misspelt field.
+		if misspelt(tok) {
+			return nil, p.errNotField(o)
+		}
+		return one(val{b: []byte(tok.s)})
 	case kBytes:
 		if tok.k != tWord {
 			return one(val{b: []byte(tok.s)})
