@@ -20,6 +20,10 @@
 //	entity   = (field | function "(" value ")" | literal) [ "[" slice "]" ]
 //	slice    = i:j (from i, j bytes) | i-j (i to j inclusive) | i | :j | i:    (i < 0 counts from the end)
 //
+// Strings, bytes and protocols slice by their value; other fields of the
+// tree by the bytes they span on the wire (query.magic[0] == fe). A slice
+// that does not fit in a value gives no value.
+//
 // A field alone is true when it is present. A field may occur several
 // times in a record (tcp.port holds both ports): == is true when any
 // occurrence is equal, != when all differ (not ==), === when all are
