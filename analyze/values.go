@@ -32,7 +32,7 @@ func isPseudo(f *dissect.Field) bool {
 		PFProtocol, PFDirection, PFMessage, PFExpert, PFFrames, PFGapLength:
 		return true
 	}
-	return false
+	return isNetPseudo(f)
 }
 
 // NeedsTree reports whether the field's values come from the dissection
@@ -130,6 +130,8 @@ func (f FieldRef) eachPseudo(r *Record, fn func(n *dissect.Node)) {
 		if r.Kind == KindGap {
 			emit(dissect.U(uint64(r.GapLength)))
 		}
+	default:
+		eachNet(r, f.Field, emit) // pseudo_net.go
 	}
 }
 

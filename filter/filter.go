@@ -1,399 +1,129 @@
-// Package filter compiles Wireshark-style display filters (-Y) and matches
-// them against records:
+// Package filter compiles display filters (-Y) in the language of
+// Wireshark 4 and matches them against records:
 //
-//	query.type == 0 && mc.direction == "s2c"
-//	slp.status.players.online >= 10 || !classic
-//	classic.message contains "hello"    query.motd matches "^§"
+//	tcp.port == 25565 && slp.handshake.next_state in {1, 2}
+//	ip.addr == 10.0.0.0/8 and not query
+//	classic.username[0:2] == "al" || lower(query.motd) contains "survival"
+//	query.magic[0] == fe    len(slp.status.favicon) > 4096    udp.srcport & 0x0f == 5
 //
-// A bare field name is true when the field is present. Comparisons are true
-// when any occurrence compares (Wireshark's "any" semantics); != is the
-// negation of ==. Integer fields with a value-name table also compare with
-// the name: query.type == "Handshake".
+// The grammar, from loosest to tightest binding:
+//
+//	expr     = xor { ("or" | "||") xor }
+//	xor      = and { ("xor" | "^^") and }
+//	and      = not { ("and" | "&&") not }
+//	not      = ("not" | "!") not | "(" expr ")" | test
+//	test     = ["any" | "all"] value [ relation value | ["not"] "in" set ]
+//	relation = == eq any_eq | != ne all_ne | === all_eq | !== any_ne | ~= |
+//	           < lt | <= le | > gt | >= ge | contains | matches | ~
+//	set      = "{" element { [","] element } "}"    element = literal [".." literal]
+//	value    = entity { ("&" | "bitwise_and") literal }
+//	entity   = (field | function "(" value ")" | literal) [ "[" slice "]" ]
+//	slice    = i:j (from i, j bytes) | i-j (i to j inclusive) | i | :j | i:    (i < 0 counts from the end)
+//
+// Strings, bytes and protocols slice by their value; other fields of the
+// tree by the bytes they span on the wire (query.magic[0] == fe). A slice
+// that does not fit in a value gives no value.
+//
+// A field alone is true when it is present. A field may occur several
+// times in a record (tcp.port holds both ports): == is true when any
+// occurrence is equal, != when all differ (not ==), === when all are
+// equal, !== when any differs; the other relations when any occurrence
+// satisfies them, or all with "all". Every comparison needs the field
+// present: ip.dst != 10.0.0.1 is false where there is no ip.dst, as in
+// Wireshark; "x not in {…}" is "not (x in {…})". matches is a Go regular
+// expression, case-insensitive unless it starts with (?-i), as Wireshark's
+// PCRE2 default. Literals take the type of the field they are compared
+// with: numbers in decimal, 0x hex, 0 octal or 0b binary, 'c' characters;
+// True and False; "strings" with C escapes and r"raw" strings; byte
+// strings fe:fd:09, fe.fd, fe-fd or fefd; IPv4 and IPv6 addresses with an
+// optional /prefix; the value names of a field (query.type == "Handshake").
+// Functions: len, count, lower, upper (ASCII), string.
+//
+// Errors name the bad token and show it under a caret, at compile time.
 package filter
 
 import (
-	"bytes"
-	"encoding/hex"
-	"fmt"
-	"regexp"
-	"strconv"
 	"strings"
+	"sync"
+	"unicode/utf8"
 
 	"github.com/mcdissect/mcdissect/analyze"
-	"github.com/mcdissect/mcdissect/dissect"
 )
 
-// Filter is a compiled display filter.
-type Filter struct{ root node }
+// Filter is a compiled display filter. Match may be called from several
+// goroutines; they take turns.
+type Filter struct {
+	root node
+	tree bool // a field it reads comes from the dissection tree
+	mu   sync.Mutex
+	c    ctx
+}
+
+// NeedsTree reports whether the filter reads a field of the dissection
+// tree (or its bytes, or its expert items). A filter on record fields
+// only (frame, ip, tcp, udp, mc.protocol, mc.direction, mc.message) works
+// on PDUs decoded without trees.
+func (f *Filter) NeedsTree() bool { return f.tree }
 
 // Match reports whether r passes the filter.
-func (f *Filter) Match(r *analyze.Record) bool { return f.root.eval(r) }
-
-type node interface{ eval(r *analyze.Record) bool }
-
-type and struct{ a, b node }
-type or struct{ a, b node }
-type not struct{ a node }
-
-func (n and) eval(r *analyze.Record) bool { return n.a.eval(r) && n.b.eval(r) }
-func (n or) eval(r *analyze.Record) bool  { return n.a.eval(r) || n.b.eval(r) }
-func (n not) eval(r *analyze.Record) bool { return !n.a.eval(r) }
-
-type present struct{ ref analyze.FieldRef }
-
-func (n present) eval(r *analyze.Record) bool {
-	found := false
-	n.ref.Each(r, func(*dissect.Node) { found = true })
-	return found
+func (f *Filter) Match(r *analyze.Record) bool {
+	f.mu.Lock()
+	f.c.vals, f.c.arena = f.c.vals[:0], f.c.arena[:0]
+	ok := f.root.eval(&f.c, r)
+	f.mu.Unlock()
+	return ok
 }
 
-type op uint8
-
-const (
-	opEq op = iota
-	opNe
-	opLt
-	opGt
-	opLe
-	opGe
-	opContains
-	opMatches
-)
-
-var opNames = map[string]op{
-	"==": opEq, "eq": opEq, "!=": opNe, "ne": opNe, "<": opLt, "lt": opLt, ">": opGt, "gt": opGt,
-	"<=": opLe, "le": opLe, ">=": opGe, "ge": opGe, "contains": opContains, "matches": opMatches, "~": opMatches,
-}
-
-// compare is a comparison of one field with a literal, typed at compile time.
-type compare struct {
-	ref   analyze.FieldRef
-	op    op
-	num   float64 // numeric literal
-	isNum bool
-	str   string // text literal, or the value name to compare with
-	raw   []byte // bytes literal
-	re    *regexp.Regexp
-}
-
-func (c *compare) eval(r *analyze.Record) bool {
-	any := false
-	c.ref.Each(r, func(n *dissect.Node) {
-		if !any && c.one(n) {
-			any = true
-		}
-	})
-	if c.op == opNe {
-		return !any
-	}
-	return any
-}
-
-func (c *compare) one(n *dissect.Node) bool {
-	f := n.Field
-	switch f.Type {
-	case dissect.FTUint, dissect.FTInt, dissect.FTFloat, dissect.FTFrameNum, dissect.FTBool:
-		if !c.isNum {
-			if f.Names != nil && (c.op == opEq || c.op == opNe) {
-				return f.Names.Name(n.Value.N) == c.str
-			}
-			return false
-		}
-		var v float64
-		switch f.Type {
-		case dissect.FTInt:
-			v = float64(n.Value.Int())
-		case dissect.FTFloat:
-			v = n.Value.Float()
-		default:
-			v = float64(n.Value.N)
-		}
-		switch c.op {
-		case opEq, opNe:
-			return v == c.num
-		case opLt:
-			return v < c.num
-		case opGt:
-			return v > c.num
-		case opLe:
-			return v <= c.num
-		case opGe:
-			return v >= c.num
-		}
-		return false
-	case dissect.FTBytes:
-		b := n.Value.B
-		switch c.op {
-		case opEq, opNe:
-			return bytes.Equal(b, c.raw)
-		case opContains:
-			return bytes.Contains(b, c.raw)
-		}
-		return false
-	}
-	s := n.Value.View() // compared here, never kept
-	if n.Text != "" && f.Type == dissect.FTNone {
-		s = n.Text
-	}
-	switch c.op {
-	case opEq, opNe:
-		return s == c.str
-	case opLt:
-		return s < c.str
-	case opGt:
-		return s > c.str
-	case opLe:
-		return s <= c.str
-	case opGe:
-		return s >= c.str
-	case opContains:
-		return strings.Contains(s, c.str)
-	case opMatches:
-		return c.re.MatchString(s)
-	}
-	return false
-}
-
-// Compile parses a display filter.
+// Compile parses and type-checks a display filter. Its error is an *Error.
 func Compile(expr string) (*Filter, error) {
-	p := &parser{toks: nil}
-	if err := p.lex(expr); err != nil {
-		return nil, fmt.Errorf("display filter %q: %v", expr, err)
-	}
-	n, err := p.or()
-	if err == nil && p.pos < len(p.toks) {
-		err = fmt.Errorf("unexpected %q", p.toks[p.pos].s)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("display filter %q: %v", expr, err)
-	}
-	return &Filter{root: n}, nil
-}
-
-type tokKind uint8
-
-const (
-	tWord tokKind = iota
-	tString
-	tOp
-	tLParen
-	tRParen
-)
-
-type token struct {
-	k tokKind
-	s string
-}
-
-type parser struct {
-	toks []token
-	pos  int
-}
-
-func (p *parser) lex(s string) error {
-	for i := 0; i < len(s); {
-		c := s[i]
-		switch {
-		case c == ' ' || c == '\t' || c == '\n':
-			i++
-		case c == '(':
-			p.toks = append(p.toks, token{tLParen, "("})
-			i++
-		case c == ')':
-			p.toks = append(p.toks, token{tRParen, ")"})
-			i++
-		case c == '"':
-			j := i + 1
-			for j < len(s) && s[j] != '"' {
-				if s[j] == '\\' {
-					j++
-				}
-				j++
-			}
-			if j >= len(s) {
-				return fmt.Errorf("unterminated string at offset %d", i)
-			}
-			v, err := strconv.Unquote(s[i : j+1])
-			if err != nil {
-				return fmt.Errorf("bad string at offset %d: %v", i, err)
-			}
-			p.toks = append(p.toks, token{tString, v})
-			i = j + 1
-		case strings.ContainsRune("=!<>&|~", rune(c)):
-			j := i + 1
-			for j < len(s) && strings.ContainsRune("=<>&|", rune(s[j])) {
-				j++
-			}
-			p.toks = append(p.toks, token{tOp, s[i:j]})
-			i = j
-		default:
-			j := i
-			for j < len(s) && !strings.ContainsRune(" \t\n()\"=!<>&|~", rune(s[j])) {
-				j++
-			}
-			p.toks = append(p.toks, token{tWord, s[i:j]})
-			i = j
-		}
-	}
-	return nil
-}
-
-func (p *parser) peek() (token, bool) {
-	if p.pos < len(p.toks) {
-		return p.toks[p.pos], true
-	}
-	return token{}, false
-}
-
-func (p *parser) or() (node, error) {
-	a, err := p.and()
+	toks, err := lex(expr)
 	if err != nil {
 		return nil, err
 	}
-	for {
-		t, ok := p.peek()
-		if !ok || !(t.k == tOp && t.s == "||" || t.k == tWord && t.s == "or") {
-			return a, nil
-		}
-		p.pos++
-		b, err := p.and()
-		if err != nil {
-			return nil, err
-		}
-		a = or{a, b}
-	}
-}
-
-func (p *parser) and() (node, error) {
-	a, err := p.not()
+	p := &parser{expr: expr, toks: toks}
+	n, err := p.parseExpr()
 	if err != nil {
 		return nil, err
 	}
-	for {
-		t, ok := p.peek()
-		if !ok || !(t.k == tOp && t.s == "&&" || t.k == tWord && t.s == "and") {
-			return a, nil
-		}
-		p.pos++
-		b, err := p.not()
-		if err != nil {
-			return nil, err
-		}
-		a = and{a, b}
+	if t := p.peek(); t.k != tEOF {
+		return nil, p.unexpected(t)
 	}
+	return &Filter{root: n, tree: p.tree}, nil
 }
 
-func (p *parser) not() (node, error) {
-	t, ok := p.peek()
-	if ok && (t.k == tOp && t.s == "!" || t.k == tWord && t.s == "not") {
-		p.pos++
-		a, err := p.not()
-		if err != nil {
-			return nil, err
-		}
-		return not{a}, nil
-	}
-	return p.primary()
+// Error is a filter that does not compile: what is wrong, and where. Its
+// text is the message, then the expression and a caret under the bad
+// token, as tshark shows them:
+//
+//	"tcp.prot" is not a valid protocol or protocol field.
+//	    tcp.prot == 1
+//	    ^~~~~~~~
+type Error struct {
+	Expr     string
+	Pos, End int // byte offsets of the bad token in Expr
+	Msg      string
 }
 
-func (p *parser) primary() (node, error) {
-	t, ok := p.peek()
-	if !ok {
-		return nil, fmt.Errorf("unexpected end of filter")
-	}
-	if t.k == tLParen {
-		p.pos++
-		n, err := p.or()
-		if err != nil {
-			return nil, err
-		}
-		if t, ok := p.peek(); !ok || t.k != tRParen {
-			return nil, fmt.Errorf("missing )")
-		}
-		p.pos++
-		return n, nil
-	}
-	if t.k != tWord {
-		return nil, fmt.Errorf("expected a field name, got %q", t.s)
-	}
-	p.pos++
-	ref, err := analyze.ResolveField(t.s)
-	if err != nil {
-		return nil, err
-	}
-	ot, ok := p.peek()
-	if !ok {
-		return present{ref}, nil
-	}
-	o, isOp := opNames[ot.s]
-	if !isOp || ot.k == tString {
-		return present{ref}, nil
-	}
-	p.pos++
-	vt, ok := p.peek()
-	if !ok || vt.k != tWord && vt.k != tString {
-		return nil, fmt.Errorf("%s %s: missing value", t.s, ot.s)
-	}
-	p.pos++
-	return newCompare(ref, o, vt)
+func errAt(expr string, pos, end int, msg string) *Error {
+	return &Error{Expr: expr, Pos: pos, End: end, Msg: msg}
 }
 
-func newCompare(ref analyze.FieldRef, o op, v token) (node, error) {
-	c := &compare{ref: ref, op: o, str: v.s}
-	switch ref.Field.Type {
-	case dissect.FTUint, dissect.FTInt, dissect.FTFloat, dissect.FTFrameNum, dissect.FTBool:
-		if o == opContains || o == opMatches {
-			return nil, fmt.Errorf("%s is a number: use ==, !=, <, >, <=, >=", ref.Name)
-		}
-		switch strings.ToLower(v.s) {
-		case "true":
-			c.num, c.isNum = 1, true
-		case "false":
-			c.num, c.isNum = 0, true
-		default:
-			if n, err := strconv.ParseInt(v.s, 0, 64); err == nil {
-				c.num, c.isNum = float64(n), true
-			} else if f, err := strconv.ParseFloat(v.s, 64); err == nil {
-				c.num, c.isNum = f, true
-			} else if ref.Field.Names == nil {
-				return nil, fmt.Errorf("%s is a number; %q is not", ref.Name, v.s)
-			} else if o != opEq && o != opNe {
-				return nil, fmt.Errorf("%s: a value name only compares with == or !=", ref.Name)
-			} else if !hasName(ref.Field.Names, v.s) {
-				return nil, fmt.Errorf("%s is a number; %q is not one of its value names", ref.Name, v.s)
-			}
-		}
-	case dissect.FTBytes:
-		if o != opEq && o != opNe && o != opContains {
-			return nil, fmt.Errorf("%s is bytes: use ==, != or contains", ref.Name)
-		}
-		h := strings.NewReplacer(":", "", " ", "", "-", "").Replace(v.s)
-		b, err := hex.DecodeString(h)
-		if err != nil {
-			if v.k == tString {
-				b = []byte(v.s)
-			} else {
-				return nil, fmt.Errorf("%s is bytes; %q is not hex like fe:fd", ref.Name, v.s)
-			}
-		}
-		c.raw = b
-	default:
-		if o == opMatches {
-			re, err := regexp.Compile(v.s)
-			if err != nil {
-				return nil, fmt.Errorf("%s matches: %v", ref.Name, err)
-			}
-			c.re = re
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString(e.Msg)
+	b.WriteString("\n    ")
+	b.WriteString(strings.NewReplacer("\n", " ", "\r", " ").Replace(e.Expr))
+	b.WriteString("\n    ")
+	for _, c := range e.Expr[:e.Pos] {
+		if c == '\t' {
+			b.WriteByte('\t')
+		} else {
+			b.WriteByte(' ')
 		}
 	}
-	return c, nil
-}
-
-func hasName(n dissect.Names, s string) bool {
-	for _, v := range n {
-		if v == s {
-			return true
-		}
+	b.WriteByte('^')
+	for n := utf8.RuneCountInString(e.Expr[e.Pos:e.End]); n > 1; n-- {
+		b.WriteByte('~')
 	}
-	return false
+	return b.String()
 }

@@ -271,7 +271,7 @@ func (c *config) openSource(stdin io.Reader) (analyze.Source, func(), error) {
 // expert items: then PDUs are decoded Lite (Wireshark's NULL tree), and
 // only what the summary columns show is worked out.
 func (c *config) summaryOnly(flt *filter.Filter, stats []stat, exp *exporter) bool {
-	if c.verbose || c.hex || flt != nil || exp != nil {
+	if c.verbose || c.hex || flt != nil && flt.NeedsTree() || exp != nil {
 		return false
 	}
 	switch c.format {
