@@ -1,6 +1,6 @@
 // Package golden checks mcdissect's output on every sample capture against
 // the files in this directory: <sample>.txt is the -V tree (with the field
-// offsets), <sample>.json the -T json output. `go test ./... -update`
+// offsets), <sample>.json the -T json output. `MCDISSECT_UPDATE=1 go test ./...`
 // rewrites them; read every diff before committing it.
 package golden
 

@@ -11,7 +11,7 @@ import (
 var update = flag.Bool("update", false, "rewrite golden files")
 
 // TestFields compares the registry with testdata/fields.txt, the documented
-// list of filter names and expert items (go test ./... -update rewrites it).
+// list of filter names and expert items (MCDISSECT_UPDATE=1 go test ./... rewrites it).
 func TestFields(t *testing.T) {
 	dissecttest.Golden(t, "testdata/fields.txt", Registry.Dump(), *update)
 	// The names the issue and the project's tests rely on.
