@@ -41,7 +41,7 @@ type factory struct{ c *counts }
 
 func (f factory) New(_, _ gopacket.Flow, _ *layers.TCP, _ reassembly.AssemblerContext) reassembly.Stream {
 	f.c.streams++
-	return stream{f.c}
+	return stream(f)
 }
 
 // stream counts bytes and keeps nothing.

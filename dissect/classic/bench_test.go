@@ -228,7 +228,7 @@ func BenchmarkInflateLevel(b *testing.B) {
 	b.Run("fast", func(b *testing.B) {
 		b.SetBytes(int64(len(lv)))
 		for b.Loop() {
-			out, err, _, _ := inflate(z, false, 1<<24, len(lv)+4, true)
+			out, _, _, err := inflate(z, false, 1<<24, len(lv)+4, true)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -239,7 +239,7 @@ func BenchmarkInflateLevel(b *testing.B) {
 		b.SetBytes(int64(len(lv)))
 		buf := make([]byte, 0, len(lv)+5)
 		for b.Loop() {
-			if _, err, _, _ := in.std(z, false, 1<<24, buf); err != nil {
+			if _, _, _, err := in.std(z, false, 1<<24, buf); err != nil {
 				b.Fatal(err)
 			}
 		}

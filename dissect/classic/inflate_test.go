@@ -15,11 +15,11 @@ import (
 func checkInflate(t *testing.T, src []byte, raw bool, limit int) {
 	t.Helper()
 	in := new(inflater)
-	wout, werr, wbomb, wtr := in.std(src, raw, limit, nil)
+	wout, wbomb, wtr, werr := in.std(src, raw, limit, nil)
 	// Made, then twice in a reused buffer: the second time in one that
 	// held the first's bytes.
 	for _, reuse := range []bool{false, true, true} {
-		out, err, bomb, tr := inflate(src, raw, limit, 64, reuse)
+		out, bomb, tr, err := inflate(src, raw, limit, 64, reuse)
 		if fmt.Sprint(err) != fmt.Sprint(werr) || bomb != wbomb || tr != wtr || !bytes.Equal(out, wout) {
 			t.Fatalf("raw %v limit %d reuse %v, %d bytes: got %d bytes, %v, bomb %v, trailing %d; compress/flate %d bytes, %v, bomb %v, trailing %d",
 				raw, limit, reuse, len(src), len(out), err, bomb, tr, len(wout), werr, wbomb, wtr)

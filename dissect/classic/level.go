@@ -260,7 +260,7 @@ func decLevelFinalize(d *dec) {
 		if arr == 1 && len(l.data[1]) == 0 {
 			break
 		}
-		out, err, bomb, trailing := inflate(l.data[arr], l.fastMap, int(limit), int(want), !p.Export)
+		out, bomb, trailing, err := inflate(l.data[arr], l.fastMap, int(limit), int(want), !p.Export)
 		if !p.Export {
 			// Only counted: given back once the counts are made (defers
 			// run last to first, after the upper array's loop too).
@@ -442,7 +442,7 @@ func putLevelBuf(b []byte) {
 //
 // With reuse, the caller gives out back with putLevelBuf once it is done
 // with it; otherwise out is the caller's to keep (an exported object).
-func inflate(src []byte, raw bool, limit, expect int, reuse bool) (out []byte, err error, bomb bool, trailing int) {
+func inflate(src []byte, raw bool, limit, expect int, reuse bool) (out []byte, bomb bool, trailing int, err error) {
 	in := inflaters.Get().(*inflater)
 	defer inflaters.Put(in)
 	n := min(limit+1, max(min(expect+1, levelBufStart), 4<<10))
@@ -455,7 +455,7 @@ func inflate(src []byte, raw bool, limit, expect int, reuse bool) (out []byte, e
 		out, end, ok = in.fast.gunzipFast(src, buf, limit)
 	}
 	if ok {
-		return out, nil, false, len(src) - end
+		return out, false, len(src) - end, nil
 	}
 	// Broken, too big, or a header with optional fields: compress/flate
 	// says what is wrong, in its words, in the buffer the fast path grew.
@@ -463,7 +463,7 @@ func inflate(src []byte, raw bool, limit, expect int, reuse bool) (out []byte, e
 }
 
 // std is inflate through compress/flate and compress/gzip.
-func (in *inflater) std(src []byte, raw bool, limit int, buf []byte) (out []byte, err error, bomb bool, trailing int) {
+func (in *inflater) std(src []byte, raw bool, limit int, buf []byte) (out []byte, bomb bool, trailing int, err error) {
 	in.br.Reset(src)
 	defer in.br.Reset(nil) // the pool does not keep the level's data alive
 	br := &in.br
@@ -483,22 +483,22 @@ func (in *inflater) std(src []byte, raw bool, limit int, buf []byte) (out []byte
 			e = in.gz.Reset(br)
 		}
 		if e != nil {
-			return nil, errors.New("gzip header: " + e.Error()), false, 0
+			return nil, false, 0, errors.New("gzip header: " + e.Error())
 		}
 		in.gz.Multistream(false)
 		r = in.gz
 	}
 	buf, err = readAtMost(r, buf[:0], limit+1)
 	if len(buf) > limit {
-		return buf[:limit], nil, true, 0
+		return buf[:limit], true, 0, nil
 	}
 	if err != nil {
 		if err == io.ErrUnexpectedEOF {
 			err = errors.New("the compressed stream ends early (" + strconv.Itoa(len(src)) + " bytes joined)")
 		}
-		return buf, err, false, 0
+		return buf, false, 0, err
 	}
-	return buf, nil, false, br.Len()
+	return buf, false, br.Len(), nil
 }
 
 // readAtMost reads r into buf until EOF or n bytes.

@@ -44,26 +44,26 @@ func TestInflaterReuse(t *testing.T) {
 	want := len(blocks) + 4
 	for round := 0; round < 3; round++ {
 		reuse := round > 0 // then in buffers given back by the round before
-		out, err, bomb, tr := inflate(good, false, 1<<20, want, reuse)
+		out, bomb, tr, err := inflate(good, false, 1<<20, want, reuse)
 		if err != nil || bomb || tr != 0 || len(out) != want || !bytes.Equal(out[4:], blocks) {
 			t.Fatalf("round %d gzip: %d bytes, %v %v %d", round, len(out), err, bomb, tr)
 		}
 		putLevelBuf(out) // dirty, for the next inflate
-		if _, err, _, _ := inflate(good[:len(good)-9], false, 1<<20, want, reuse); err == nil {
+		if _, _, _, err := inflate(good[:len(good)-9], false, 1<<20, want, reuse); err == nil {
 			t.Fatalf("round %d: a cut stream inflates", round)
 		}
-		if _, err, _, _ := inflate([]byte("not gzip"), false, 1<<20, want, reuse); err == nil {
+		if _, _, _, err := inflate([]byte("not gzip"), false, 1<<20, want, reuse); err == nil {
 			t.Fatalf("round %d: not gzip inflates", round)
 		}
-		if out, err, bomb, _ := inflate(raw.Bytes(), true, 1<<20, len(blocks), reuse); err != nil || bomb || !bytes.Equal(out, blocks) {
+		if out, bomb, _, err := inflate(raw.Bytes(), true, 1<<20, len(blocks), reuse); err != nil || bomb || !bytes.Equal(out, blocks) {
 			t.Fatalf("round %d raw: %d bytes, %v %v", round, len(out), err, bomb)
 		} else {
 			putLevelBuf(out)
 		}
-		if out, _, bomb, _ := inflate(good, false, 100, 50, reuse); !bomb || len(out) != 100 {
+		if out, bomb, _, _ := inflate(good, false, 100, 50, reuse); !bomb || len(out) != 100 {
 			t.Fatalf("round %d: bomb %v at %d", round, bomb, len(out))
 		}
-		if _, _, _, tr := inflate(append(append([]byte(nil), good...), 1, 2, 3), false, 1<<20, want, reuse); tr != 3 {
+		if _, _, tr, _ := inflate(append(append([]byte(nil), good...), 1, 2, 3), false, 1<<20, want, reuse); tr != 3 {
 			t.Fatalf("round %d: trailing %d", round, tr)
 		}
 	}
