@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"net/netip"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -34,6 +35,7 @@ const (
 	opClose            // dec's connection ended: let go of its waiting requests
 	opTick             // a second of packet time went by: expire the trackers
 	opFinish           // the input ended: close the trackers, emit everything
+	opFlush            // time went by (Analyzer.Flush): expire the trackers, release what may go, write the output out
 )
 
 // job is what the back end is to do; for the ops that make a record, it
@@ -255,6 +257,11 @@ func (a *backEnd) process(j *job, b *batch) {
 		}
 	case opTick:
 		a.queryTracker.Expire(a.bnow)
+	case opFlush:
+		a.queryTracker.Expire(a.bnow)
+		a.release(false)
+		a.flushOut()
+		return
 	case opFinish:
 		a.queryTracker.Close()
 		a.release(true)
@@ -273,12 +280,21 @@ type pipe struct {
 	batches chan *batch
 	free    chan *batch
 	done    chan struct{}
-	stopped atomic.Bool // the back end's emit failed: the front end stops reading
+	stopped atomic.Bool   // the back end's emit failed: the front end stops reading
+	stopc   chan struct{} // closed when stopped is set (Analyzer.Done)
+	once    sync.Once
 	shardsWait
 }
 
+// stop tells the front end that the back end has stopped (an emit error,
+// or -c reached).
+func (p *pipe) stop() {
+	p.stopped.Store(true)
+	p.once.Do(func() { close(p.stopc) })
+}
+
 func startPipe(a *Analyzer) *pipe {
-	p := &pipe{a: a, batches: make(chan *batch, 4), free: make(chan *batch, 6), done: make(chan struct{})}
+	p := &pipe{a: a, batches: make(chan *batch, 4), free: make(chan *batch, 6), done: make(chan struct{}), stopc: make(chan struct{})}
 	p.cur = &batch{jobs: make([]job, 0, a.opts.Batch)}
 	if a.opts.Sink != nil {
 		startShards(a, p)
@@ -295,7 +311,7 @@ func (p *pipe) run() {
 			p.a.process(&b.jobs[i], b)
 		}
 		if p.a.berr != nil {
-			p.stopped.Store(true)
+			p.stop()
 		}
 		b.reset()
 		p.recycle(b)
