@@ -27,6 +27,9 @@ func TestMain(m *testing.M) {
 	if withPcap { // test the binary of the build being tested
 		args = append(args, "-tags", "pcap")
 	}
+	if raceEnabled { // the concurrent code of the binary is race-tested too
+		args = append(args, "-race")
+	}
 	if out, err := exec.Command("go", append(args, ".")...).CombinedOutput(); err != nil {
 		os.Stderr.Write(out)
 		panic(err)
