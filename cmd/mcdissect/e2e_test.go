@@ -237,8 +237,12 @@ func TestHexDump(t *testing.T) {
 func TestWrite(t *testing.T) {
 	dir := t.TempDir()
 	all, sel := filepath.Join(dir, "all.pcapng"), filepath.Join(dir, "sel.pcapng")
-	if _, e, code := mcd(t, nil, "-r", querySample, "-w", all); code != 0 {
-		t.Fatal(e)
+	// As tshark: -w prints no records, unless -P.
+	if o, e, code := mcd(t, nil, "-r", querySample, "-w", all); code != 0 || o != "" {
+		t.Fatalf("-w: exit %d, output %q, %s", code, o, e)
+	}
+	if o, _, _ := mcd(t, nil, "-r", querySample, "-w", all, "-P"); !strings.Contains(o, "Handshake Request") {
+		t.Errorf("-w -P printed %q", o)
 	}
 	a, _, _ := mcd(t, nil, "-r", querySample)
 	b, _, _ := mcd(t, nil, "-r", all)

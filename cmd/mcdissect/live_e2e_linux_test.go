@@ -413,3 +413,72 @@ func TestLiveUnansweredRequest(t *testing.T) {
 	r.stop(t, syscall.SIGINT)
 	r.captured(t)
 }
+
+// TestLiveAutostop: -a duration:N ends a capture on time though no
+// packet comes (lo may be busy or quiet: either way).
+func TestLiveAutostop(t *testing.T) {
+	needLive(t)
+	srv := newQueryServer(t, false)
+	p := strconv.Itoa(srv.port)
+	start := time.Now()
+	r := startLive(t, "-a", "duration:1", "-Y", "udp.srcport == "+p+" || udp.dstport == "+p)
+	took, rest := r.wait(t, start)
+	t.Logf("-a duration:1 ended the capture after %v", took)
+	if len(rest) != 0 {
+		t.Errorf("-a with a filter matching nothing printed %q", rest)
+	}
+	r.captured(t)
+}
+
+// TestPipeOutputAsItHappens: a capture read from a pipe (tcpdump -w - |
+// mcdissect -r -) is printed as its packets come, not when the pipe is
+// closed.
+func TestPipeOutputAsItHappens(t *testing.T) {
+	cmd := exec.Command(binary, "-r", "-")
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	sample, err := os.ReadFile(querySample)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The file header and the first two packets (a handshake and its
+	// response), then nothing until the output is seen.
+	first := 24
+	for range 2 {
+		first += 16 + int(sample[first+8]) | int(sample[first+9])<<8
+	}
+	if _, err := in.Write(sample[:first]); err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			if strings.Contains(sc.Text(), "Handshake Response") {
+				got <- sc.Text()
+				break
+			}
+		}
+		io.Copy(io.Discard, out)
+	}()
+	select {
+	case <-got:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the first records of a pipe are not printed while the pipe stays open")
+	}
+	in.Write(sample[first:])
+	in.Close()
+	if err := cmd.Wait(); err != nil {
+		t.Fatal(err)
+	}
+}
