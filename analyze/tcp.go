@@ -22,9 +22,9 @@ type streamConn interface {
 // tcpProto is one table entry per TCP protocol: adding a protocol adds an
 // entry here and a package under dissect/.
 type tcpProto struct {
-	name    string                       // for -d
-	proto   string                       // mc.protocol of its records
-	port    uint16                       // its default server port
+	name    string                               // for -d
+	proto   string                               // mc.protocol of its records
+	port    uint16                               // its default server port
 	detect  func(first []byte) dissect.Detection // from the client's first bytes
 	newConn func(t *tcpState) streamConn
 }
