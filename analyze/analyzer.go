@@ -9,8 +9,6 @@ import (
 	"github.com/google/gopacket"
 	"github.com/google/gopacket/ip4defrag"
 	"github.com/google/gopacket/layers"
-
-	"github.com/mcdissect/mcdissect/dissect/query"
 )
 
 // ErrStop, returned by an emit function, ends the run without an error
@@ -66,9 +64,9 @@ type Options struct {
 
 func (o *Options) defaults() {
 	if o.HoldWindow == 0 {
-		// Longer than the Query tracker's response window, so that the
-		// tracker has given up (and said so) before a request is output.
-		o.HoldWindow = query.ResponseWindow + time.Second
+		// Longer than the trackers' response windows, so that a tracker
+		// has given up (and said so) before a request is output.
+		o.HoldWindow = maxWindow() + time.Second
 	}
 	if o.MaxHeld == 0 {
 		o.MaxHeld = 1 << 10
@@ -115,20 +113,20 @@ type Analyzer struct {
 // write to the same cache line: the back end updating its clock and queue
 // for every record used to slow the front end's per-packet counters down.
 type backEnd struct {
-	_            [64]byte
-	opts         *Options
-	emit         func(*Record) error
-	flush        func() error // writes the output out (Options.Flush, Flusher, or a shard's chunk mark)
-	queryTracker *query.Tracker
-	keys         addrKeys
-	held         []*Record // records waiting to be emitted, in order
-	free         []*Record
-	recycled     chan []*Record // records given back by another goroutine, in batches
-	big          chan *Record   // records with a large tree, for PDUs likely to need one (bigRecord)
-	bnow         time.Time      // packet time as the back end has seen it
-	berr         error          // emit's error (ErrStop included)
-	records      uint64
-	made         uint64 // records made so far (on a shard: by both shards)
+	_        [64]byte
+	opts     *Options
+	emit     func(*Record) error
+	flush    func() error // writes the output out (Options.Flush, Flusher, or a shard's chunk mark)
+	trackers []tracker    // the UDP protocols', by their index in udpProtocols
+	keys     addrKeys
+	held     []*Record // records waiting to be emitted, in order
+	free     []*Record
+	recycled chan []*Record // records given back by another goroutine, in batches
+	big      chan *Record   // records with a large tree, for PDUs likely to need one (bigRecord)
+	bnow     time.Time      // packet time as the back end has seen it
+	berr     error          // emit's error (ErrStop included)
+	records  uint64
+	made     uint64 // records made so far (on a shard: by both shards)
 	// borrow: records view their bytes in the batch's arena instead of
 	// copying them. Only when they are emitted and done with before the
 	// next job: no other goroutine has them (no Handoff) and nothing
@@ -156,7 +154,7 @@ func New(opts Options, emit func(*Record) error) *Analyzer {
 	a := &Analyzer{opts: opts,
 		defrag:       ip4defrag.NewIPv4Defragmenter(),
 		queryServers: map[netip.AddrPort]struct{}{},
-		backEnd:      &backEnd{emit: emit, queryTracker: query.NewTracker(), borrow: opts.Lite && !opts.Handoff},
+		backEnd:      &backEnd{emit: emit, trackers: newTrackers(), borrow: opts.Lite && !opts.Handoff},
 		one:          &batch{},
 	}
 	a.backEnd.opts = &a.opts
@@ -461,9 +459,11 @@ func (a *backEnd) release(all bool) {
 			if !all && a.made-r.seq <= uint64(a.opts.MaxHeld) && a.bnow.Sub(r.Time) < a.opts.HoldWindow {
 				break
 			}
-			a.queryTracker.Expire(a.bnow)
-			if r.PDU.Pending && r.Proto == "query" {
-				a.queryTracker.GiveUp(&r.PDU)
+			a.expire()
+			if r.PDU.Pending && r.udp >= 0 {
+				if t := a.trackers[r.udp]; t != nil {
+					t.GiveUp(&r.PDU)
+				}
 			}
 			if r.PDU.Pending {
 				// A tracker still holds this PDU and may write to it when a

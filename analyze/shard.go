@@ -5,8 +5,6 @@ import (
 	"runtime/pprof"
 	"strconv"
 	"sync"
-
-	"github.com/mcdissect/mcdissect/dissect/query"
 )
 
 // A Sink formats records on the back end and writes the bytes in order
@@ -71,8 +69,8 @@ func jobShard(j *job) int8 {
 	switch j.op {
 	case opTick, opFinish, opFlush:
 		return -1
-	case opQuery:
-		return 0
+	case opUDP:
+		return udpProtocols[j.udp].shard
 	}
 	if j.side != nil {
 		return j.side.shard
@@ -92,7 +90,7 @@ func protoShard(proto string) int8 {
 // makesRecord reports whether j makes a record.
 func makesRecord(o op) bool {
 	switch o {
-	case opEmit, opTCP, opQuery, opGap:
+	case opEmit, opTCP, opUDP, opGap:
 		return true
 	}
 	return false
@@ -355,8 +353,8 @@ func (m *merger) giveBack(c *chunk) {
 
 // startShards splits the back end in two (see Sink).
 func startShards(a *Analyzer, p *pipe) {
-	// Classic has no tracker: the second shard's is never fed.
-	other := &backEnd{opts: &a.opts, queryTracker: query.NewTracker(), borrow: a.borrow}
+	// Classic has no tracker: the second shard's are never fed.
+	other := &backEnd{opts: &a.opts, trackers: newTrackers(), borrow: a.borrow}
 	a.other = other
 	other.big = make(chan *Record, maxBigRecords)
 	m := &merger{sink: a.opts.Sink, count: a.opts.Count, in: make(chan *chunk, 8), finish: make(chan struct{}),
