@@ -224,6 +224,10 @@ func (m *merger) run() {
 	defer close(m.finish)
 	live := 2
 	for c := range m.in {
+		// c goes back to its shard once written (flush): read it first.
+		if c.flush {
+			m.flushes[c.shard]++
+		}
 		if c.done {
 			m.wm[c.shard] = c.wm
 			live--
@@ -233,9 +237,6 @@ func (m *merger) run() {
 		}
 		m.drain()
 		m.flush()
-		if c.flush {
-			m.flushes[c.shard]++
-		}
 		// Both shards' chunks of a flushed batch are in: everything up
 		// to the flush is written.
 		if m.flushes[0] > 0 && m.flushes[1] > 0 && m.err == nil {
@@ -344,7 +345,7 @@ func (m *merger) giveBack(c *chunk) {
 	if cap(c.buf) > maxChunkKeep {
 		c.buf = nil
 	}
-	c.buf, c.ends = c.buf[:0], c.ends[:0]
+	c.buf, c.ends, c.flush = c.buf[:0], c.ends[:0], false
 	select {
 	case m.free[c.shard] <- c:
 	default:
