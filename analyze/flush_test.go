@@ -215,3 +215,47 @@ func TestRunFlushesWhileTheSourceWaits(t *testing.T) {
 		t.Errorf("-c 1: %d records output", len(got))
 	}
 }
+
+// TestManyFlushes: flushes by the hundred, as a live capture makes them,
+// lose and repeat nothing, on every way of running the back end (and,
+// under -race, reuse no chunk or batch still being read).
+func TestManyFlushes(t *testing.T) {
+	for name := range pipelines(nil) {
+		t.Run(name, func(t *testing.T) {
+			l := newFlushLog()
+			done := make(chan struct{})
+			go func() {
+				for range l.flushed {
+				}
+				close(done)
+			}()
+			a := pipelines(l)[name]()
+			resp := queryFrame(t, 25565, 40000, handshakeResp)
+			const n = 300
+			for i := range n {
+				ci := gopacket.CaptureInfo{Timestamp: t0.Add(time.Duration(i) * time.Millisecond), CaptureLength: len(resp), Length: len(resp)}
+				if err := a.Packet(resp, ci, layers.LinkTypeEthernet); err != nil {
+					t.Fatal(err)
+				}
+				if i%3 == 0 {
+					if err := a.Flush(0); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			if err := a.Finish(); err != nil {
+				t.Fatal(err)
+			}
+			close(l.flushed)
+			<-done
+			if len(l.out) != n {
+				t.Fatalf("%d records out, %d made", len(l.out), n)
+			}
+			for i, s := range l.out {
+				if !strings.HasPrefix(s, strconv.Itoa(i+1)+" ") {
+					t.Fatalf("record %d is %.20q: order lost", i, s)
+				}
+			}
+		})
+	}
+}
