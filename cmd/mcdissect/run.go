@@ -63,6 +63,7 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 	if c.iface != "" {
 		cap = startCapture(src)
 		src = cap.src
+		defer cap.onSignals()()
 		fmt.Fprintf(stderr, "Capturing on '%s'\n", c.iface)
 	}
 
@@ -193,9 +194,6 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 			}
 			return err
 		})
-	}
-	if cap != nil {
-		defer cap.onSignals()()
 	}
 	warning, runErr := analyze.Run(src, a)
 	if sk != nil {
