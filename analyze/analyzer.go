@@ -9,8 +9,6 @@ import (
 	"github.com/google/gopacket"
 	"github.com/google/gopacket/ip4defrag"
 	"github.com/google/gopacket/layers"
-
-	"github.com/mcdissect/mcdissect/dissect/query"
 )
 
 // ErrStop, returned by an emit function, ends the run without an error
@@ -54,13 +52,27 @@ type Options struct {
 	// Redact masks every copy of a secret in each record before it is
 	// emitted (Record.redact): no renderer, filter or statistic sees one.
 	Redact bool
+
+	// FlushEvery, when not zero, is how often Run flushes the pipeline
+	// (Flush) while it reads: for input that is not a regular file (a live
+	// capture, a pipe), whose records must not wait for batches and
+	// buffers that only a busy input fills. Run then reads the source on a
+	// goroutine of its own, so that a read that waits for the next packet
+	// does not hold the flush back.
+	FlushEvery time.Duration
+	// FlushEager has Run flush after every read of packets as well (-l).
+	FlushEager bool
+	// Flush, when set, writes out the output emit buffers: the back end
+	// calls it, in order with emit, at every Flush (a Sink that buffers
+	// implements Flusher instead).
+	Flush func() error
 }
 
 func (o *Options) defaults() {
 	if o.HoldWindow == 0 {
-		// Longer than the Query tracker's response window, so that the
-		// tracker has given up (and said so) before a request is output.
-		o.HoldWindow = query.ResponseWindow + time.Second
+		// Longer than the trackers' response windows, so that a tracker
+		// has given up (and said so) before a request is output.
+		o.HoldWindow = maxWindow() + time.Second
 	}
 	if o.MaxHeld == 0 {
 		o.MaxHeld = 1 << 10
@@ -89,7 +101,8 @@ type Analyzer struct {
 	// The front end's state (see back.go).
 	frame        uint64
 	first        time.Time
-	now          time.Time
+	now          time.Time // packet time: the newest packet's, moved on by Flush when the input is idle
+	pnow         time.Time // the newest packet's time
 	flushAt      time.Time // the packet time of the next housekeeping
 	queryServers map[netip.AddrPort]struct{}
 	tcpState     *tcpState
@@ -106,20 +119,21 @@ type Analyzer struct {
 // write to the same cache line: the back end updating its clock and queue
 // for every record used to slow the front end's per-packet counters down.
 type backEnd struct {
-	_            [64]byte
-	opts         *Options
-	emit         func(*Record) error
-	queryTracker *query.Tracker
-	keys         addrKeys
-	held         []*Record // records waiting to be emitted, in order
-	free         []*Record
-	recycled     chan []*Record // records given back by another goroutine, in batches
-	big          chan *Record   // records with a large tree, for PDUs likely to need one (bigRecord)
-	bnow         time.Time      // packet time as the back end has seen it
-	berr         error          // emit's error (ErrStop included)
-	records      uint64
-	panics       uint64 // decoder panics caught (decode, safely)
-	made         uint64 // records made so far (on a shard: by both shards)
+	_        [64]byte
+	opts     *Options
+	emit     func(*Record) error
+	flush    func() error // writes the output out (Options.Flush, Flusher, or a shard's chunk mark)
+	trackers []tracker    // the UDP protocols', by their index in udpProtocols
+	keys     addrKeys
+	held     []*Record // records waiting to be emitted, in order
+	free     []*Record
+	recycled chan []*Record // records given back by another goroutine, in batches
+	big      chan *Record   // records with a large tree, for PDUs likely to need one (bigRecord)
+	bnow     time.Time      // packet time as the back end has seen it
+	berr     error          // emit's error (ErrStop included)
+	records  uint64
+	panics   uint64 // decoder panics caught (decode, safely)
+	made     uint64 // records made so far (on a shard: by both shards)
 	// borrow: records view their bytes in the batch's arena instead of
 	// copying them. Only when they are emitted and done with before the
 	// next job: no other goroutine has them (no Handoff) and nothing
@@ -152,12 +166,17 @@ func New(opts Options, emit func(*Record) error) *Analyzer {
 	a := &Analyzer{opts: opts,
 		defrag:       ip4defrag.NewIPv4Defragmenter(),
 		queryServers: map[netip.AddrPort]struct{}{},
-		backEnd:      &backEnd{emit: emit, queryTracker: query.NewTracker(), borrow: opts.Lite && !opts.Handoff},
+		backEnd:      &backEnd{emit: emit, trackers: newTrackers(), borrow: opts.Lite && !opts.Handoff},
 		one:          &batch{},
 	}
 	a.backEnd.opts = &a.opts
+	a.backEnd.flush = opts.Flush
 	if opts.Sink != nil && !opts.Parallel {
 		a.backEnd.emit = sinkEmit(opts.Sink, opts.Count)
+		a.backEnd.flush = nil
+		if f, ok := opts.Sink.(Flusher); ok {
+			a.backEnd.flush = f.Flush
+		}
 	}
 	if opts.Handoff {
 		// Enough batches for every record in flight to the other goroutine.
@@ -202,8 +221,11 @@ func (a *Analyzer) Packet(data []byte, ci gopacket.CaptureInfo, link layers.Link
 	if a.first.IsZero() {
 		a.first = ci.Timestamp
 	}
-	if ci.Timestamp.After(a.now) {
-		a.now = ci.Timestamp
+	if ci.Timestamp.After(a.pnow) {
+		a.pnow = ci.Timestamp
+		if a.pnow.After(a.now) {
+			a.now = a.pnow
+		}
 	}
 	off, ver, ok := netStart(link, data)
 	if !ok {
@@ -322,9 +344,62 @@ func (a *Analyzer) endpoints(sport, dport uint16) (src, dst netip.AddrPort) {
 	return netip.AddrPortFrom(s, sport), netip.AddrPortFrom(d, dport)
 }
 
+// Flush hands the back end everything made so far and has it write out
+// what may go, without waiting for a batch to fill: Run calls it every
+// Options.FlushEvery on input that is not a regular file. idle is the
+// wall time since the last packet was read: packet time moves on by as
+// much (never back), so that on a quiet interface a request still
+// waiting for its response is given up on, and an idle stream flushed,
+// when its window has passed. Packet time still decides those windows;
+// the wall clock only stands in for packets that do not come.
+func (a *Analyzer) Flush(idle time.Duration) error {
+	if err := a.failed(); err != nil {
+		return err
+	}
+	if idle > 0 && !a.pnow.IsZero() {
+		if t := a.pnow.Add(idle); t.After(a.now) {
+			a.now = t
+		}
+	}
+	if !a.first.IsZero() {
+		a.housekeeping()
+	}
+	a.submit(job{op: opFlush})
+	if a.pp != nil {
+		a.pp.send()
+	}
+	return a.failed()
+}
+
+// Done is closed when the back end has stopped early on another goroutine
+// (-c reached, an output error): the reader need not wait for the next
+// packet to learn it. Nil (never ready) without Parallel, where Packet
+// returns the error at once.
+func (a *Analyzer) Done() <-chan struct{} {
+	if a.pp == nil {
+		return nil
+	}
+	return a.pp.stopc
+}
+
+// flushOut writes the output out, on the back end.
+func (a *backEnd) flushOut() {
+	if a.flush == nil || a.berr != nil {
+		return
+	}
+	if err := a.flush(); err != nil {
+		a.berr = err
+	}
+}
+
 // afterPacket runs the packet-time housekeeping: once per second of capture
 // time, idle streams are flushed and unanswered requests given up on.
 func (a *Analyzer) afterPacket() error {
+	a.housekeeping()
+	return a.failed()
+}
+
+func (a *Analyzer) housekeeping() {
 	if !a.now.Before(a.flushAt) { // a.now.Sub(last flush) >= 1s, without Sub's cost per packet
 		a.flushAt = a.now.Add(time.Second)
 		a.submit(job{op: opTick})
@@ -332,7 +407,6 @@ func (a *Analyzer) afterPacket() error {
 		a.defrag.DiscardOlderThan(a.now.Add(-30 * time.Second))
 		a.frags.discardOlderThan(a.frame)
 	}
-	return a.failed()
 }
 
 // Finish flushes every stream and tracker at the end of the input and
@@ -407,9 +481,11 @@ func (a *backEnd) release(all bool) {
 				break
 			}
 			a.safely(func() {
-				a.queryTracker.Expire(a.bnow)
-				if r.PDU.Pending && r.Proto == "query" {
-					a.queryTracker.GiveUp(&r.PDU)
+				a.expire()
+				if r.PDU.Pending && r.udp >= 0 {
+					if t := a.trackers[r.udp]; t != nil {
+						t.GiveUp(&r.PDU)
+					}
 				}
 			})
 			if r.PDU.Pending {

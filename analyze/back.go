@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"net/netip"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/mcdissect/mcdissect/dissect"
-	"github.com/mcdissect/mcdissect/dissect/query"
 )
 
 // The analyzer has two halves. The front end reads packets, decodes the
@@ -31,11 +31,12 @@ type op uint8
 const (
 	opEmit   op = iota // make the record (undissected bytes, a gap...), hold and emit it
 	opTCP              // make the record, decode its PDU with dec, hold and emit it
-	opQuery            // make the record, decode a Query datagram and track it, hold and emit it
+	opUDP              // make the record, decode a datagram of udpProtocols[udp] and track it, hold and emit it
 	opGap              // tell dec of a gap in dir, then make, hold and emit the gap record
 	opClose            // dec's connection ended: let go of its waiting requests
 	opTick             // a second of packet time went by: expire the trackers
 	opFinish           // the input ended: close the trackers, emit everything
+	opFlush            // time went by (Analyzer.Flush): expire the trackers, release what may go, write the output out
 )
 
 // job is what the back end is to do; for the ops that make a record, it
@@ -49,6 +50,7 @@ type job struct {
 	op     op
 	kind   Kind
 	dir    dissect.Dir
+	udp    uint8 // a datagram's protocol: its index in udpProtocols
 	shard  int8  // under a Sink, the shard that decodes it, -1 for both (jobShard)
 	wire   int32 // a datagram's length on the wire
 	frame  uint64
@@ -174,8 +176,10 @@ func (a *Analyzer) commit(data []byte) {
 // record makes the record a job describes, on the back end.
 func (a *backEnd) record(j *job, b *batch) *Record {
 	var r *Record
-	if j.op == opQuery && j.dir == dissect.DirS2C && j.data.n > bigQuery && !a.opts.Lite {
-		r = a.bigRecord() // most likely a full stat
+	if j.op == opUDP && j.dir == dissect.DirS2C && !a.opts.Lite {
+		if big := udpProtocols[j.udp].bigResponse; big > 0 && int(j.data.n) > big {
+			r = a.bigRecord() // most likely a Query full stat
+		}
 	}
 	if r == nil {
 		r = a.newRecord()
@@ -185,9 +189,9 @@ func (a *backEnd) record(j *job, b *batch) *Record {
 	r.Kind, r.Frame, r.Time, r.Rel = j.kind, j.frame, j.time, j.rel
 	r.TCP, r.GapLength, r.Reason = j.side != nil, j.gapLen, j.reason
 	if s := j.side; s != nil {
-		r.Src, r.Dst, r.Stream, r.Proto = s.src, s.dst, s.stream, s.proto
+		r.Src, r.Dst, r.Stream, r.Proto, r.udp = s.src, s.dst, s.stream, s.proto, -1
 	} else {
-		r.Src, r.Dst, r.Stream, r.Proto = b.addrs[j.addrs], b.addrs[j.addrs+1], -1, "query"
+		r.Src, r.Dst, r.Stream, r.Proto, r.udp = b.addrs[j.addrs], b.addrs[j.addrs+1], -1, udpProtocols[j.udp].name, int8(j.udp)
 	}
 	r.Parts = append(r.Parts, b.parts[j.parts.off:j.parts.off+j.parts.n]...)
 	data := b.data[j.data.off : j.data.off+j.data.n]
@@ -199,10 +203,6 @@ func (a *backEnd) record(j *job, b *batch) *Record {
 	r.PDU.Lite, r.PDU.Export = a.opts.Lite, a.opts.Export
 	return r
 }
-
-// bigQuery: a Query response longer than this is most likely a full stat,
-// whose tree needs a big record.
-const bigQuery = 256
 
 // clock moves the back end's packet time to j's.
 func (a *backEnd) clock(j *job) {
@@ -222,16 +222,25 @@ func (a *backEnd) process(j *job, b *batch) {
 		r = a.record(j, b)
 	}
 	switch j.op {
-	case opGap, opEmit, opTCP, opQuery:
+	case opGap, opEmit, opTCP, opUDP:
 		a.decode(j, r)
 	case opClose:
 		if c, ok := j.side.dec.(closer); ok {
 			a.safely(c.Close)
 		}
 	case opTick:
-		a.safely(func() { a.queryTracker.Expire(a.bnow) })
+		a.safely(a.expire)
+	case opFlush:
+		a.safely(a.expire)
+		a.release(false)
+		a.flushOut()
+		return
 	case opFinish:
-		a.safely(a.queryTracker.Close)
+		for _, t := range a.trackers {
+			if t != nil {
+				a.safely(t.Close)
+			}
+		}
 		a.release(true)
 		return
 	}
@@ -241,8 +250,8 @@ func (a *backEnd) process(j *job, b *batch) {
 	a.release(false)
 }
 
-// decode runs the decoding of j's record r: the protocol's decoder, the
-// Query tracker, the records of undissected bytes and gaps. It is the back
+// decode runs the decoding of j's record r: the protocol's decoder, its
+// tracker, the records of undissected bytes and gaps. It is the back
 // end's one panic boundary, on every path (one goroutine, Parallel, the
 // shards all call process): a panic in a decoder becomes a malformed
 // record naming the frame, the protocol and the panic, and the run goes on
@@ -277,16 +286,17 @@ func (a *backEnd) decode(j *job, r *Record) {
 		s := j.side
 		s.dec.Decode(&r.PDU, r.data, dissect.Meta{Frame: r.Frame, Time: r.Time, Client: s.client, Server: s.server, Dir: j.dir})
 		r.PDU.Dir = j.dir
-	case opQuery:
-		query.Decode(&r.PDU, r.data, int(j.wire), j.dir)
-		if r.PDU.Lite {
+	case opUDP:
+		udpProtocols[j.udp].decode(&r.PDU, r.data, int(j.wire), j.dir)
+		t := a.trackers[j.udp]
+		if r.PDU.Lite || t == nil {
 			break // the tracker adds to trees only; not even its keys are needed
 		}
 		client, server := r.Src, r.Dst
 		if r.PDU.Dir == dissect.DirS2C {
 			client, server = r.Dst, r.Src
 		}
-		a.queryTracker.Observe(dissect.Meta{Frame: r.Frame, Time: r.Time, Client: a.keys.of(client), Server: a.keys.of(server), Dir: r.PDU.Dir}, &r.PDU)
+		t.Observe(dissect.Meta{Frame: r.Frame, Time: r.Time, Client: a.keys.of(client), Server: a.keys.of(server), Dir: r.PDU.Dir}, &r.PDU)
 	}
 	r.PDU.SettleLite()
 }
@@ -340,12 +350,21 @@ type pipe struct {
 	batches chan *batch
 	free    chan *batch
 	done    chan struct{}
-	stopped atomic.Bool // the back end's emit failed: the front end stops reading
+	stopped atomic.Bool   // the back end's emit failed: the front end stops reading
+	stopc   chan struct{} // closed when stopped is set (Analyzer.Done)
+	once    sync.Once
 	shardsWait
 }
 
+// stop tells the front end that the back end has stopped (an emit error,
+// or -c reached).
+func (p *pipe) stop() {
+	p.stopped.Store(true)
+	p.once.Do(func() { close(p.stopc) })
+}
+
 func startPipe(a *Analyzer) *pipe {
-	p := &pipe{a: a, batches: make(chan *batch, 4), free: make(chan *batch, 6), done: make(chan struct{})}
+	p := &pipe{a: a, batches: make(chan *batch, 4), free: make(chan *batch, 6), done: make(chan struct{}), stopc: make(chan struct{})}
 	p.cur = &batch{jobs: make([]job, 0, a.opts.Batch)}
 	if a.opts.Sink != nil {
 		startShards(a, p)
@@ -362,7 +381,7 @@ func (p *pipe) run() {
 			p.a.process(&b.jobs[i], b)
 		}
 		if p.a.berr != nil {
-			p.stopped.Store(true)
+			p.stop()
 		}
 		b.reset()
 		p.recycle(b)

@@ -44,6 +44,7 @@ type Record struct {
 	PDU       dissect.PDU
 
 	seq        uint64       // its index among all the records the back end made
+	udp        int8         // a datagram's protocol, its index in udpProtocols; -1 for TCP
 	buf        []byte       // owns PDU.Data, unless borrowed
 	data       []byte       // the record's bytes: buf, or a view of the batch's arena
 	borrowed   bool         // data is the batch's: the record must be emitted before the batch is reused

@@ -5,8 +5,6 @@ import (
 	"runtime/pprof"
 	"strconv"
 	"sync"
-
-	"github.com/mcdissect/mcdissect/dissect/query"
 )
 
 // A Sink formats records on the back end and writes the bytes in order
@@ -36,6 +34,12 @@ type Sink interface {
 	Write(bufs [][]byte, n int) error
 }
 
+// Flusher is implemented by a Sink (or an emit's owner, Options.Flush)
+// that buffers its output: Flush writes out what it holds. The back end
+// calls it, in order with the records, when time went by (Analyzer.Flush),
+// so that live output does not wait for a buffer to fill.
+type Flusher interface{ Flush() error }
+
 // sinkEmit is the emit of a Sink without Parallel: one back end formats
 // and writes each record as it is emitted.
 func sinkEmit(s Sink, count int) func(*Record) error {
@@ -63,10 +67,10 @@ const classicShard = 1
 // front end, which has just written j.side.
 func jobShard(j *job) int8 {
 	switch j.op {
-	case opTick, opFinish:
+	case opTick, opFinish, opFlush:
 		return -1
-	case opQuery:
-		return 0
+	case opUDP:
+		return udpProtocols[j.udp].shard
 	}
 	if j.side != nil {
 		return j.side.shard
@@ -86,7 +90,7 @@ func protoShard(proto string) int8 {
 // makesRecord reports whether j makes a record.
 func makesRecord(o op) bool {
 	switch o {
-	case opEmit, opTCP, opQuery, opGap:
+	case opEmit, opTCP, opUDP, opGap:
 		return true
 	}
 	return false
@@ -100,8 +104,9 @@ type chunk struct {
 	ends  []recEnd
 	// wm: every record of this shard with seq < wm is in this chunk or an
 	// earlier one.
-	wm   uint64
-	done bool // the shard has finished: no more chunks
+	wm    uint64
+	done  bool // the shard has finished: no more chunks
+	flush bool // the batch asked for the output to be written out (opFlush)
 }
 
 type recEnd struct {
@@ -175,7 +180,7 @@ func (s *shard) run1(p *pipe) {
 			s.step(&b.jobs[i], b)
 		}
 		if a.berr != nil {
-			p.stopped.Store(true)
+			p.stop()
 		}
 		c := s.cur
 		c.wm = a.made
@@ -193,20 +198,23 @@ func (s *shard) run1(p *pipe) {
 
 // merger writes the shards' chunks in record order.
 type merger struct {
-	sink   Sink
-	count  int // stop after this many records (0: no limit)
-	in     chan *chunk
-	free   [2]chan *chunk
-	q      [2][]*chunk // chunks not yet written through
-	pos    [2]int      // the next record of q[i][0]
-	wm     [2]uint64
-	bufs   [][]byte
-	done   []*chunk // written into bufs, to give back after the write
-	n      int      // records in bufs
-	total  int      // records written
-	err    error
-	finish chan struct{}
-	stop   func()
+	sink  Sink
+	count int // stop after this many records (0: no limit)
+	in    chan *chunk
+	free  [2]chan *chunk
+	q     [2][]*chunk // chunks not yet written through
+	pos   [2]int      // the next record of q[i][0]
+	wm    [2]uint64
+	bufs  [][]byte
+	done  []*chunk // written into bufs, to give back after the write
+	n     int      // records in bufs
+	total int      // records written
+	// flushes: each shard's chunks of flushed batches (opFlush) not yet
+	// matched by the other's; when both have one, the sink is flushed.
+	flushes [2]int
+	err     error
+	finish  chan struct{}
+	stop    func()
 }
 
 // maxWriteBufs: bufs are written when there are this many.
@@ -216,6 +224,10 @@ func (m *merger) run() {
 	defer close(m.finish)
 	live := 2
 	for c := range m.in {
+		// c goes back to its shard once written (flush): read it first.
+		if c.flush {
+			m.flushes[c.shard]++
+		}
 		if c.done {
 			m.wm[c.shard] = c.wm
 			live--
@@ -225,6 +237,18 @@ func (m *merger) run() {
 		}
 		m.drain()
 		m.flush()
+		// Both shards' chunks of a flushed batch are in: everything up
+		// to the flush is written.
+		if m.flushes[0] > 0 && m.flushes[1] > 0 && m.err == nil {
+			m.flushes[0]--
+			m.flushes[1]--
+			if f, ok := m.sink.(Flusher); ok {
+				if err := f.Flush(); err != nil {
+					m.err = err
+					m.stop()
+				}
+			}
+		}
 		if live == 0 {
 			return
 		}
@@ -321,7 +345,7 @@ func (m *merger) giveBack(c *chunk) {
 	if cap(c.buf) > maxChunkKeep {
 		c.buf = nil
 	}
-	c.buf, c.ends = c.buf[:0], c.ends[:0]
+	c.buf, c.ends, c.flush = c.buf[:0], c.ends[:0], false
 	select {
 	case m.free[c.shard] <- c:
 	default:
@@ -330,17 +354,18 @@ func (m *merger) giveBack(c *chunk) {
 
 // startShards splits the back end in two (see Sink).
 func startShards(a *Analyzer, p *pipe) {
-	// Classic has no tracker: the second shard's is never fed.
-	other := &backEnd{opts: &a.opts, queryTracker: query.NewTracker(), borrow: a.borrow}
+	// Classic has no tracker: the second shard's are never fed.
+	other := &backEnd{opts: &a.opts, trackers: newTrackers(), borrow: a.borrow}
 	a.other = other
 	other.big = make(chan *Record, maxBigRecords)
 	m := &merger{sink: a.opts.Sink, count: a.opts.Count, in: make(chan *chunk, 8), finish: make(chan struct{}),
-		stop: func() { p.stopped.Store(true) }}
+		stop: p.stop}
 	p.merger = m
 	for i, be := range []*backEnd{a.backEnd, other} {
 		s := &shard{id: i, be: be, in: make(chan *batch, 4), out: m.in, free: make(chan *chunk, 16)}
 		m.free[i] = s.free
 		be.emit = s.emit
+		be.flush = func() error { s.cur.flush = true; return nil }
 		p.shardIn = append(p.shardIn, s.in)
 		p.shards.Add(1)
 		go s.run(p)

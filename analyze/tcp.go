@@ -19,21 +19,13 @@ type streamConn interface {
 	Decode(p *dissect.PDU, data []byte, m dissect.Meta)
 }
 
-type detection uint8
-
-const (
-	detectNo detection = iota
-	detectYes
-	detectNeedMore
-)
-
 // tcpProto is one table entry per TCP protocol: adding a protocol adds an
 // entry here and a package under dissect/.
 type tcpProto struct {
-	name    string                       // for -d
-	proto   string                       // mc.protocol of its records
-	port    uint16                       // its default server port
-	detect  func(first []byte) detection // from the client's first bytes
+	name    string                               // for -d
+	proto   string                               // mc.protocol of its records
+	port    uint16                               // its default server port
+	detect  func(first []byte) dissect.Detection // from the client's first bytes
 	newConn func(t *tcpState) streamConn
 }
 
@@ -181,9 +173,9 @@ func (h *tcpConn) Frame(dir reassembly.Dir, buf []byte, afterGap bool) reassembl
 		need := false
 		for _, c := range h.cands {
 			switch c.p.detect(buf) {
-			case detectYes:
+			case dissect.DetectYes:
 				h.setProto(c.p)
-			case detectNeedMore:
+			case dissect.DetectNeedMore:
 				need = true
 			}
 			if h.proto != nil {

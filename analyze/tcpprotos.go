@@ -10,36 +10,12 @@ import (
 // connection speaks is decided by the client's first bytes. The heartbeat
 // is Classic's HTTP side: its records say mc.protocol "classic".
 var tcpProtocols = []tcpProto{
-	{name: "slp", proto: "slp", port: PortMinecraft, detect: detectSLP,
+	{name: "slp", proto: "slp", port: PortMinecraft, detect: slp.Detect,
 		newConn: func(*tcpState) streamConn { return slp.NewConn() }},
-	{name: "classic", proto: "classic", port: PortMinecraft, detect: detectClassic,
+	{name: "classic", proto: "classic", port: PortMinecraft, detect: classic.Detect,
 		newConn: func(t *tcpState) streamConn { return classic.NewConn(t.classic) }},
-	{name: "heartbeat", proto: "classic", port: PortHTTP, detect: detectHeartbeat,
+	{name: "heartbeat", proto: "classic", port: PortHTTP, detect: classic.DetectHeartbeat,
 		newConn: func(t *tcpState) streamConn { return classic.NewHeartbeat(t.classic) }},
-}
-
-func detectSLP(b []byte) detection {
-	switch slp.Detect(b) {
-	case slp.DetectYes:
-		return detectYes
-	case slp.DetectNeedMore:
-		return detectNeedMore
-	}
-	return detectNo
-}
-
-func detectClassic(b []byte) detection { return classicDetection(classic.Detect(b)) }
-
-func detectHeartbeat(b []byte) detection { return classicDetection(classic.DetectHeartbeat(b)) }
-
-func classicDetection(d classic.Detection) detection {
-	switch d {
-	case classic.DetectYes:
-		return detectYes
-	case classic.DetectNeedMore:
-		return detectNeedMore
-	}
-	return detectNo
 }
 
 // initProtoState sets up the state that spans connections: the Classic

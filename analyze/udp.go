@@ -45,7 +45,7 @@ func (a *Analyzer) handleUDP(ci gopacket.CaptureInfo, src, dst netip.AddrPort, p
 		return
 	}
 	j := a.newJob()
-	j.op, j.kind, j.frame, j.time, j.dir, j.wire = opQuery, KindPDU, a.frame, ci.Timestamp, dir, int32(wireLen)
+	j.op, j.kind, j.frame, j.time, j.dir, j.wire, j.udp = opUDP, KindPDU, a.frame, ci.Timestamp, dir, int32(wireLen), udpQuery
 	b := a.curBatch()
 	j.addrs = int32(len(b.addrs))
 	b.addrs = append(b.addrs, src, dst)

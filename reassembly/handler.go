@@ -1,22 +1,24 @@
 package reassembly
 
+import "github.com/mcdissect/mcdissect/dissect"
+
 // FrameStatus is the handler's answer to "how long is the PDU at the front
-// of these bytes".
-type FrameStatus uint8
+// of these bytes": the one type the protocol framers answer with too.
+type FrameStatus = dissect.FrameStatus
 
 const (
 	// FrameOK means the first Len bytes form one PDU (0 < Len <= len(buf)).
-	FrameOK FrameStatus = iota
+	FrameOK = dissect.FrameOK
 	// FrameNeedMore means the PDU is not complete yet. Len is the total
 	// length it needs, counted from the start of buf, if known; else 0.
-	FrameNeedMore
+	FrameNeedMore = dissect.FrameNeedMore
 	// FrameSkip means the first Len bytes (Len > 0, may exceed len(buf))
 	// are not a PDU: they are reported as KindUndissected and framing
 	// resumes after them. Used to resynchronise after a gap.
-	FrameSkip
+	FrameSkip = dissect.FrameSkip
 	// FrameLost means framing is lost for good: the rest of this direction
 	// is reported as KindUndissected.
-	FrameLost
+	FrameLost = dissect.FrameLost
 )
 
 // FrameResult is returned by ConnHandler.Frame. Build it with OK, NeedMore,

@@ -27,6 +27,9 @@ func TestMain(m *testing.M) {
 	if withPcap { // test the binary of the build being tested
 		args = append(args, "-tags", "pcap")
 	}
+	if raceEnabled { // the concurrent code of the binary is race-tested too
+		args = append(args, "-race")
+	}
 	if out, err := exec.Command("go", append(args, ".")...).CombinedOutput(); err != nil {
 		os.Stderr.Write(out)
 		panic(err)
@@ -234,8 +237,12 @@ func TestHexDump(t *testing.T) {
 func TestWrite(t *testing.T) {
 	dir := t.TempDir()
 	all, sel := filepath.Join(dir, "all.pcapng"), filepath.Join(dir, "sel.pcapng")
-	if _, e, code := mcd(t, nil, "-r", querySample, "-w", all); code != 0 {
-		t.Fatal(e)
+	// As tshark: -w prints no records, unless -P.
+	if o, e, code := mcd(t, nil, "-r", querySample, "-w", all); code != 0 || o != "" {
+		t.Fatalf("-w: exit %d, output %q, %s", code, o, e)
+	}
+	if o, _, _ := mcd(t, nil, "-r", querySample, "-w", all, "-P"); !strings.Contains(o, "Handshake Request") {
+		t.Errorf("-w -P printed %q", o)
 	}
 	a, _, _ := mcd(t, nil, "-r", querySample)
 	b, _, _ := mcd(t, nil, "-r", all)

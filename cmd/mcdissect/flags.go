@@ -32,6 +32,7 @@ type config struct {
 	noHeuristics                       bool
 	autostop                           string
 	cpuProfile, memProfile             string
+	lineBuffered, printPackets         bool
 
 	opts  analyze.Options
 	ropts render.Options
@@ -79,6 +80,8 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.StringArrayVarP(&c.fields, "field", "e", nil, "with -T fields, print `FIELD` (repeatable), e.g. -e frame.number -e query.motd")
 	fs.StringArrayVarP(&c.fieldOpts, "fields-option", "E", nil, "-T fields `OPTION`: header=y|n, separator=/t|/s|C, aggregator=C, occurrence=a|f|l, quote=d|s|n, e.g. -E header=y -E separator=, -E quote=d")
 	fs.IntVarP(&c.count, "count", "c", 0, "stop after `N` PDUs, e.g. -c 10")
+	fs.BoolVarP(&c.lineBuffered, "line-buffered", "l", false, "write each record out as soon as it is printed (as tshark -l), e.g. -l")
+	fs.BoolVarP(&c.printPackets, "print", "P", false, "with -w, print the records too (as tshark -P), e.g. -w out.pcapng -P")
 	fs.StringVarP(&c.write, "write-file", "w", "", "write the packets read to `FILE` (pcapng); with -Y only the frames of matching PDUs, e.g. -w out.pcapng")
 	fs.StringArrayVarP(&c.decodeAs, "decode-as", "d", nil, "decode `RULE` <layer>.port==<port>,<proto> (repeatable), e.g. -d udp.port==25575,query -d tcp.port==25580,classic")
 	fs.StringArrayVarP(&c.stats, "statistics", "z", nil, "print `STAT` at the end (repeatable; -z help lists them), e.g. -z mc,servers -z conv,tcp -z io,stat,1")

@@ -9,6 +9,9 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
+	"sync"
+	"syscall"
+	"time"
 
 	"github.com/mcdissect/mcdissect/analyze"
 	"github.com/mcdissect/mcdissect/filter"
@@ -65,12 +68,19 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 		defer pprof.StopCPUProfile()
 	}
 
-	src, closeSrc, err := c.openSource(stdin)
+	src, closeSrc, regular, err := c.openSource(stdin)
 	if err != nil {
 		fmt.Fprintf(stderr, "mcdissect: %v\n", err)
 		return exitFail
 	}
 	defer closeSrc()
+	var cap *liveCapture
+	if c.iface != "" {
+		cap = startCapture(src)
+		src = cap.src
+		defer cap.onSignals()()
+		fmt.Fprintf(stderr, "Capturing on '%s'\n", c.iface)
+	}
 
 	var wr *frameWriter
 	if c.write != "" {
@@ -84,6 +94,9 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		wr.setInput(c.read)
 		src = wr.tee(src)
+		if cap != nil {
+			src = cap.stoppable(src) // Run stops the capture through the tee
+		}
 	}
 	var exp *exporter
 	if c.exportObjects != "" {
@@ -91,7 +104,8 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 
 	out := stdout
-	if c.quiet {
+	if c.quiet || (c.write != "" && !c.printPackets) {
+		// As tshark: -w saves packets and prints none of them, unless -P.
 		out = io.Discard
 	}
 	r := render.New(c.format, out, c.ropts)
@@ -133,10 +147,14 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 		defer debug.SetGCPercent(debug.SetGCPercent(liteGCPercent))
 	}
 	var a *analyze.Analyzer
+	if !regular || c.lineBuffered {
+		// A live capture or a pipe: records must not wait for batches and
+		// buffers that only a busy input fills (analyze.Options.FlushEvery).
+		c.opts.FlushEvery = flushEvery
+		c.opts.FlushEager = c.lineBuffered
+	}
 	batch := sinkBatch
 	switch {
-	case c.iface != "":
-		batch = 1
 	case c.opts.Lite:
 		// Lite records are small: bigger batches wake the other
 		// goroutine less often (8% faster on the summary). Records with
@@ -159,7 +177,7 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 		if c.opts.Lite {
 			c.opts.Batch = shardLiteBatch
 		}
-		c.opts.Sink = newShardSink(r, out, c.format, c.ropts)
+		c.opts.Sink = newShardSink(r, out, c.format, c.ropts, c.lineBuffered)
 		c.opts.Count = c.count
 		a = analyze.New(c.opts, nil)
 	} else if batch > 1 && c.heavyOutput() && c.opts.Parallel {
@@ -169,7 +187,8 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 		// cores.
 		c.opts.Handoff = true
 		sk = newSink(batch, accept, func(b []*analyze.Record) { a.Recycle(b) })
-		sk.rp = newRenderPool(sk, r, c.format, c.ropts, renderWorkers)
+		sk.rp = newRenderPool(sk, r, c.format, c.ropts, renderWorkers, c.lineBuffered)
+		c.opts.Flush = sk.flushOut
 		a = analyze.New(c.opts, sk.emit)
 	} else {
 		// Otherwise records are accepted and written where they are
@@ -177,21 +196,19 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 		// goroutine cost more than writing a summary line (-r F was 7%
 		// faster and used 14% less CPU this way), and every record
 		// stays in one core's cache from decoding to output.
+		c.opts.Flush = r.Flush
 		a = analyze.New(c.opts, func(rec *analyze.Record) error {
 			show, err := accept(rec)
 			if show {
 				if werr := r.Record(rec); werr != nil && err == nil {
 					err = werr
 				}
+				if c.lineBuffered && err == nil {
+					err = r.Flush()
+				}
 			}
 			return err
 		})
-	}
-	if c.iface != "" {
-		stop := make(chan os.Signal, 1)
-		signal.Notify(stop, os.Interrupt)
-		defer signal.Stop(stop)
-		src = interruptible(src, stop)
 	}
 	warning, runErr := analyze.Run(src, a)
 	if sk != nil {
@@ -224,6 +241,9 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 	if n := a.Stats().TCPDropped; n > 0 {
 		fmt.Fprintf(stderr, "mcdissect: warning: %d bytes of TCP payload were not dissected: sent after their connection closed or was reset, before the start of a stream picked up mid-way, or more than 1 GiB ahead of it\n", n)
 	}
+	if cap != nil {
+		cap.report(stderr, c.iface, a.Stats().Frames)
+	}
 	if runErr == nil {
 		runErr = endErr
 	}
@@ -237,34 +257,134 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-// openSource opens -r (a file or standard input) or -i.
-func (c *config) openSource(stdin io.Reader) (analyze.Source, func(), error) {
+// openSource opens -r (a file or standard input) or -i. regular says
+// whether the input is a regular file: anything else (an interface, a
+// pipe) is read as it comes, and its output must not wait.
+func (c *config) openSource(stdin io.Reader) (src analyze.Source, closeFn func(), regular bool, err error) {
 	if c.iface != "" {
-		return openLive(c.iface, c.capFilter, c.autostop)
+		src, closeFn, err = openLive(c.iface, c.capFilter, c.autostop)
+		return src, closeFn, false, err
 	}
 	var in io.Reader = stdin
-	closeFn := func() {}
+	closeFn = func() {}
 	if c.read != "-" {
 		f, err := os.Open(c.read)
 		if err != nil {
-			return nil, nil, fmt.Errorf("cannot read %s: %v", c.read, errors.Unwrap(err))
+			return nil, nil, false, fmt.Errorf("cannot read %s: %v", c.read, errors.Unwrap(err))
 		}
 		if fi, err := f.Stat(); err == nil && fi.IsDir() {
 			f.Close()
-			return nil, nil, fmt.Errorf("%q is a directory (folder), not a file", c.read)
+			return nil, nil, false, fmt.Errorf("%q is a directory (folder), not a file", c.read)
 		}
 		in, closeFn = f, func() { f.Close() }
 	}
-	src, err := analyze.OpenFile(in)
+	if f, ok := in.(*os.File); ok {
+		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+			regular = true
+		}
+	}
+	src, err = analyze.OpenFile(in)
 	if err != nil {
 		closeFn()
 		name := c.read
 		if name == "-" {
 			name = "standard input"
 		}
-		return nil, nil, fmt.Errorf("%s: %v", name, err)
+		return nil, nil, false, fmt.Errorf("%s: %v", name, err)
 	}
-	return src, closeFn, nil
+	return src, closeFn, regular, nil
+}
+
+// flushEvery is how often the output of a live capture or a pipe is
+// written out: records reach it within this (and the time to dissect).
+const flushEvery = 50 * time.Millisecond
+
+// liveCapture is how a run stops a live capture and reads its counts: the
+// one place that knows the live source (today's liveSource; a capture
+// source with Stop and drop statistics slots in here).
+type liveCapture struct {
+	src  analyze.Source
+	stop chan os.Signal // closed by Stop: the live reader's Next returns io.EOF
+	once sync.Once
+}
+
+func startCapture(src analyze.Source) *liveCapture {
+	lc := &liveCapture{stop: make(chan os.Signal)}
+	lc.src = lc.stoppable(interruptible(src, lc.stop))
+	return lc
+}
+
+// Stop ends the capture: the reader's blocked Next returns io.EOF within
+// its read timeout, and the run finishes as at the end of a file.
+func (lc *liveCapture) Stop() { lc.once.Do(func() { close(lc.stop) }) }
+
+// stoppable is src with the capture's Stop, as analyze.Run looks for it
+// (when -c stops the run before the input ends).
+func (lc *liveCapture) stoppable(src analyze.Source) analyze.Source {
+	return stoppableSource{src, lc}
+}
+
+type stoppableSource struct {
+	analyze.Source
+	lc *liveCapture
+}
+
+func (s stoppableSource) Stop() { s.lc.Stop() }
+
+// onSignals stops the capture on SIGINT, SIGTERM or SIGHUP, so that the
+// run ends as at the end of a file: streams flushed and dissected,
+// statistics printed, -w complete, the output written. A second signal
+// is not caught: it ends the process. The returned func undoes it.
+func (lc *liveCapture) onSignals() func() {
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-sig:
+			signal.Stop(sig)
+			lc.Stop()
+		case <-done:
+		}
+	}()
+	return func() {
+		signal.Stop(sig)
+		close(done)
+	}
+}
+
+// report prints tshark's closing lines on stderr: the packets captured
+// and, when the source can tell, those the kernel dropped.
+func (lc *liveCapture) report(w io.Writer, iface string, captured uint64) {
+	fmt.Fprintf(w, "%d packet%s captured\n", captured, plural(captured))
+	if d, ok := sourceDrops(lc.src); ok && d > 0 {
+		fmt.Fprintf(w, "%d packet%s dropped from %s\n", d, plural(d), iface)
+	}
+}
+
+// dropCounter is a live source that knows how many packets the kernel
+// dropped (today's reader does not).
+type dropCounter interface{ Dropped() (uint64, error) }
+
+func sourceDrops(src analyze.Source) (uint64, bool) {
+	if s, ok := src.(stoppableSource); ok {
+		return sourceDrops(s.Source)
+	}
+	if t, ok := src.(teeSource); ok {
+		return sourceDrops(t.Source)
+	}
+	if d, ok := src.(dropCounter); ok {
+		n, err := d.Dropped()
+		return n, err == nil
+	}
+	return 0, false
+}
+
+func plural(n uint64) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }
 
 // summaryOnly reports whether nothing of the run reads a PDU's tree or its

@@ -43,6 +43,8 @@ type sink struct {
 	stopped atomic.Bool       // set by the writer on a write error
 	err     error             // accept's first error (the analyzer has it too, from emit)
 	rp      *renderPool
+	// unflushed: batches went to the pool since the last flushOut
+	unflushed bool
 }
 
 func newSink(size int, accept func(*analyze.Record) (bool, error), recycle func([]*analyze.Record)) *sink {
@@ -80,11 +82,31 @@ func (s *sink) emit(r *analyze.Record) error {
 	return err
 }
 
+// flushOut is the analyzer's Options.Flush: the records so far go to the
+// pool now, and are written out once formatted.
+func (s *sink) flushOut() error {
+	if s.err != nil || s.stopped.Load() {
+		return nil
+	}
+	if len(s.cur) > 0 || s.unflushed {
+		s.rp.submit(s.shown, s.cur, true)
+		s.unflushed = false
+		s.next()
+	}
+	return nil
+}
+
 func (s *sink) flush() {
 	if len(s.cur) == 0 {
 		return
 	}
-	s.rp.submit(s.shown, s.cur)
+	s.rp.submit(s.shown, s.cur, false)
+	s.unflushed = true
+	s.next()
+}
+
+// next gives the sink an empty batch to fill.
+func (s *sink) next() {
 	s.shown = nil // the pool has it now
 	select {
 	case b := <-s.free:
@@ -115,6 +137,7 @@ type renderPool struct {
 	bufs    chan []byte // output buffers, reused
 	done    chan error
 	sink    *sink
+	line    bool // -l: write out after every batch
 }
 
 // maxRenderBuf bounds the output buffers the pool keeps for reuse.
@@ -124,12 +147,13 @@ type renderJob struct {
 	recs  []*analyze.Record // the records to show, in order
 	first bool              // recs[0] is the output's first record
 	batch []*analyze.Record // the whole batch, given back after writing
+	flush bool              // write the output out after this batch
 	out   []byte
 	ready chan struct{}
 }
 
-func newRenderPool(s *sink, w render.Writer, format string, o render.Options, workers int) *renderPool {
-	p := &renderPool{w: w, sink: s, work: make(chan *renderJob, 2*workers), ordered: make(chan *renderJob, 2*workers+2),
+func newRenderPool(s *sink, w render.Writer, format string, o render.Options, workers int, line bool) *renderPool {
+	p := &renderPool{w: w, sink: s, line: line, work: make(chan *renderJob, 2*workers), ordered: make(chan *renderJob, 2*workers+2),
 		bufs: make(chan []byte, 3*workers+4), done: make(chan error, 1)}
 	for range workers {
 		go p.format(render.NewAppender(format, o))
@@ -138,8 +162,8 @@ func newRenderPool(s *sink, w render.Writer, format string, o render.Options, wo
 	return p
 }
 
-func (p *renderPool) submit(recs, batch []*analyze.Record) {
-	j := &renderJob{recs: recs, first: p.shown == 0, batch: batch, ready: make(chan struct{})}
+func (p *renderPool) submit(recs, batch []*analyze.Record, flush bool) {
+	j := &renderJob{recs: recs, first: p.shown == 0, batch: batch, flush: flush || p.line, ready: make(chan struct{})}
 	select {
 	case j.out = <-p.bufs:
 	default:
@@ -163,7 +187,10 @@ func (p *renderPool) write() {
 	for j := range p.ordered {
 		<-j.ready
 		if err == nil {
-			if err = p.w.Raw(j.out, len(j.recs)); err != nil {
+			if err = p.w.Raw(j.out, len(j.recs)); err == nil && j.flush {
+				err = p.w.Flush()
+			}
+			if err != nil {
 				p.sink.stopped.Store(true)
 			}
 		}
@@ -195,10 +222,11 @@ type shardSink struct {
 	vec     *vecWriter // writes past w's buffer, when the output is a file
 	started bool       // a record has been written
 	json    bool
+	line    bool // -l: write out after every write
 }
 
-func newShardSink(w render.Writer, out io.Writer, format string, o render.Options) *shardSink {
-	s := &shardSink{w: w, json: format == "json"}
+func newShardSink(w render.Writer, out io.Writer, format string, o render.Options, line bool) *shardSink {
+	s := &shardSink{w: w, json: format == "json", line: line}
 	if f, ok := out.(*os.File); ok {
 		s.vec = newVecWriter(f)
 	}
@@ -240,5 +268,11 @@ func (s *shardSink) Write(bufs [][]byte, n int) error {
 			return err
 		}
 	}
+	if s.line {
+		return s.w.Flush()
+	}
 	return nil
 }
+
+// Flush writes out what the renderer buffers (analyze.Flusher).
+func (s *shardSink) Flush() error { return s.w.Flush() }

@@ -151,10 +151,15 @@ func (s *expertStat) print(w io.Writer) {
 	fmt.Fprint(w, rule)
 }
 
-// convStat lists conversations: client, server, protocol, PDUs and bytes each way.
+// convStat lists conversations: client address, server, protocol, PDUs
+// and bytes each way. A client's ports are one row (a Query client or a
+// server-list pinger opens a new port for each request: a row per port
+// grew without end on a capture that runs for days), and past maxConvRows
+// the newcomers are counted in one "others" row, last.
 type convKey struct {
-	client, server netip.AddrPort
-	proto          string
+	client netip.Addr
+	server netip.AddrPort
+	proto  string
 }
 
 type convRow struct {
@@ -162,26 +167,38 @@ type convRow struct {
 	c2s, s2c           int
 	c2sBytes, s2cBytes int
 	first, last        time.Duration
+	seen               bool // others: has counted a record
 }
 
 type convStat struct {
-	idx  map[convKey]int
-	rows []convRow
+	idx    map[convKey]int
+	rows   []convRow
+	others convRow
+	max    int // rows before "others" (maxConvRows)
 }
+
+// maxConvRows bounds the table: a table of more rows is no longer read.
+const maxConvRows = 500
 
 func (s *convStat) add(r *analyze.Record) {
 	client, server := r.Src, r.Dst
 	if r.PDU.Dir == dissect.DirS2C {
 		client, server = server, client
 	}
-	k := convKey{client, server, r.Proto}
-	i, ok := s.idx[k]
-	if !ok {
-		i = len(s.rows)
-		s.idx[k] = i
+	k := convKey{client.Addr(), server, r.Proto}
+	var row *convRow
+	if i, ok := s.idx[k]; ok {
+		row = &s.rows[i]
+	} else if len(s.rows) < s.maxRows() {
+		s.idx[k] = len(s.rows)
 		s.rows = append(s.rows, convRow{k: k, first: r.Rel})
+		row = &s.rows[len(s.rows)-1]
+	} else {
+		row = &s.others
+		if !row.seen {
+			row.seen, row.first = true, r.Rel
+		}
 	}
-	row := &s.rows[i]
 	row.last = r.Rel
 	if r.PDU.Dir == dissect.DirS2C {
 		row.s2c++
@@ -192,12 +209,26 @@ func (s *convStat) add(r *analyze.Record) {
 	}
 }
 
+func (s *convStat) maxRows() int {
+	if s.max > 0 {
+		return s.max
+	}
+	return maxConvRows
+}
+
 func (s *convStat) print(w io.Writer) {
 	fmt.Fprint(w, rule, "Minecraft conversations\n", rule)
 	fmt.Fprintf(w, "%-23s %-23s %-8s %6s %8s %6s %8s %10s %10s\n", "Client", "Server", "Proto", "C→S", "Bytes", "S→C", "Bytes", "Start", "Duration")
-	for _, r := range s.rows {
-		fmt.Fprintf(w, "%-23s %-23s %-8s %6d %8d %6d %8d %10.6f %10.6f\n", r.k.client, r.k.server, r.k.proto,
+	line := func(client, server, proto string, r *convRow) {
+		fmt.Fprintf(w, "%-23s %-23s %-8s %6d %8d %6d %8d %10.6f %10.6f\n", client, server, proto,
 			r.c2s, r.c2sBytes, r.s2c, r.s2cBytes, r.first.Seconds(), (r.last - r.first).Seconds())
+	}
+	for i := range s.rows {
+		r := &s.rows[i]
+		line(r.k.client.String(), r.k.server.String(), r.k.proto, r)
+	}
+	if s.others.seen {
+		line("others", "", "", &s.others)
 	}
 	fmt.Fprint(w, rule)
 }

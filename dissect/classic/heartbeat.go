@@ -137,24 +137,14 @@ func (d *dec) checkKey(name, key string, ki int32) {
 	}
 }
 
-// Detection is Detect's answer.
-type Detection uint8
+// Detection is Detect's answer: the one type of every protocol's.
+type Detection = dissect.Detection
 
 const (
-	DetectNo Detection = iota
-	DetectYes
-	DetectNeedMore
+	DetectNo       = dissect.DetectNo
+	DetectYes      = dissect.DetectYes
+	DetectNeedMore = dissect.DetectNeedMore
 )
-
-func (d Detection) String() string {
-	switch d {
-	case DetectYes:
-		return "yes"
-	case DetectNeedMore:
-		return "need more"
-	}
-	return "no"
-}
 
 // Detect tells whether the first client→server bytes of a TCP connection
 // are a Classic player identification: 0x00, a protocol version (7; 6 and

@@ -355,26 +355,14 @@ func (t *track) advance(i int, k kind, b []byte) {
 	}
 }
 
-// Detection is Detect's answer.
-type Detection uint8
+// Detection is Detect's answer: the one type of every protocol's.
+type Detection = dissect.Detection
 
 const (
-	DetectNo       Detection = iota // not a Server List Ping client
-	DetectYes                       // a VarInt-framed handshake or a legacy FE ping
-	DetectNeedMore                  // too few bytes to tell
+	DetectNo       = dissect.DetectNo       // not a Server List Ping client
+	DetectYes      = dissect.DetectYes      // a VarInt-framed handshake or a legacy FE ping
+	DetectNeedMore = dissect.DetectNeedMore // too few bytes to tell
 )
-
-func (d Detection) String() string {
-	switch d {
-	case DetectNo:
-		return "no"
-	case DetectYes:
-		return "yes"
-	case DetectNeedMore:
-		return "need more"
-	}
-	return "Unknown (" + strconv.Itoa(int(d)) + ")"
-}
 
 // Detect tells whether a client's first bytes open a Server List Ping
 // connection: a VarInt-framed handshake (length 1..300, ID 0x00, a

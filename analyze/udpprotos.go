@@ -1,0 +1,85 @@
+package analyze
+
+import (
+	"time"
+
+	"github.com/mcdissect/mcdissect/dissect"
+	"github.com/mcdissect/mcdissect/dissect/query"
+)
+
+// udpProtocols is the table of the UDP protocols, as tcpProtocols is of
+// the TCP ones: the back end decodes and tracks a datagram through its
+// entry, and nothing past routing names a protocol. A job says which
+// entry by its index (job.udp).
+var udpProtocols = []udpProto{
+	{name: "query", port: PortMinecraft, looks: query.Looks, decode: query.Decode,
+		newTracker: func() tracker { return query.NewTracker() }, window: query.ResponseWindow, bigResponse: 256},
+}
+
+// udpQuery is Query's index in udpProtocols.
+const udpQuery = 0
+
+// udpProto is one UDP protocol.
+type udpProto struct {
+	name   string                                   // for -d, and mc.protocol of its records
+	port   uint16                                   // its default server port
+	looks  func(payload []byte) (dissect.Dir, bool) // the heuristic, on any port
+	decode func(p *dissect.PDU, data []byte, wire int, dir dissect.Dir)
+	// newTracker makes the state that links its datagrams (nil: none).
+	newTracker func() tracker
+	// window: how long, in packet time, its tracker waits for a response.
+	window time.Duration
+	// bigResponse: a response longer than this most likely needs a big
+	// tree (a Query full stat): its record comes from the big pool.
+	bigResponse int
+	shard       int8 // under a Sink, the shard that decodes it (protoShard)
+}
+
+func init() {
+	for i := range udpProtocols {
+		udpProtocols[i].shard = protoShard(udpProtocols[i].name)
+	}
+}
+
+// tracker follows a UDP protocol's conversations across datagrams, at
+// packet time: it links each request to its response, and holds requests
+// (PDU.Pending) until then; the back end releases records in order.
+type tracker interface {
+	Observe(m dissect.Meta, p *dissect.PDU)
+	// Expire gives up on requests whose window has passed at now.
+	Expire(now time.Time)
+	// GiveUp gives up on the request p: too much waits behind it.
+	GiveUp(p *dissect.PDU)
+	// Close gives up on every request: the input ended.
+	Close()
+}
+
+// newTrackers makes a back end's trackers, one per UDP protocol (nil
+// where a protocol has none).
+func newTrackers() []tracker {
+	ts := make([]tracker, len(udpProtocols))
+	for i, p := range udpProtocols {
+		if p.newTracker != nil {
+			ts[i] = p.newTracker()
+		}
+	}
+	return ts
+}
+
+// maxWindow is the longest response window of the UDP protocols.
+func maxWindow() time.Duration {
+	var w time.Duration
+	for _, p := range udpProtocols {
+		w = max(w, p.window)
+	}
+	return w
+}
+
+// expire runs every tracker's Expire at the back end's packet time.
+func (a *backEnd) expire() {
+	for _, t := range a.trackers {
+		if t != nil {
+			t.Expire(a.bnow)
+		}
+	}
+}
