@@ -30,11 +30,15 @@ const (
 // tcpProto is one table entry per TCP protocol: adding a protocol adds an
 // entry here and a package under dissect/.
 type tcpProto struct {
-	name    string                       // for -d
-	proto   string                       // mc.protocol of its records
-	port    uint16                       // its default server port
-	detect  func(first []byte) detection // from the client's first bytes
-	newConn func(t *tcpState) streamConn
+	name   string                       // for -d
+	proto  string                       // mc.protocol of its records
+	port   uint16                       // its default server port
+	detect func(first []byte) detection // from the client's first bytes
+	// detectServer decides from the server's first bytes when the
+	// client's did not (the capture lost them): a form only this
+	// protocol's server sends. nil: the server's bytes never decide.
+	detectServer func(first []byte) detection
+	newConn      func(t *tcpState) streamConn
 }
 
 // maxDetectBytes: a client that has sent this much without any protocol
@@ -168,15 +172,24 @@ func (h *tcpConn) Frame(dir reassembly.Dir, buf []byte, afterGap bool) reassembl
 		return reassembly.Lost()
 	}
 	if h.proto == nil {
+		// Once this direction's bytes decide the protocol, the other
+		// direction's bytes, kept waiting, are framed at once: before
+		// this direction's PDU and not after its next segment.
+		defer h.reframe()
 		if afterGap {
 			return h.midStream(dir, buf)
 		}
 		if dir != reassembly.ClientToServer {
-			// Servers of our protocols speak second: wait for the client.
-			if len(buf) > maxDetectBytes {
-				return reassembly.Lost()
+			// Servers of our protocols speak second: the client's bytes
+			// decide, unless the server's own are unmistakable (the
+			// client's were not captured).
+			if !h.detectServer(buf) {
+				if len(buf) > maxDetectBytes {
+					return reassembly.Lost()
+				}
+				return reassembly.NeedMore(0)
 			}
-			return reassembly.NeedMore(0)
+			return h.result(dir, h.conn.Frame(ddir(dir), buf, afterGap))
 		}
 		need := false
 		for _, c := range h.cands {
@@ -330,12 +343,33 @@ func (h *tcpConn) atEnd(j *job, u *reassembly.Unit) bool {
 	return true
 }
 
-// midStream picks the protocol of a stream whose start the capture missed.
-// Only protocols whose port the connection uses are tried: each one's
-// framer looks for a PDU boundary (Classic can resync on its fixed-length
-// packets; SLP recognises a handshake). The first that finds one is kept.
-// When none does, the bytes are still reported, as undissected bytes of
-// the port's first protocol.
+func (h *tcpConn) reframe() {
+	if h.proto != nil {
+		h.t.r.Reframe()
+	}
+}
+
+// detectServer decides the protocol from the server's first bytes, among
+// the protocols whose port the connection uses.
+func (h *tcpConn) detectServer(buf []byte) bool {
+	for _, c := range h.cands {
+		if c.byPort && c.p.detectServer != nil && c.p.detectServer(buf) == detectYes {
+			h.setProto(c.p)
+			return true
+		}
+	}
+	return false
+}
+
+// midStream picks the protocol of a stream whose start the capture missed
+// (or whose first bytes are missing). Only protocols whose port the
+// connection uses are tried, and one is kept only when its framer proves a
+// frame boundary in buf: skipping what it must, it reaches a PDU (Classic
+// a run of valid fixed-length packets, SLP a frame of the status state or a
+// handshake; see their resync). The server's first bytes may decide too
+// (detectServer). Until one proves itself, the bytes wait, up to
+// maxDetectBytes; then they are reported as undissected bytes of the
+// port's first protocol.
 func (h *tcpConn) midStream(dir reassembly.Dir, buf []byte) reassembly.FrameResult {
 	need := false
 	var first *tcpProto
@@ -346,19 +380,20 @@ func (h *tcpConn) midStream(dir reassembly.Dir, buf []byte) reassembly.FrameResu
 		if first == nil {
 			first = c.p
 		}
-		conn := c.p.newConn(h.t)
-		f := conn.Frame(ddir(dir), buf, true)
-		switch f.Status {
-		case dissect.FrameOK, dissect.FrameSkip:
-			h.proto, h.conn, h.dec, h.cands, h.sides = c.p, conn, c.p.newConn(h.t), nil, [2]*side{}
-			return h.result(dir, f)
-		case dissect.FrameNeedMore:
+		switch proves(c.p.newConn(h.t), dir, buf) {
+		case detectYes:
+			h.setProto(c.p)
+			return h.result(dir, h.conn.Frame(ddir(dir), buf, true))
+		case detectNeedMore:
 			need = true
 		}
 	}
 	if first == nil {
 		h.ignore = true
 		return reassembly.Lost()
+	}
+	if dir == reassembly.ServerToClient && h.detectServer(buf) {
+		return h.result(dir, h.conn.Frame(ddir(dir), buf, true))
 	}
 	if need && len(buf) < maxDetectBytes {
 		h.reason[dir] = "capture starts mid-stream: no PDU boundary found"
@@ -367,4 +402,27 @@ func (h *tcpConn) midStream(dir reassembly.Dir, buf []byte) reassembly.FrameResu
 	h.setProto(first)
 	h.reason[dir] = "capture starts mid-stream: no " + first.name + " PDU boundary found"
 	return reassembly.Lost()
+}
+
+// proves runs a fresh framer over buf as the reassembler would after a
+// gap: detectYes when it reaches a PDU (after skipping bytes, if it must),
+// detectNeedMore when it waits for bytes, detectNo when it gives up.
+func proves(conn streamConn, dir reassembly.Dir, buf []byte) detection {
+	for pos := 0; pos < len(buf); {
+		f := conn.Frame(ddir(dir), buf[pos:], true)
+		switch f.Status {
+		case dissect.FrameOK:
+			return detectYes
+		case dissect.FrameNeedMore:
+			return detectNeedMore
+		case dissect.FrameSkip:
+			if f.Len <= 0 {
+				return detectNo
+			}
+			pos += f.Len
+		default:
+			return detectNo
+		}
+	}
+	return detectNeedMore
 }

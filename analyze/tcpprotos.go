@@ -7,12 +7,14 @@ import (
 
 // tcpProtocols is the routing table of the TCP protocols, in the order
 // their detectors are asked. SLP and Classic share port 25565: which one a
-// connection speaks is decided by the client's first bytes. The heartbeat
+// connection speaks is decided by the client's first bytes, or, when the
+// capture lost them, by the server's (detectServer) or by which framer
+// proves a frame boundary (midStream). The heartbeat
 // is Classic's HTTP side: its records say mc.protocol "classic".
 var tcpProtocols = []tcpProto{
-	{name: "slp", proto: "slp", port: PortMinecraft, detect: detectSLP,
+	{name: "slp", proto: "slp", port: PortMinecraft, detect: detectSLP, detectServer: detectSLPServer,
 		newConn: func(*tcpState) streamConn { return slp.NewConn() }},
-	{name: "classic", proto: "classic", port: PortMinecraft, detect: detectClassic,
+	{name: "classic", proto: "classic", port: PortMinecraft, detect: detectClassic, detectServer: detectClassic,
 		newConn: func(t *tcpState) streamConn { return classic.NewConn(t.classic) }},
 	{name: "heartbeat", proto: "classic", port: PortHTTP, detect: detectHeartbeat,
 		newConn: func(t *tcpState) streamConn { return classic.NewHeartbeat(t.classic) }},
@@ -28,6 +30,20 @@ func detectSLP(b []byte) detection {
 	return detectNo
 }
 
+// detectSLPServer: a status response whose lengths agree.
+func detectSLPServer(b []byte) detection {
+	switch slp.DetectServer(b) {
+	case slp.DetectYes:
+		return detectYes
+	case slp.DetectNeedMore:
+		return detectNeedMore
+	}
+	return detectNo
+}
+
+// detectClassic serves both sides: a Classic server identifies itself with
+// the same packet as the client (00, protocol version, two 64-byte texts,
+// one byte).
 func detectClassic(b []byte) detection { return classicDetection(classic.Detect(b)) }
 
 func detectHeartbeat(b []byte) detection { return classicDetection(classic.DetectHeartbeat(b)) }

@@ -92,7 +92,9 @@ func (r *Reassembler) gap(c *conn, h *half, n int64, frame uint64, ts time.Time)
 }
 
 // emit delivers stream bytes [off, off+len(b)) as one unit, attributing them
-// to frames from h.segs.
+// to frames from h.segs. A PDU is reported at the frame being fed (the one
+// that completed it); undissected bytes at the newest frame that carried
+// them, wherever the framer gave up on them.
 func (r *Reassembler) emit(c *conn, h *half, k Kind, b []byte, off int64, reason string) {
 	if len(b) == 0 {
 		return
@@ -136,7 +138,7 @@ func (r *Reassembler) emit(c *conn, h *half, k Kind, b []byte, off int64, reason
 	}
 	var u *Unit
 	switch {
-	case r.inFeed:
+	case r.inFeed && (k != KindUndissected || newest < 0):
 		u = r.setUnit(c, h.dir, k, b, len(b), off, parts, r.curFrame, r.curTime, reason)
 	case newest >= 0:
 		u = r.setUnit(c, h.dir, k, b, len(b), off, parts, h.segs[newest].frame, h.segs[newest].ts, reason)

@@ -42,6 +42,7 @@ type Reassembler struct {
 	cur      *conn
 	curDir   Dir
 	gpStart  bool
+	reframe  bool // the handler asked, during Frame, to frame the other direction's buffered bytes again (Reframe)
 
 	rings  ringPool
 	spare  [][]seg // emptied segs lists of ended connections (spareSegs)

@@ -87,6 +87,13 @@ func (c *Conn) DecodeCut(p *dissect.PDU, data []byte, wireLen int, m dissect.Met
 	if t.isLegacy(i, data) {
 		k = c.legacyKind(i, data)
 	}
+	if k == kModern && i == 0 && !t.hsSeen && t.legacy != 1 && t.d[0].phase == phHandshake {
+		// The handshake was not captured: a status request or ping is read
+		// in the status state, as the framer's resync reads it.
+		if n, pr := t.probe(0, data); pr == prWeak && n == len(data) {
+			t.d[0].phase, t.d[1].phase = phStatus, phStatus
+		}
+	}
 	d := t.d[i] // the state before this PDU
 	var l link
 	switch {
@@ -236,9 +243,10 @@ func (c *Conn) modern(cur *dissect.Cursor, d *dirState, i int, m dissect.Meta) l
 		return link{}
 	}
 	guessed := false
-	if i == 1 && !t.hsSeen && phase == phStatus {
+	if !t.hsSeen && phase == phStatus {
 		guessed = true
 		cur.Expert(idi, ExpertStateGuessed, "slp.packet_id at offset "+strconv.Itoa(idOff)+": no handshake seen on this connection, read as a status packet")
+		p.AddGenerated(0, FieldStateGuessed, dissect.S("Status"), "")
 	}
 	names := packetNames(phase, i)
 	if phase == phPlay {
