@@ -250,3 +250,43 @@ func (r *Reassembler) account(n int) {
 		r.stats.PeakBuffered = r.stats.Buffered
 	}
 }
+
+// peerAcked records ack, the acknowledgement number of a segment the peer
+// of direction d sent, and gives up the holes of d it covers.
+func (r *Reassembler) peerAcked(c *conn, d Dir, ack uint32) {
+	h := &c.half[d]
+	if !h.started {
+		return
+	}
+	if !h.hasPeerAck || int32(ack-h.peerAck) > 0 {
+		h.peerAck, h.hasPeerAck = ack, true
+	}
+	r.ackedHoles(c, d)
+}
+
+// ackedHoles gives up, as gaps, the holes of direction d that its peer
+// has acknowledged: the peer received those bytes, so they will not be
+// retransmitted, and only the capture lost them (Wireshark's "ACKed unseen
+// segment"). Waiting GapTimeout for them would deliver the bytes after the
+// hole long after the frames that carried them. A hole is given up only
+// when the acknowledgement covers all of it, up to the bytes queued after
+// it.
+func (r *Reassembler) ackedHoles(c *conn, d Dir) {
+	h := &c.half[d]
+	if h.done || len(h.segs) == 0 {
+		return
+	}
+	acked := h.offsetOf(h.peerAck)
+	for {
+		i := h.firstQueued()
+		if i == len(h.segs) || h.segs[i].off > acked || h.fed >= acked {
+			return
+		}
+		queued, fed := len(h.segs)-i, h.fed
+		r.gpSkip(c, d)
+		if h.fed == fed && len(h.segs)-h.firstQueued() >= queued {
+			r.internalErrors++ // gopacket did not move: do not loop
+			return
+		}
+	}
+}

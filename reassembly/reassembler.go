@@ -149,6 +149,9 @@ func (r *Reassembler) Feed(frame uint64, ci gopacket.CaptureInfo, netFlow gopack
 		h.started, h.base = true, seq
 		h.afterGap, h.resync = true, ReasonMidStream
 	}
+	if tcp.ACK {
+		r.peerAcked(c, 1-d, tcp.Ack)
+	}
 	off := h.offsetOf(seq)
 	end := off + int64(len(payload))
 	if tcp.FIN && h.fin < 0 && end >= h.fed {
@@ -156,6 +159,9 @@ func (r *Reassembler) Feed(frame uint64, ci gopacket.CaptureInfo, netFlow gopack
 	}
 	if len(payload) > 0 {
 		r.segment(c, d, off, payload)
+		if h.hasPeerAck {
+			r.ackedHoles(c, d)
+		}
 	}
 	r.checkFin(c, h)
 }
