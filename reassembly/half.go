@@ -33,7 +33,7 @@ type half struct {
 	// by the capture only (ackedHoles).
 	peerAck    uint32
 	hasPeerAck bool
-	done bool  // FIN reached or connection closed: no more data
+	done       bool // FIN reached or connection closed: no more data
 
 	// Framing state.
 	pend       []byte // bytes of an incomplete PDU, from pendOff
