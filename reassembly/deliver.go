@@ -273,20 +273,25 @@ func (r *Reassembler) peerAcked(c *conn, d Dir, ack uint32) {
 // it.
 func (r *Reassembler) ackedHoles(c *conn, d Dir) {
 	h := &c.half[d]
-	if h.done || len(h.segs) == 0 {
-		return
+	if h.done || h.firstQueued() == len(h.segs) {
+		return // nothing waits for a hole: the usual case, checked first
 	}
 	acked := h.offsetOf(h.peerAck)
+	// What the hole held back is reported at the frames that carried it,
+	// as when FlushIdle or Close give a hole up, not at the ACK's frame.
+	inFeed := r.inFeed
+	r.inFeed = false
 	for {
 		i := h.firstQueued()
 		if i == len(h.segs) || h.segs[i].off > acked || h.fed >= acked {
-			return
+			break
 		}
 		queued, fed := len(h.segs)-i, h.fed
 		r.gpSkip(c, d)
 		if h.fed == fed && len(h.segs)-h.firstQueued() >= queued {
 			r.internalErrors++ // gopacket did not move: do not loop
-			return
+			break
 		}
 	}
+	r.inFeed = inFeed
 }

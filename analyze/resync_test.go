@@ -1,0 +1,86 @@
+package analyze
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/mcdissect/mcdissect/dissect"
+	"github.com/mcdissect/mcdissect/dissect/slp"
+	"github.com/mcdissect/mcdissect/internal/capgen"
+)
+
+func slpFrame(body []byte) []byte { return append(slp.AppendVarInt(nil, int32(len(body))), body...) }
+
+func slpStatusResponse(json string) []byte {
+	return slpFrame(append(append([]byte{0}, slp.AppendVarInt(nil, int32(len(json)))...), json...))
+}
+
+// TestSLPDecidedByEitherSide: connections on 25565 whose client bytes do not
+// start at a handshake are decided by what proves itself: the server's
+// status response, or the client's status request and ping. Each case
+// lists the records expected, in order, with their frames.
+func TestSLPDecidedByEitherSide(t *testing.T) {
+	ping := []byte{0x09, 0x01, 0, 0, 0, 0, 0, 0, 0x2e, 0x5d}
+	resp := slpStatusResponse(`{"version":{"name":"1.21.1","protocol":767},"players":{"max":20,"online":1},"description":"x"}`)
+	for _, tc := range []struct {
+		name  string
+		build func(c *capgen.TCPConn)
+		want  []string // "frame message"
+	}{
+		{"handshake not captured, SYN seen", func(c *capgen.TCPConn) {
+			c.Handshake()                    // frames 1-3
+			c.Skip(true, len(slpHandshake))  // lost
+			c.Send(true, []byte{0x01, 0x00}) // 4
+			c.Send(false, resp)              // 5: the server's response decides
+			c.Send(true, ping)               // 6
+			c.Send(false, ping)              // 7
+			c.Close()
+		}, []string{"4 Missing bytes", "4 Status Request", "5 Status Response", "6 Ping Request", "7 Pong Response"}},
+		{"no client bytes before the ping: the server's response decides", func(c *capgen.TCPConn) {
+			c.Handshake()
+			c.Skip(true, len(slpHandshake)+2)
+			c.Send(false, resp) // 4
+			c.Send(true, ping)  // 5
+			c.Send(false, ping) // 6
+			c.Close()
+		}, []string{"4 Status Response", "5 Missing bytes", "5 Ping Request", "6 Pong Response"}},
+		{"capture starts at the status request", func(c *capgen.TCPConn) {
+			c.Skip(true, len(slpHandshake))
+			c.Send(true, []byte{0x01, 0x00}) // 1
+			c.Send(false, resp)              // 2
+			c.Send(true, ping)               // 3
+			c.Send(false, ping)              // 4
+			c.Close()
+		}, []string{"1 Status Request", "2 Status Response", "3 Ping Request", "4 Pong Response"}},
+		{"capture starts inside the response", func(c *capgen.TCPConn) {
+			c.Skip(true, len(slpHandshake)+2)
+			c.Skip(false, 40)
+			c.Send(false, resp[40:]) // 1
+			c.Send(true, ping)       // 2
+			c.Send(false, ping)      // 3
+			c.Close()
+		}, []string{"1 Undissected bytes", "2 Ping Request", "3 Pong Response"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			capt := capture(t, func(w *capgen.Writer) { tc.build(w.TCP(tcpClient, tcpServer, t0)) })
+			recs, _, err := analyzeBytes(t, capt, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, r := range recs {
+				got = append(got, strconv.FormatUint(r.Frame, 10)+" "+r.PDU.Message)
+				if err := dissect.Check(&r.PDU); err != nil {
+					t.Error(err)
+				}
+				if r.Kind == KindPDU && r.Proto != "slp" {
+					t.Errorf("frame %d: protocol %s", r.Frame, r.Proto)
+				}
+			}
+			if strings.Join(got, "|") != strings.Join(tc.want, "|") {
+				t.Errorf("records\n %q\nwant\n %q", got, tc.want)
+			}
+		})
+	}
+}
