@@ -142,15 +142,15 @@ func (r *Reassembler) Feed(frame uint64, ci gopacket.CaptureInfo, netFlow gopack
 		}
 		seq++ // data in a SYN starts after it
 	}
+	if tcp.ACK {
+		r.peerAcked(c, 1-d, tcp.Ack)
+	}
 	if !h.started {
 		if len(payload) == 0 && !tcp.FIN {
 			return // a bare ACK does not tell where data starts
 		}
 		h.started, h.base = true, seq
 		h.afterGap, h.resync = true, ReasonMidStream
-	}
-	if tcp.ACK {
-		r.peerAcked(c, 1-d, tcp.Ack)
 	}
 	off := h.offsetOf(seq)
 	end := off + int64(len(payload))

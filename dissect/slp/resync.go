@@ -46,6 +46,14 @@ const (
 // (or a handshake, on the client side of a connection whose handshake was
 // not seen): its length n (the total length needed, or 0, with prNeed).
 func (t *track) probe(i int, b []byte) (int, proof) {
+	n, pr := t.probe1(i, b)
+	if pr == prNeed && n != 0 && n <= len(b) {
+		return 0, prNo // the bytes are there, and are not a frame
+	}
+	return n, pr
+}
+
+func (t *track) probe1(i int, b []byte) (int, proof) {
 	l, n, st := readVarInt(b)
 	switch {
 	case st == viShort && n < 3:
@@ -90,6 +98,9 @@ func (t *track) probe(i int, b []byte) (int, proof) {
 		return total, prStrong
 	}
 	// a status response: length, 00, string length, '{'
+	if l < 4 {
+		return 0, prNo
+	}
 	s, m, st := readVarInt(b[n+1:])
 	switch {
 	case st == viShort && n+1+m == len(b):
@@ -160,7 +171,7 @@ func (c *Conn) resync(i int, buf []byte) dissect.Frame {
 			case prNo:
 				pr = prNo
 			case prNeed:
-				pr = prNeed
+				pr, n = prNeed, 0 // how much the next frame needs is not known
 			}
 		}
 		switch pr {
