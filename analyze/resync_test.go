@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"net/netip"
 	"strconv"
 	"strings"
 	"testing"
@@ -24,9 +25,10 @@ func TestSLPDecidedByEitherSide(t *testing.T) {
 	ping := []byte{0x09, 0x01, 0, 0, 0, 0, 0, 0, 0x2e, 0x5d}
 	resp := slpStatusResponse(`{"version":{"name":"1.21.1","protocol":767},"players":{"max":20,"online":1},"description":"x"}`)
 	for _, tc := range []struct {
-		name  string
-		build func(c *capgen.TCPConn)
-		want  []string // "frame message"
+		name   string
+		build  func(c *capgen.TCPConn)
+		want   []string // "frame message"
+		server string   // default tcpServer
 	}{
 		{"handshake not captured, SYN seen", func(c *capgen.TCPConn) {
 			c.Handshake()                    // frames 1-3
@@ -36,7 +38,7 @@ func TestSLPDecidedByEitherSide(t *testing.T) {
 			c.Send(true, ping)               // 6
 			c.Send(false, ping)              // 7
 			c.Close()
-		}, []string{"4 Missing bytes", "4 Status Request", "5 Status Response", "6 Ping Request", "7 Pong Response"}},
+		}, []string{"4 Missing bytes", "4 Status Request", "5 Status Response", "6 Ping Request", "7 Pong Response"}, ""},
 		{"no client bytes before the ping: the server's response decides", func(c *capgen.TCPConn) {
 			c.Handshake()
 			c.Skip(true, len(slpHandshake)+2)
@@ -44,7 +46,19 @@ func TestSLPDecidedByEitherSide(t *testing.T) {
 			c.Send(true, ping)  // 5
 			c.Send(false, ping) // 6
 			c.Close()
-		}, []string{"4 Status Response", "5 Missing bytes", "5 Ping Request", "6 Pong Response"}},
+		}, []string{"4 Status Response", "5 Missing bytes", "5 Ping Request", "6 Pong Response"}, ""},
+		{"mcutil's lone length byte lost, on a port of no protocol: SLP, not Classic", func(c *capgen.TCPConn) {
+			c.Handshake()
+			c.Skip(true, 1)                // the handshake's length, written alone
+			c.Send(true, slpHandshake[1:]) // 4
+			c.Send(true, []byte{0x01})     // 5
+			c.Send(true, []byte{0x00})     // 6
+			c.Send(false, resp)            // 7
+			c.Send(true, []byte{0x09})     // 8
+			c.Send(true, ping[1:])         // 9
+			c.Send(false, ping)            // 10
+			c.Close()
+		}, []string{"4 Missing bytes", "4 Undissected bytes", "7 Status Request", "7 Status Response", "9 Ping Request", "10 Pong Response"}, "10.0.0.2:25571"},
 		{"capture starts at the status request", func(c *capgen.TCPConn) {
 			c.Skip(true, len(slpHandshake))
 			c.Send(true, []byte{0x01, 0x00}) // 1
@@ -52,7 +66,7 @@ func TestSLPDecidedByEitherSide(t *testing.T) {
 			c.Send(true, ping)               // 3
 			c.Send(false, ping)              // 4
 			c.Close()
-		}, []string{"1 Status Request", "2 Status Response", "3 Ping Request", "4 Pong Response"}},
+		}, []string{"1 Status Request", "2 Status Response", "3 Ping Request", "4 Pong Response"}, ""},
 		{"capture starts inside the response", func(c *capgen.TCPConn) {
 			c.Skip(true, len(slpHandshake)+2)
 			c.Skip(false, 40)
@@ -60,10 +74,14 @@ func TestSLPDecidedByEitherSide(t *testing.T) {
 			c.Send(true, ping)       // 2
 			c.Send(false, ping)      // 3
 			c.Close()
-		}, []string{"1 Undissected bytes", "2 Ping Request", "3 Pong Response"}},
+		}, []string{"1 Undissected bytes", "2 Ping Request", "3 Pong Response"}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			capt := capture(t, func(w *capgen.Writer) { tc.build(w.TCP(tcpClient, tcpServer, t0)) })
+			server := tcpServer
+			if tc.server != "" {
+				server = netip.MustParseAddrPort(tc.server)
+			}
+			capt := capture(t, func(w *capgen.Writer) { tc.build(w.TCP(tcpClient, server, t0)) })
 			recs, _, err := analyzeBytes(t, capt, Options{})
 			if err != nil {
 				t.Fatal(err)

@@ -350,10 +350,12 @@ func (h *tcpConn) reframe() {
 }
 
 // detectServer decides the protocol from the server's first bytes, among
-// the protocols whose port the connection uses.
+// the connection's candidates: forms only a server of that protocol sends,
+// strong enough to decide on any port (a status response whose lengths
+// agree and whose JSON closes where it ends; a Classic identification).
 func (h *tcpConn) detectServer(buf []byte) bool {
 	for _, c := range h.cands {
-		if c.byPort && c.p.detectServer != nil && c.p.detectServer(buf) == detectYes {
+		if c.p.detectServer != nil && c.p.detectServer(buf) == detectYes {
 			h.setProto(c.p)
 			return true
 		}
@@ -362,25 +364,27 @@ func (h *tcpConn) detectServer(buf []byte) bool {
 }
 
 // midStream picks the protocol of a stream whose start the capture missed
-// (or whose first bytes are missing). Only protocols whose port the
-// connection uses are tried, and one is kept only when its framer proves a
-// frame boundary in buf: skipping what it must, it reaches a PDU (Classic
-// a run of valid fixed-length packets, SLP a frame of the status state or a
-// handshake; see their resync). The server's first bytes may decide too
-// (detectServer). Until one proves itself, the bytes wait, up to
-// maxDetectBytes; then they are reported as undissected bytes of the
-// port's first protocol.
+// (or whose first bytes are missing). A protocol is kept only when its
+// framer proves a frame boundary in buf: skipping what it must, it reaches
+// a PDU (Classic a run of valid fixed-length packets, SLP a frame of the
+// status state or a handshake; see their resync). On a port that is not
+// the protocol's (heuristics), it must reach two PDUs in a row. The
+// server's first bytes may decide too (detectServer). Until one proves
+// itself, the bytes wait, up to maxDetectBytes, for the other direction
+// to decide; then they are reported as undissected bytes of the port's
+// first protocol, or ignored on a port that is none of ours.
 func (h *tcpConn) midStream(dir reassembly.Dir, buf []byte) reassembly.FrameResult {
 	need := false
 	var first *tcpProto
 	for _, c := range h.cands {
-		if !c.byPort {
-			continue
-		}
-		if first == nil {
+		if first == nil && c.byPort {
 			first = c.p
 		}
-		switch proves(c.p.newConn(h.t), dir, buf) {
+		want := 1
+		if !c.byPort {
+			want = 2
+		}
+		switch proves(c.p.newConn(h.t), dir, buf, want) {
 		case detectYes:
 			h.setProto(c.p)
 			return h.result(dir, h.conn.Frame(ddir(dir), buf, true))
@@ -388,16 +392,16 @@ func (h *tcpConn) midStream(dir reassembly.Dir, buf []byte) reassembly.FrameResu
 			need = true
 		}
 	}
-	if first == nil {
-		h.ignore = true
-		return reassembly.Lost()
-	}
 	if dir == reassembly.ServerToClient && h.detectServer(buf) {
 		return h.result(dir, h.conn.Frame(ddir(dir), buf, true))
 	}
-	if need && len(buf) < maxDetectBytes {
+	if len(h.cands) > 0 && len(buf) < maxDetectBytes && (need || first == nil) {
 		h.reason[dir] = "capture starts mid-stream: no PDU boundary found"
 		return reassembly.NeedMore(0)
+	}
+	if first == nil {
+		h.ignore = true
+		return reassembly.Lost()
 	}
 	h.setProto(first)
 	h.reason[dir] = "capture starts mid-stream: no " + first.name + " PDU boundary found"
@@ -405,18 +409,24 @@ func (h *tcpConn) midStream(dir reassembly.Dir, buf []byte) reassembly.FrameResu
 }
 
 // proves runs a fresh framer over buf as the reassembler would after a
-// gap: detectYes when it reaches a PDU (after skipping bytes, if it must),
-// detectNeedMore when it waits for bytes, detectNo when it gives up.
-func proves(conn streamConn, dir reassembly.Dir, buf []byte) detection {
+// gap: detectYes when it reaches want PDUs in a row (after skipping bytes,
+// if it must), detectNeedMore when it waits for bytes first, detectNo when
+// it gives up.
+func proves(conn streamConn, dir reassembly.Dir, buf []byte, want int) detection {
+	afterGap := true
 	for pos := 0; pos < len(buf); {
-		f := conn.Frame(ddir(dir), buf[pos:], true)
+		f := conn.Frame(ddir(dir), buf[pos:], afterGap)
 		switch f.Status {
 		case dissect.FrameOK:
-			return detectYes
+			if want--; want == 0 {
+				return detectYes
+			}
+			afterGap = false
+			pos += f.Len
 		case dissect.FrameNeedMore:
 			return detectNeedMore
 		case dissect.FrameSkip:
-			if f.Len <= 0 {
+			if f.Len <= 0 || !afterGap {
 				return detectNo
 			}
 			pos += f.Len

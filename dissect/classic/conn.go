@@ -313,13 +313,14 @@ func resyncRun(dir dissect.Dir) int {
 }
 
 // chainOK reports whether a resync point starts at b: resyncRun plausible
-// packets in a row, or two that reach the end of b, or (at the gap's exact
-// end, atStart) one that does.
+// packets in a row, or two (of minShortRun bytes together) that reach the
+// end of b, or (at the gap's exact end, atStart) one that does.
 func (c *Conn) chainOK(dir dissect.Dir, b []byte, atStart bool) bool {
-	count, run := 0, resyncRun(dir)
+	count, run, bytes := 0, resyncRun(dir), 0
+	short := func() bool { return count >= 2 && bytes >= minShortRun || atStart && count >= 1 }
 	for count < run {
 		if len(b) == 0 {
-			return count >= 2 || atStart && count >= 1
+			return short()
 		}
 		p, _ := c.lookup(dir, b[0])
 		if p == nil {
@@ -327,16 +328,23 @@ func (c *Conn) chainOK(dir dissect.Dir, b []byte, atStart bool) bool {
 		}
 		n := c.pktLen(p, b)
 		if n < 0 || n > len(b) {
-			return count >= 2 || atStart && count >= 1
+			return short()
 		}
 		if !c.plausible(p, b[:n]) {
 			return false
 		}
 		b = b[n:]
 		count++
+		bytes += n
 	}
 	return true
 }
+
+// minShortRun is the least a run cut short by the end of the bytes must
+// cover: two one-byte packets (0x01, a ping, both ways) are two bytes that
+// happen to be packet IDs, as a Server List Ping's `01 01` (next state,
+// then a status request's length) is.
+const minShortRun = 8
 
 // plausible checks what a packet's bytes can be checked for without a
 // context: strings of text, flag bytes with two values, lengths in range.
