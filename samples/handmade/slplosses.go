@@ -28,7 +28,7 @@ func writeSLPLosses(dir string) error {
 			return err
 		}
 	}
-	return nil
+	return writeSLPDrops(dir)
 }
 
 // Loss patterns of slpStatusLosses, by connection number k (0..49).
