@@ -237,7 +237,12 @@ func (a *backEnd) process(j *job, b *batch) {
 	case opTCP:
 		r.PDU.Dir = j.dir
 		s := j.side
-		s.dec.Decode(&r.PDU, r.data, dissect.Meta{Frame: r.Frame, Time: r.Time, Client: s.client, Server: s.server, Dir: j.dir})
+		m := dissect.Meta{Frame: r.Frame, Time: r.Time, Client: s.client, Server: s.server, Dir: j.dir}
+		if cd, ok := s.dec.(cutDecoder); ok && int(j.wire) > len(r.data) {
+			cd.DecodeCut(&r.PDU, r.data, int(j.wire), m) // a PDU cut by the end or a gap (tcp.go)
+		} else {
+			s.dec.Decode(&r.PDU, r.data, m)
+		}
 		r.PDU.Dir = j.dir
 	case opQuery:
 		query.Decode(&r.PDU, r.data, int(j.wire), j.dir)

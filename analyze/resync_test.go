@@ -102,3 +102,50 @@ func TestSLPDecidedByEitherSide(t *testing.T) {
 		})
 	}
 }
+
+// TestCutPDUDecoded: a PDU cut by the connection's end, or by a gap, is
+// decoded as far as its bytes go, the field they end in marked truncated,
+// instead of being reported as undissected bytes.
+func TestCutPDUDecoded(t *testing.T) {
+	resp := slpStatusResponse(`{"version":{"name":"1.21.1","protocol":767},"players":{"max":20,"online":1},"description":"x"}`)
+	for _, tc := range []struct {
+		name  string
+		build func(c *capgen.TCPConn)
+	}{
+		{"cut by the end", func(c *capgen.TCPConn) {
+			c.Send(false, resp[:30])
+		}},
+		{"cut by a gap", func(c *capgen.TCPConn) {
+			c.Send(false, resp[:30])
+			c.Skip(false, 20)
+			c.Send(false, resp[50:])
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			capt := capture(t, func(w *capgen.Writer) {
+				c := w.TCP(tcpClient, tcpServer, t0)
+				c.Handshake()
+				c.Send(true, slpHandshake)
+				c.Send(true, []byte{0x01, 0x00})
+				tc.build(c)
+				c.Close()
+			})
+			recs, _, err := analyzeBytes(t, capt, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var cut *Record
+			for _, r := range recs {
+				if r.PDU.Message == "Status Response" {
+					cut = r
+				}
+				if r.Kind == KindUndissected && r.Frame == 6 {
+					t.Errorf("the cut response is undissected: %s", r.PDU.Info)
+				}
+			}
+			if cut == nil || cut.Frame != 6 || !strings.HasSuffix(cut.PDU.Info, "[cut: 30 of "+strconv.Itoa(len(resp))+" bytes]") || !strings.Contains(experts(cut), "mc.truncated") {
+				t.Fatalf("cut response: %+v", cut)
+			}
+		})
+	}
+}

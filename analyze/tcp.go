@@ -255,6 +255,9 @@ func (h *tcpConn) Deliver(u *reassembly.Unit) {
 		if u.Reason == reassembly.ReasonIncomplete && h.atEnd(j, u) {
 			break
 		}
+		if h.cut(j, u) {
+			break
+		}
 		j.kind, j.reason = KindUndissected, u.Reason
 		if why := h.reason[u.Dir]; why != "" && (h.proto == nil || u.Reason != reassembly.ReasonIncomplete && u.Reason != reassembly.ReasonNotCaptured) {
 			j.reason = why
@@ -319,6 +322,28 @@ func (h *tcpConn) Closed(*reassembly.ConnInfo) {
 	if h.dec != nil {
 		h.t.a.submit(job{op: opClose, side: h.side(reassembly.ClientToServer, h.info)})
 	}
+}
+
+// cutDecoder is for protocols that decode a PDU the capture cut: as far
+// as its bytes go, the field they end in marked truncated.
+type cutDecoder interface {
+	DecodeCut(p *dissect.PDU, data []byte, wireLen int, m dissect.Meta)
+}
+
+// cut makes j the decoding of u, the start of a PDU cut by the
+// connection's end or by a gap whose length the framer gave, when the
+// protocol decodes cut PDUs: it is shown as far as its bytes go rather
+// than as undissected bytes.
+func (h *tcpConn) cut(j *job, u *reassembly.Unit) bool {
+	if u.Need <= len(u.Data) || u.Need > 1<<30 || h.dec == nil || h.reason[u.Dir] != "" {
+		return false
+	}
+	if _, ok := h.dec.(cutDecoder); !ok {
+		return false
+	}
+	h.decodeJob(j)
+	j.wire = int32(u.Need)
+	return true
 }
 
 // endFramer is for protocols whose last PDU may end only with the

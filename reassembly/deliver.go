@@ -66,8 +66,7 @@ func (r *Reassembler) use(c *conn, h *half, data []byte, off int64) {
 // completed, and the framer must resynchronise after them.
 func (r *Reassembler) gap(c *conn, h *half, n int64, frame uint64, ts time.Time) {
 	if len(h.pend) > 0 {
-		r.emit(c, h, KindUndissected, h.pend, h.pendOff, ReasonNotCaptured)
-		r.clearPend(c, h)
+		r.emitCut(c, h, ReasonNotCaptured)
 	}
 	if h.skipLeft > 0 {
 		if h.skipLeft > n {
@@ -177,7 +176,20 @@ func (r *Reassembler) setUnit(c *conn, d Dir, k Kind, b []byte, n int, off int64
 	u.Frame = frame
 	u.Time = ts
 	u.Reason = reason
+	u.Need = r.need
 	return u
+}
+
+// emitCut delivers the PDU buffer, a PDU that will never be completed, as
+// undissected bytes with the length the framer asked for (Unit.Need), and
+// empties it.
+func (r *Reassembler) emitCut(c *conn, h *half, reason string) {
+	if h.need > len(h.pend) && !h.afterGap {
+		r.need = h.need
+	}
+	r.emit(c, h, KindUndissected, h.pend, h.pendOff, reason)
+	r.need = 0
+	r.clearPend(c, h)
 }
 
 // conflict reports that a retransmitted copy p of the bytes at off differs

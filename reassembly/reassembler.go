@@ -42,6 +42,7 @@ type Reassembler struct {
 	cur      *conn
 	curDir   Dir
 	gpStart  bool
+	need     int  // the Need of the unit being delivered (emitCut)
 	reframe  bool // the handler asked, during Frame, to frame the other direction's buffered bytes again (Reframe)
 
 	rings  ringPool
@@ -252,8 +253,7 @@ func (r *Reassembler) finishDir(c *conn, h *half) {
 	}
 	h.done = true
 	if len(h.pend) > 0 {
-		r.emit(c, h, KindUndissected, h.pend, h.pendOff, ReasonIncomplete)
-		r.clearPend(c, h)
+		r.emitCut(c, h, ReasonIncomplete)
 	}
 	if h.fin > h.fed {
 		r.gap(c, h, h.fin-h.fed, 0, time.Time{})

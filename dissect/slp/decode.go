@@ -112,6 +112,10 @@ func (c *Conn) DecodeCut(p *dissect.PDU, data []byte, wireLen int, m dissect.Met
 		l = c.modern(&cur, &d, i, m)
 	}
 	cur.Finish()
+	if wireLen > len(data) {
+		// a PDU cut by the capture's end or a gap: say so where it is listed
+		p.Info += " [cut: " + strconv.Itoa(len(data)) + " of " + strconv.Itoa(wireLen) + " bytes]"
+	}
 	c.link(&cur, l, m)
 	t.advance(i, k, data)
 }
