@@ -213,7 +213,7 @@ func (c *Conn) modern(cur *dissect.Cursor, d *dirState, i int, m dissect.Meta) l
 	t := &c.dec
 	length, li, ok := varInt(cur, FieldLength)
 	if !ok {
-		p.Message, p.Info = "Malformed packet", "Malformed packet length"
+		p.Message, p.Info = headerFailed(cur, "packet length")
 		return link{}
 	}
 	if want := p.WireLen - cur.Off(); int(length) != want {
@@ -229,7 +229,7 @@ func (c *Conn) modern(cur *dissect.Cursor, d *dirState, i int, m dissect.Meta) l
 		off := cur.Off()
 		dl, dli, ok := varInt(cur, FieldDataLength)
 		if !ok {
-			p.Message, p.Info = "Malformed packet", "Malformed data length"
+			p.Message, p.Info = headerFailed(cur, "data length")
 			return link{}
 		}
 		if dl != 0 {
@@ -243,7 +243,7 @@ func (c *Conn) modern(cur *dissect.Cursor, d *dirState, i int, m dissect.Meta) l
 	idOff := cur.Off()
 	id, idi, ok := varInt(cur, FieldPacketID)
 	if !ok {
-		p.Message, p.Info = "Malformed packet", "Malformed packet ID"
+		p.Message, p.Info = headerFailed(cur, "packet ID")
 		return link{}
 	}
 	guessed := false
@@ -299,6 +299,15 @@ func (c *Conn) modern(cur *dissect.Cursor, d *dirState, i int, m dissect.Meta) l
 		c.login(cur, i, id)
 	}
 	return link{}
+}
+
+// headerFailed names a frame whose header did not read: cut short by the
+// capture when the bytes ran out before the PDU's end, else malformed.
+func headerFailed(cur *dissect.Cursor, what string) (msg, info string) {
+	if cur.P.Cut() {
+		return "Cut packet", "Packet cut before its " + what
+	}
+	return "Malformed packet", "Malformed " + what
 }
 
 func loginIDExists(i int, id, proto int32) bool {
