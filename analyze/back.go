@@ -284,7 +284,12 @@ func (a *backEnd) decode(j *job, r *Record) {
 	case opTCP:
 		r.PDU.Dir = j.dir
 		s := j.side
-		s.dec.Decode(&r.PDU, r.data, dissect.Meta{Frame: r.Frame, Time: r.Time, Client: s.client, Server: s.server, Dir: j.dir})
+		m := dissect.Meta{Frame: r.Frame, Time: r.Time, Client: s.client, Server: s.server, Dir: j.dir}
+		if cd, ok := s.dec.(cutDecoder); ok && int(j.wire) > len(r.data) {
+			cd.DecodeCut(&r.PDU, r.data, int(j.wire), m) // a PDU cut by the end or a gap (tcp.go)
+		} else {
+			s.dec.Decode(&r.PDU, r.data, m)
+		}
 		r.PDU.Dir = j.dir
 	case opUDP:
 		udpProtocols[j.udp].decode(&r.PDU, r.data, int(j.wire), j.dir)

@@ -22,11 +22,15 @@ type streamConn interface {
 // tcpProto is one table entry per TCP protocol: adding a protocol adds an
 // entry here and a package under dissect/.
 type tcpProto struct {
-	name    string                               // for -d
-	proto   string                               // mc.protocol of its records
-	port    uint16                               // its default server port
-	detect  func(first []byte) dissect.Detection // from the client's first bytes
-	newConn func(t *tcpState) streamConn
+	name   string                               // for -d
+	proto  string                               // mc.protocol of its records
+	port   uint16                               // its default server port
+	detect func(first []byte) dissect.Detection // from the client's first bytes
+	// detectServer decides from the server's first bytes when the
+	// client's did not (the capture lost them): a form only this
+	// protocol's server sends. nil: the server's bytes never decide.
+	detectServer func(first []byte) dissect.Detection
+	newConn      func(t *tcpState) streamConn
 }
 
 // maxDetectBytes: a client that has sent this much without any protocol
@@ -160,15 +164,24 @@ func (h *tcpConn) Frame(dir reassembly.Dir, buf []byte, afterGap bool) reassembl
 		return reassembly.Lost()
 	}
 	if h.proto == nil {
+		// Once this direction's bytes decide the protocol, the other
+		// direction's bytes, kept waiting, are framed at once: before
+		// this direction's PDU and not after its next segment.
+		defer h.reframe()
 		if afterGap {
 			return h.midStream(dir, buf)
 		}
 		if dir != reassembly.ClientToServer {
-			// Servers of our protocols speak second: wait for the client.
-			if len(buf) > maxDetectBytes {
-				return reassembly.Lost()
+			// Servers of our protocols speak second: the client's bytes
+			// decide, unless the server's own are unmistakable (the
+			// client's were not captured).
+			if !h.detectServer(buf) {
+				if len(buf) > maxDetectBytes {
+					return reassembly.Lost()
+				}
+				return reassembly.NeedMore(0)
 			}
-			return reassembly.NeedMore(0)
+			return h.result(dir, h.conn.Frame(ddir(dir), buf, afterGap))
 		}
 		need := false
 		for _, c := range h.cands {
@@ -232,6 +245,9 @@ func (h *tcpConn) Deliver(u *reassembly.Unit) {
 		j.kind, j.reason = KindConflict, u.Reason
 	default:
 		if u.Reason == reassembly.ReasonIncomplete && h.atEnd(j, u) {
+			break
+		}
+		if h.cut(j, u) {
 			break
 		}
 		j.kind, j.reason = KindUndissected, u.Reason
@@ -300,6 +316,28 @@ func (h *tcpConn) Closed(*reassembly.ConnInfo) {
 	}
 }
 
+// cutDecoder is for protocols that decode a PDU the capture cut: as far
+// as its bytes go, the field they end in marked truncated.
+type cutDecoder interface {
+	DecodeCut(p *dissect.PDU, data []byte, wireLen int, m dissect.Meta)
+}
+
+// cut makes j the decoding of u, the start of a PDU cut by the
+// connection's end or by a gap whose length the framer gave, when the
+// protocol decodes cut PDUs: it is shown as far as its bytes go rather
+// than as undissected bytes.
+func (h *tcpConn) cut(j *job, u *reassembly.Unit) bool {
+	if u.Need <= len(u.Data) || u.Need > 1<<30 || h.dec == nil || h.reason[u.Dir] != "" {
+		return false
+	}
+	if _, ok := h.dec.(cutDecoder); !ok {
+		return false
+	}
+	h.decodeJob(j)
+	j.wire = int32(u.Need)
+	return true
+}
+
 // endFramer is for protocols whose last PDU may end only with the
 // connection (an HTTP body without a length, HTTP/0.9).
 type endFramer interface {
@@ -322,41 +360,96 @@ func (h *tcpConn) atEnd(j *job, u *reassembly.Unit) bool {
 	return true
 }
 
-// midStream picks the protocol of a stream whose start the capture missed.
-// Only protocols whose port the connection uses are tried: each one's
-// framer looks for a PDU boundary (Classic can resync on its fixed-length
-// packets; SLP recognises a handshake). The first that finds one is kept.
-// When none does, the bytes are still reported, as undissected bytes of
-// the port's first protocol.
+func (h *tcpConn) reframe() {
+	if h.proto != nil {
+		h.t.r.Reframe()
+	}
+}
+
+// detectServer decides the protocol from the server's first bytes, among
+// the connection's candidates: forms only a server of that protocol sends,
+// strong enough to decide on any port (a status response whose lengths
+// agree and whose JSON closes where it ends; a Classic identification).
+func (h *tcpConn) detectServer(buf []byte) bool {
+	for _, c := range h.cands {
+		if c.p.detectServer != nil && c.p.detectServer(buf) == dissect.DetectYes {
+			h.setProto(c.p)
+			return true
+		}
+	}
+	return false
+}
+
+// midStream picks the protocol of a stream whose start the capture missed
+// (or whose first bytes are missing). A protocol is kept only when its
+// framer proves a frame boundary in buf: skipping what it must, it reaches
+// a PDU (Classic a run of valid fixed-length packets, SLP a frame of the
+// status state or a handshake; see their resync). On a port that is not
+// the protocol's (heuristics), it must reach two PDUs in a row. The
+// server's first bytes may decide too (detectServer). Until one proves
+// itself, the bytes wait, up to maxDetectBytes, for the other direction
+// to decide; then they are reported as undissected bytes of the port's
+// first protocol, or ignored on a port that is none of ours.
 func (h *tcpConn) midStream(dir reassembly.Dir, buf []byte) reassembly.FrameResult {
 	need := false
 	var first *tcpProto
 	for _, c := range h.cands {
-		if !c.byPort {
-			continue
-		}
-		if first == nil {
+		if first == nil && c.byPort {
 			first = c.p
 		}
-		conn := c.p.newConn(h.t)
-		f := conn.Frame(ddir(dir), buf, true)
-		switch f.Status {
-		case dissect.FrameOK, dissect.FrameSkip:
-			h.proto, h.conn, h.dec, h.cands, h.sides = c.p, conn, c.p.newConn(h.t), nil, [2]*side{}
-			return h.result(dir, f)
-		case dissect.FrameNeedMore:
+		want := 1
+		if !c.byPort {
+			want = 2
+		}
+		switch proves(c.p.newConn(h.t), dir, buf, want) {
+		case dissect.DetectYes:
+			h.setProto(c.p)
+			return h.result(dir, h.conn.Frame(ddir(dir), buf, true))
+		case dissect.DetectNeedMore:
 			need = true
 		}
+	}
+	if dir == reassembly.ServerToClient && h.detectServer(buf) {
+		return h.result(dir, h.conn.Frame(ddir(dir), buf, true))
+	}
+	if len(h.cands) > 0 && len(buf) < maxDetectBytes && (need || first == nil) {
+		h.reason[dir] = "capture starts mid-stream: no PDU boundary found"
+		return reassembly.NeedMore(0)
 	}
 	if first == nil {
 		h.ignore = true
 		return reassembly.Lost()
 	}
-	if need && len(buf) < maxDetectBytes {
-		h.reason[dir] = "capture starts mid-stream: no PDU boundary found"
-		return reassembly.NeedMore(0)
-	}
 	h.setProto(first)
 	h.reason[dir] = "capture starts mid-stream: no " + first.name + " PDU boundary found"
 	return reassembly.Lost()
+}
+
+// proves runs a fresh framer over buf as the reassembler would after a
+// gap: dissect.DetectYes when it reaches want PDUs in a row (after skipping bytes,
+// if it must), dissect.DetectNeedMore when it waits for bytes first, dissect.DetectNo when
+// it gives up.
+func proves(conn streamConn, dir reassembly.Dir, buf []byte, want int) dissect.Detection {
+	afterGap := true
+	for pos := 0; pos < len(buf); {
+		f := conn.Frame(ddir(dir), buf[pos:], afterGap)
+		switch f.Status {
+		case dissect.FrameOK:
+			if want--; want == 0 {
+				return dissect.DetectYes
+			}
+			afterGap = false
+			pos += f.Len
+		case dissect.FrameNeedMore:
+			return dissect.DetectNeedMore
+		case dissect.FrameSkip:
+			if f.Len <= 0 || !afterGap {
+				return dissect.DetectNo
+			}
+			pos += f.Len
+		default:
+			return dissect.DetectNo
+		}
+	}
+	return dissect.DetectNeedMore
 }

@@ -7,12 +7,16 @@ import (
 
 // tcpProtocols is the routing table of the TCP protocols, in the order
 // their detectors are asked. SLP and Classic share port 25565: which one a
-// connection speaks is decided by the client's first bytes. The heartbeat
+// connection speaks is decided by the client's first bytes, or, when the
+// capture lost them, by the server's (detectServer) or by which framer
+// proves a frame boundary (midStream). The heartbeat
 // is Classic's HTTP side: its records say mc.protocol "classic".
 var tcpProtocols = []tcpProto{
-	{name: "slp", proto: "slp", port: PortMinecraft, detect: slp.Detect,
+	{name: "slp", proto: "slp", port: PortMinecraft, detect: slp.Detect, detectServer: slp.DetectServer,
 		newConn: func(*tcpState) streamConn { return slp.NewConn() }},
-	{name: "classic", proto: "classic", port: PortMinecraft, detect: classic.Detect,
+	// A Classic server identifies itself with the same packet as the
+	// client (00, protocol version, two 64-byte texts, one byte).
+	{name: "classic", proto: "classic", port: PortMinecraft, detect: classic.Detect, detectServer: classic.Detect,
 		newConn: func(t *tcpState) streamConn { return classic.NewConn(t.classic) }},
 	{name: "heartbeat", proto: "classic", port: PortHTTP, detect: classic.DetectHeartbeat,
 		newConn: func(t *tcpState) streamConn { return classic.NewHeartbeat(t.classic) }},

@@ -66,8 +66,7 @@ func (r *Reassembler) use(c *conn, h *half, data []byte, off int64) {
 // completed, and the framer must resynchronise after them.
 func (r *Reassembler) gap(c *conn, h *half, n int64, frame uint64, ts time.Time) {
 	if len(h.pend) > 0 {
-		r.emit(c, h, KindUndissected, h.pend, h.pendOff, ReasonNotCaptured)
-		r.clearPend(c, h)
+		r.emitCut(c, h, ReasonNotCaptured)
 	}
 	if h.skipLeft > 0 {
 		if h.skipLeft > n {
@@ -92,7 +91,9 @@ func (r *Reassembler) gap(c *conn, h *half, n int64, frame uint64, ts time.Time)
 }
 
 // emit delivers stream bytes [off, off+len(b)) as one unit, attributing them
-// to frames from h.segs.
+// to frames from h.segs. A PDU is reported at the frame being fed (the one
+// that completed it); undissected bytes at the newest frame that carried
+// them, wherever the framer gave up on them.
 func (r *Reassembler) emit(c *conn, h *half, k Kind, b []byte, off int64, reason string) {
 	if len(b) == 0 {
 		return
@@ -136,7 +137,7 @@ func (r *Reassembler) emit(c *conn, h *half, k Kind, b []byte, off int64, reason
 	}
 	var u *Unit
 	switch {
-	case r.inFeed:
+	case r.inFeed && (k != KindUndissected || newest < 0):
 		u = r.setUnit(c, h.dir, k, b, len(b), off, parts, r.curFrame, r.curTime, reason)
 	case newest >= 0:
 		u = r.setUnit(c, h.dir, k, b, len(b), off, parts, h.segs[newest].frame, h.segs[newest].ts, reason)
@@ -175,7 +176,20 @@ func (r *Reassembler) setUnit(c *conn, d Dir, k Kind, b []byte, n int, off int64
 	u.Frame = frame
 	u.Time = ts
 	u.Reason = reason
+	u.Need = r.need
 	return u
+}
+
+// emitCut delivers the PDU buffer, a PDU that will never be completed, as
+// undissected bytes with the length the framer asked for (Unit.Need), and
+// empties it.
+func (r *Reassembler) emitCut(c *conn, h *half, reason string) {
+	if h.need > len(h.pend) && !h.afterGap {
+		r.need = h.need
+	}
+	r.emit(c, h, KindUndissected, h.pend, h.pendOff, reason)
+	r.need = 0
+	r.clearPend(c, h)
 }
 
 // conflict reports that a retransmitted copy p of the bytes at off differs
@@ -247,4 +261,49 @@ func (r *Reassembler) account(n int) {
 	if r.stats.Buffered > r.stats.PeakBuffered {
 		r.stats.PeakBuffered = r.stats.Buffered
 	}
+}
+
+// peerAcked records ack, the acknowledgement number of a segment the peer
+// of direction d sent, and gives up the holes of d it covers.
+func (r *Reassembler) peerAcked(c *conn, d Dir, ack uint32) {
+	h := &c.half[d]
+	if !h.started {
+		return
+	}
+	if !h.hasPeerAck || int32(ack-h.peerAck) > 0 {
+		h.peerAck, h.hasPeerAck = ack, true
+	}
+	r.ackedHoles(c, d)
+}
+
+// ackedHoles gives up, as gaps, the holes of direction d that its peer
+// has acknowledged: the peer received those bytes, so they will not be
+// retransmitted, and only the capture lost them (Wireshark's "ACKed unseen
+// segment"). Waiting GapTimeout for them would deliver the bytes after the
+// hole long after the frames that carried them. A hole is given up only
+// when the acknowledgement covers all of it, up to the bytes queued after
+// it.
+func (r *Reassembler) ackedHoles(c *conn, d Dir) {
+	h := &c.half[d]
+	if h.done || h.firstQueued() == len(h.segs) {
+		return // nothing waits for a hole: the usual case, checked first
+	}
+	acked := h.offsetOf(h.peerAck)
+	// What the hole held back is reported at the frames that carried it,
+	// as when FlushIdle or Close give a hole up, not at the ACK's frame.
+	inFeed := r.inFeed
+	r.inFeed = false
+	for {
+		i := h.firstQueued()
+		if i == len(h.segs) || h.segs[i].off > acked || h.fed >= acked {
+			break
+		}
+		queued, fed := len(h.segs)-i, h.fed
+		r.gpSkip(c, d)
+		if h.fed == fed && len(h.segs)-h.firstQueued() >= queued {
+			r.internalErrors++ // gopacket did not move: do not loop
+			break
+		}
+	}
+	r.inFeed = inFeed
 }

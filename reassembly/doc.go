@@ -24,10 +24,15 @@
 // notice outside that sum: a retransmission carried different bytes than the
 // copy already used. The first copy of every byte wins, as in Wireshark.
 //
-// A unit's Frame is the frame being fed when the unit became complete, with
-// Parts listing the frames and byte counts it was built from, in stream order
-// ("[3 reassembled TCP segments (3120 bytes): #4(1448), #6(1448), #7(224)]").
-// Units released by FlushIdle or Close carry the newest frame of their Parts.
+// A PDU unit's Frame is the frame being fed when the unit became complete,
+// with Parts listing the frames and byte counts it was built from, in stream
+// order ("[3 reassembled TCP segments (3120 bytes): #4(1448), #6(1448),
+// #7(224)]"). Undissected units, and units released by FlushIdle or Close,
+// carry the newest frame of their Parts: the bytes are reported where they
+// were carried, not where the framer gave up on them. A handler that learns,
+// while framing one direction, how to frame bytes it had kept the other
+// direction waiting for calls Reassembler.Reframe, so that they are
+// delivered before the PDU it is framing.
 // Unit.Data and Unit.Parts are only valid during Deliver: Data points into the
 // captured packet whenever the PDU lies within one segment.
 //

@@ -155,6 +155,10 @@ func (r *Reassembler) framePend(c *conn, h *half, data []byte, off int64, pos in
 // FrameLost, so a buggy framer cannot stall the loop or index out of range.
 func (r *Reassembler) frame(c *conn, h *half, buf []byte) FrameResult {
 	res := c.h.Frame(h.dir, buf, h.afterGap)
+	if r.reframe {
+		r.reframe = false
+		r.reframeOther(c, h)
+	}
 	if res.Status == FrameOK && res.Len > 0 && res.Len <= len(buf) {
 		return res // the common answer, checked first
 	}
@@ -263,4 +267,26 @@ func (r *Reassembler) putPend(b []byte) {
 	if n := cap(b); n > 0 && n&(n-1) == 0 {
 		r.rings.put(b[:n])
 	}
+}
+
+// Reframe, called by a handler during Frame, asks for the bytes the other
+// direction of the same connection holds in its PDU buffer to be framed
+// again at once, before the PDU the handler is answering about is
+// delivered: the handler has learnt something (the connection's protocol,
+// decided by this direction's bytes) that lets it frame bytes it had asked
+// to wait for. Without it they would wait for the other direction's next
+// segment and be reported after later frames.
+func (r *Reassembler) Reframe() { r.reframe = true }
+
+// reframeOther frames again the PDU buffer of the direction opposite h.
+func (r *Reassembler) reframeOther(c *conn, h *half) {
+	o := &c.half[1-h.dir]
+	if len(o.pend) == 0 || o.lost || o.skipLeft > 0 {
+		return
+	}
+	// consume appends what stays incomplete to the emptied buffer: a copy
+	// within the same array, from a later position to the front.
+	data, off := o.pend, o.pendOff
+	o.pend, o.need = o.pend[:0], 0
+	r.consume(c, o, data, off)
 }

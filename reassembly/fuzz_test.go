@@ -54,6 +54,7 @@ func FuzzReassembler(f *testing.F) {
 			data     []byte
 			fin      bool
 			at       time.Duration
+			ack      int // > 0: a bare ACK from the server acknowledging offset ack-1
 		}
 		var segs []fseg
 		for off := 0; off < n; {
@@ -70,7 +71,7 @@ func FuzzReassembler(f *testing.F) {
 		}
 		var now time.Duration
 		for ops := 0; len(s.b) >= 3 && ops < 64 && len(segs) > 0; ops++ {
-			op, a, b := s.byte()%5, int(s.byte()), int(s.byte())
+			op, a, b := s.byte()%6, int(s.byte()), int(s.byte())
 			i, j := a%len(segs), b%len(segs)
 			switch op {
 			case 0: // swap
@@ -93,6 +94,9 @@ func FuzzReassembler(f *testing.F) {
 			case 4: // let packet time pass from segment i on
 				now += time.Duration(b%40) * time.Second
 				segs[i].at = now
+			case 5: // the server acknowledges the stream up to an offset, after segment i
+				ack := fseg{ack: 1 + (a*256+b)%(n+1), at: segs[i].at}
+				segs = slices.Insert(segs, i+1, ack)
 			}
 		}
 
@@ -113,6 +117,11 @@ func FuzzReassembler(f *testing.F) {
 			// once, which would (rightly) start a new stream.
 			at = min(max(at, sg.at), at+DefaultIdleTimeout-time.Second)
 			p := pkt{seq: isn + 1 + uint32(sg.off), flags: "A", payload: sg.data, at: int(at / time.Millisecond)}
+			if sg.ack > 0 {
+				script = append(script, pkt{s2c: true, seq: 9000, flags: "A", ack: isn + uint32(sg.ack), at: p.at})
+				frame++
+				continue
+			}
 			if sg.fin {
 				p.flags = "AF"
 			}

@@ -28,7 +28,12 @@ type half struct {
 	segs []seg
 	sh   int
 	fin  int64 // offset after the last byte (FIN seen), or -1
-	done bool  // FIN reached or connection closed: no more data
+	// peerAck is the highest acknowledgement number the peer sent for this
+	// direction (hasPeerAck once one was seen): holes it covers were lost
+	// by the capture only (ackedHoles).
+	peerAck    uint32
+	hasPeerAck bool
+	done       bool // FIN reached or connection closed: no more data
 
 	// Framing state.
 	pend       []byte // bytes of an incomplete PDU, from pendOff

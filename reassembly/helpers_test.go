@@ -139,6 +139,7 @@ type pkt struct {
 	payload []byte
 	at      int
 	conn    int // 4-tuple number: different client ports
+	ack     uint32
 }
 
 // c2s and s2c build data segments relative to the default ISNs: off is the
@@ -188,6 +189,7 @@ func feedOne(r *Reassembler, frame uint64, p pkt) {
 	tcp.ACK = strings.Contains(p.flags, "A")
 	tcp.FIN = strings.Contains(p.flags, "F")
 	tcp.RST = strings.Contains(p.flags, "R")
+	tcp.Ack = p.ack
 	// Feed gets a buffer that is scribbled over afterwards, as a capture
 	// layer reusing its buffer would, so any byte kept by mistake shows.
 	buf := append([]byte(nil), p.payload...)

@@ -42,6 +42,8 @@ type Reassembler struct {
 	cur      *conn
 	curDir   Dir
 	gpStart  bool
+	need     int  // the Need of the unit being delivered (emitCut)
+	reframe  bool // the handler asked, during Frame, to frame the other direction's buffered bytes again (Reframe)
 
 	rings  ringPool
 	spare  [][]seg // emptied segs lists of ended connections (spareSegs)
@@ -141,6 +143,9 @@ func (r *Reassembler) Feed(frame uint64, ci gopacket.CaptureInfo, netFlow gopack
 		}
 		seq++ // data in a SYN starts after it
 	}
+	if tcp.ACK {
+		r.peerAcked(c, 1-d, tcp.Ack)
+	}
 	if !h.started {
 		if len(payload) == 0 && !tcp.FIN {
 			return // a bare ACK does not tell where data starts
@@ -155,6 +160,9 @@ func (r *Reassembler) Feed(frame uint64, ci gopacket.CaptureInfo, netFlow gopack
 	}
 	if len(payload) > 0 {
 		r.segment(c, d, off, payload)
+		if h.hasPeerAck {
+			r.ackedHoles(c, d)
+		}
 	}
 	r.checkFin(c, h)
 }
@@ -245,8 +253,7 @@ func (r *Reassembler) finishDir(c *conn, h *half) {
 	}
 	h.done = true
 	if len(h.pend) > 0 {
-		r.emit(c, h, KindUndissected, h.pend, h.pendOff, ReasonIncomplete)
-		r.clearPend(c, h)
+		r.emitCut(c, h, ReasonIncomplete)
 	}
 	if h.fin > h.fed {
 		r.gap(c, h, h.fin-h.fed, 0, time.Time{})

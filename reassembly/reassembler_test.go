@@ -203,10 +203,10 @@ func TestReassembler(t *testing.T) {
 				s2c(2).with("R"),
 			),
 			want: []string{
-				"s0 c2s undissected @0+50 #7 [#4(50)] \"segment not captured\"",
+				"s0 c2s undissected @0+50 #4 [#4(50)] \"segment not captured\"",
 				"s0 c2s gap @50+50 #7 \"segment not captured\"",
 				"s0 c2s pdu @100+3 #7 [#5(3)]",
-				"s0 s2c undissected @0+2 #7 [#6(2)] \"connection closed with incomplete PDU\"",
+				"s0 s2c undissected @0+2 #6 [#6(2)] \"connection closed with incomplete PDU\"",
 			},
 		},
 		{

@@ -125,4 +125,9 @@ type Unit struct {
 	// Reason says why bytes are undissected, missing or in conflict; empty
 	// for KindPDU.
 	Reason string
+	// Need is, for undissected bytes that are the start of a PDU cut by
+	// the connection's end (ReasonIncomplete) or by a gap
+	// (ReasonNotCaptured), the PDU's length as the framer gave it, when it
+	// did; 0 otherwise. A handler may decode them as a cut PDU.
+	Need int
 }

@@ -64,42 +64,54 @@ func NewConn() *Conn {
 
 // Frame answers how long the PDU at the front of buf is, for the
 // reassembler: FrameOK with its length, FrameNeedMore (with the length
-// needed when known), or FrameLost with a reason when the rest of this
-// direction cannot be framed (encrypted, a gap, an impossible length).
+// needed when known), FrameSkip with a reason while it looks for a frame
+// boundary after missing bytes, or FrameLost with a reason when the rest of
+// this direction cannot be framed (encrypted, an impossible length, a gap in
+// the login or play state).
 //
 // FrameOK means the reassembler consumes those bytes: Frame advances its
 // own copy of the connection state (handshake next state, Set Compression,
 // Encryption Response) then, so it must not be asked twice about the same
-// PDU. afterGap says bytes are missing before buf: SLP has no marker to
-// resync on, so that direction is lost, except on a direction's very first
-// bytes when they are recognisably the start of the conversation (the
-// capture missed only the SYN).
+// PDU. afterGap says bytes are missing before buf: the framer resyncs
+// (resync.go) unless buf is recognisably the start of the conversation
+// (the capture missed only the SYN).
 func (c *Conn) Frame(dir dissect.Dir, buf []byte, afterGap bool) dissect.Frame {
 	i := di(dir)
-	d := &c.fr.d[i]
+	t := &c.fr
+	d := &t.d[i]
 	if d.lost {
 		return dissect.Frame{Status: dissect.FrameLost, Reason: d.reason}
 	}
-	if afterGap {
+	if afterGap && !t.resyncing[i] {
 		switch {
 		case d.started || d.seen:
 			// The direction had begun (perhaps only an incomplete PDU):
 			// the bytes after the gap are somewhere inside it.
-			return c.lose(d, "bytes missing from the stream: Server List Ping has no boundary to resync on, the rest of this direction is not dissected")
+			if !t.canResync(i) {
+				return c.lose(d, "bytes missing from the stream in the "+phaseName(d.phase)+" state: Server List Ping has no boundary to resync on there, the rest of this direction is not dissected")
+			}
+			t.resyncing[i] = true
 		case i == 0:
 			switch Detect(buf) {
 			case DetectNeedMore:
 				return dissect.Frame{Status: dissect.FrameNeedMore}
 			case DetectNo:
-				return c.lose(d, "capture starts mid-stream: no handshake at the front and no packet boundary to resync on")
+				t.resyncing[i] = true
 			}
-		case !c.fr.d[0].started || c.fr.d[0].lost:
-			return c.lose(d, "capture starts mid-stream: no packet boundary to resync on")
+		case t.canResync(i):
+			t.resyncing[i] = true
 		}
 	}
-	if !afterGap {
-		d.seen = true
+	if t.resyncing[i] {
+		return c.resync(i, buf)
 	}
+	return c.frameNow(i, buf)
+}
+
+// frameNow frames the PDU at the front of buf, which starts at a boundary.
+func (c *Conn) frameNow(i int, buf []byte) dissect.Frame {
+	d := &c.fr.d[i]
+	d.seen = true
 	if d.enc {
 		return c.lose(d, "encrypted: the client sent Encryption Response, every later byte is AES/CFB8 ciphertext")
 	}

@@ -87,6 +87,13 @@ func (c *Conn) DecodeCut(p *dissect.PDU, data []byte, wireLen int, m dissect.Met
 	if t.isLegacy(i, data) {
 		k = c.legacyKind(i, data)
 	}
+	if k == kModern && i == 0 && !t.hsSeen && t.legacy != 1 && t.d[0].phase == phHandshake {
+		// The handshake was not captured: a status request or ping is read
+		// in the status state, as the framer's resync reads it.
+		if n, pr := t.probe(0, data); pr == prWeak && n == len(data) {
+			t.d[0].phase, t.d[1].phase = phStatus, phStatus
+		}
+	}
 	d := t.d[i] // the state before this PDU
 	var l link
 	switch {
@@ -105,6 +112,10 @@ func (c *Conn) DecodeCut(p *dissect.PDU, data []byte, wireLen int, m dissect.Met
 		l = c.modern(&cur, &d, i, m)
 	}
 	cur.Finish()
+	if wireLen > len(data) {
+		// a PDU cut by the capture's end or a gap: say so where it is listed
+		p.Info += " [cut: " + strconv.Itoa(len(data)) + " of " + strconv.Itoa(wireLen) + " bytes]"
+	}
 	c.link(&cur, l, m)
 	t.advance(i, k, data)
 }
@@ -202,7 +213,7 @@ func (c *Conn) modern(cur *dissect.Cursor, d *dirState, i int, m dissect.Meta) l
 	t := &c.dec
 	length, li, ok := varInt(cur, FieldLength)
 	if !ok {
-		p.Message, p.Info = "Malformed packet", "Malformed packet length"
+		p.Message, p.Info = headerFailed(cur, "packet length")
 		return link{}
 	}
 	if want := p.WireLen - cur.Off(); int(length) != want {
@@ -218,7 +229,7 @@ func (c *Conn) modern(cur *dissect.Cursor, d *dirState, i int, m dissect.Meta) l
 		off := cur.Off()
 		dl, dli, ok := varInt(cur, FieldDataLength)
 		if !ok {
-			p.Message, p.Info = "Malformed packet", "Malformed data length"
+			p.Message, p.Info = headerFailed(cur, "data length")
 			return link{}
 		}
 		if dl != 0 {
@@ -232,13 +243,14 @@ func (c *Conn) modern(cur *dissect.Cursor, d *dirState, i int, m dissect.Meta) l
 	idOff := cur.Off()
 	id, idi, ok := varInt(cur, FieldPacketID)
 	if !ok {
-		p.Message, p.Info = "Malformed packet", "Malformed packet ID"
+		p.Message, p.Info = headerFailed(cur, "packet ID")
 		return link{}
 	}
 	guessed := false
-	if i == 1 && !t.hsSeen && phase == phStatus {
+	if !t.hsSeen && phase == phStatus {
 		guessed = true
 		cur.Expert(idi, ExpertStateGuessed, "slp.packet_id at offset "+strconv.Itoa(idOff)+": no handshake seen on this connection, read as a status packet")
+		p.AddGenerated(0, FieldStateGuessed, dissect.S("Status"), "")
 	}
 	names := packetNames(phase, i)
 	if phase == phPlay {
@@ -287,6 +299,15 @@ func (c *Conn) modern(cur *dissect.Cursor, d *dirState, i int, m dissect.Meta) l
 		c.login(cur, i, id)
 	}
 	return link{}
+}
+
+// headerFailed names a frame whose header did not read: cut short by the
+// capture when the bytes ran out before the PDU's end, else malformed.
+func headerFailed(cur *dissect.Cursor, what string) (msg, info string) {
+	if cur.P.Cut() {
+		return "Cut packet", "Packet cut before its " + what
+	}
+	return "Malformed packet", "Malformed " + what
 }
 
 func loginIDExists(i int, id, proto int32) bool {

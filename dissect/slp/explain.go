@@ -37,6 +37,7 @@ var explanations = map[string]string{
 	"slp.handshake.forwarded.properties": "The player's profile properties (the signed skin textures) as JSON, forwarded by a BungeeCord-style proxy in the address field.",
 	"slp.handshake.address_extra":        "Text after a NUL byte in the server address that is neither a Forge marker nor proxy forwarding data. Some mods and proxies put their own data there.",
 	"slp.handshake.server_port":          "The port the player connected to, as an unsigned big-endian short: 25565 is 63 DD. Like the address it tells a server behind a proxy which name was used (SLP capture write-up).",
+	"slp.state.guessed":                  "The state (status, login) this packet was read in when the connection's handshake was not captured: guessed from the packet's own form, such as a status response's length agreeing with its JSON, and confirmed by the next packet. Without the handshake the state is never certain, so the guess is shown.",
 	"slp.handshake.next_state":           "What the client wants next: 1 for the status (a server list ping), 2 to log in and play, 3 for a transfer from another server (1.20.5 and later). It switches the meaning of every later packet ID.",
 	"slp.handshake.server_port_le":       "The port read the other way round, low byte first. Some clients send the port little-endian by mistake and servers still answer, since they hardly use it; the dissector shows this reading when only it makes sense (SLP capture write-up).",
 

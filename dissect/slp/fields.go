@@ -77,12 +77,13 @@ var (
 
 // Ping, pong and conversation links.
 var (
-	FieldPingPayload = Registry.Uint("slp.ping.payload", "Payload", dissect.BaseDecHex, nil)
-	FieldResponseIn  = Registry.FrameNum("slp.response_in", "Response in frame")
-	FieldRequestIn   = Registry.FrameNum("slp.request_in", "Request in frame")
-	FieldPingReqIn   = Registry.FrameNum("slp.ping.request_in", "Ping in frame")
-	FieldTime        = Registry.Float("slp.time", "Time since request", "s")
-	FieldRTT         = Registry.Float("slp.rtt", "Round-trip time", "s")
+	FieldPingPayload  = Registry.Uint("slp.ping.payload", "Payload", dissect.BaseDecHex, nil)
+	FieldResponseIn   = Registry.FrameNum("slp.response_in", "Response in frame")
+	FieldRequestIn    = Registry.FrameNum("slp.request_in", "Request in frame")
+	FieldStateGuessed = Registry.Add(dissect.Field{Name: "slp.state.guessed", Label: "State (guessed)", Type: dissect.FTString})
+	FieldPingReqIn    = Registry.FrameNum("slp.ping.request_in", "Ping in frame")
+	FieldTime         = Registry.Float("slp.time", "Time since request", "s")
+	FieldRTT          = Registry.Float("slp.rtt", "Round-trip time", "s")
 )
 
 // Legacy (pre-1.7) pings and kicks.
@@ -183,5 +184,7 @@ var (
 	ExpertLegacyPingHost  = Registry.Expert("slp.legacy.pinghost.invalid", dissect.SevWarn, "a legacy plugin message that is not a valid MC|PingHost")
 	ExpertLegacyKick      = Registry.Expert("slp.legacy.kick.format", dissect.SevWarn, "a kick string in neither the §1 nor the § format")
 	ExpertLegacyNumber    = Registry.Expert("slp.legacy.number.invalid", dissect.SevWarn, "a kick field that should be a decimal number")
+	ExpertLegacyASCII     = Registry.Expert("slp.legacy.ascii", dissect.SevWarn, "an ASCII string where the protocol requires UTF-16BE")
+	ExpertLegacyShortPort = Registry.Expert("slp.legacy.port.short", dissect.SevWarn, "a 2-byte port where the protocol requires a 4-byte int")
 	ExpertLegacyTrailing  = Registry.Expert("slp.legacy.trailing", dissect.SevWarn, "bytes after a legacy ping that the server would not read")
 )

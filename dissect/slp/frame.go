@@ -51,6 +51,11 @@ type track struct {
 	encReq    bool // the server sent Encryption Request
 	encResp   bool // the client sent Encryption Response
 	loginDone bool // the server sent Login Success
+
+	// resync (framing only, resync.go)
+	resyncing [2]bool   // looking for a frame boundary after missing bytes
+	pings     [4]uint64 // the payloads of the client's last pings
+	nPings    int
 }
 
 func (t *track) reset() {
@@ -189,6 +194,15 @@ func (t *track) frameLegacy(i int, b []byte) frameResult {
 			}
 			return frameResult{k: kLegacyPing, n: 1}
 		}
+		if len(b) < 6 {
+			return needMore(6)
+		}
+		if asciiChannel(b[2:]) {
+			// minecraft-server-util's MC|PingHost in ASCII: no server
+			// reads it as one message. FE 01 is the ping the server
+			// answers; the FA follows as a plugin message of its own.
+			return frameResult{k: kLegacyPing, n: 2}
+		}
 		end, need, isBad := pluginEnd(b, 2)
 		if isBad {
 			return bad("MC|PingHost")
@@ -198,6 +212,12 @@ func (t *track) frameLegacy(i int, b []byte) frameResult {
 		}
 		return frameResult{k: kLegacyPing, n: end}
 	case i == 0 && b[0] == 0xFA:
+		if len(b) < 4 {
+			return needMore(4)
+		}
+		if asciiChannel(b) {
+			return asciiPluginFrame(b)
+		}
 		end, need, isBad := pluginEnd(b, 0)
 		if isBad {
 			return bad("plugin message")
@@ -217,6 +237,28 @@ func (t *track) frameLegacy(i int, b []byte) frameResult {
 		return frameResult{k: kLegacyKick, n: end}
 	}
 	return frameResult{k: kLegacyExtra, n: len(b)}
+}
+
+// asciiChannel tells whether the plugin message FA at b[0] has its
+// channel in ASCII (one byte a character) rather than UTF-16BE, whose first
+// byte for any channel name in use (MC|PingHost) is 00.
+func asciiChannel(b []byte) bool {
+	return len(b) >= 4 && b[3] != 0 && binary.BigEndian.Uint16(b[1:]) > 0
+}
+
+// asciiPluginFrame frames a plugin message written with one-byte
+// characters (minecraft-server-util's 1.6 ping): channel, data length, and
+// the data as far as the sender's write goes. Its data length counts for
+// other field sizes than it writes (a 4-byte port, 2 written), so a vanilla
+// server, which decides on what its first read returns, is followed: the
+// PDU ends where the bytes do when the length points past them.
+func asciiPluginFrame(b []byte) frameResult {
+	e := 3 + int(binary.BigEndian.Uint16(b[1:]))
+	if len(b) < e+2 {
+		return needMore(e + 2)
+	}
+	end := e + 2 + int(binary.BigEndian.Uint16(b[e:]))
+	return frameResult{k: kLegacyPlug, n: min(end, len(b))}
 }
 
 // pluginEnd frames a legacy plugin message (FA, channel, data length, data)
@@ -293,6 +335,8 @@ func (t *track) advance(i int, k kind, b []byte) {
 	}
 	body := b[h.idOff+h.idBytes:]
 	switch {
+	case i == 0 && d.phase == phStatus:
+		t.notePing(b)
 	case i == 0 && d.phase == phHandshake:
 		if h.id != 0 {
 			return

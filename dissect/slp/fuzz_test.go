@@ -10,7 +10,12 @@ import (
 // reassembler would (appending each segment, consuming what is framed) and
 // decodes every PDU. Invariants: no panic; FrameOK never claims more than
 // the buffer or zero bytes; a need-more length is beyond the buffer and
-// bounded; every tree passes dissect.Check.
+// bounded; a skip is of at least one byte; every tree passes dissect.Check.
+// gaps sets where bytes go missing, as the reassembler reports them: bit 0
+// and 1, the client's or the server's stream starts mid-way (afterGap
+// from the first call), bit 2 and 3, the third segment of that direction
+// is lost (its bytes dropped, the PDU being built with them, afterGap
+// until the framer answers FrameOK).
 func FuzzFrame(f *testing.F) {
 	for _, steps := range conversations() {
 		var c2sB, s2cB []byte
@@ -21,11 +26,12 @@ func FuzzFrame(f *testing.F) {
 				s2cB = append(s2cB, s.data...)
 			}
 		}
-		f.Add(c2sB, s2cB, uint16(7), uint16(3))
+		f.Add(c2sB, s2cB, uint16(7), uint16(3), uint8(0))
+		f.Add(c2sB, s2cB, uint16(9), uint16(50), uint8(0xf))
 	}
-	f.Add(hx("80 80 80 80 80 01"), []byte{}, uint16(1), uint16(1))
-	f.Add([]byte{0xFE, 0x01}, kick("§1\x00127\x00v\x00m\x000\x001"), uint16(1), uint16(2))
-	f.Fuzz(func(t *testing.T, a, b []byte, cutA, cutB uint16) {
+	f.Add(hx("80 80 80 80 80 01"), []byte{}, uint16(1), uint16(1), uint8(0))
+	f.Add([]byte{0xFE, 0x01}, kick("§1\x00127\x00v\x00m\x000\x001"), uint16(1), uint16(2), uint8(0))
+	f.Fuzz(func(t *testing.T, a, b []byte, cutA, cutB uint16, gaps uint8) {
 		c := NewConn()
 		p := &dissect.PDU{}
 		// fc and lc decode the same PDUs, in full and in Lite mode, and
@@ -42,26 +48,46 @@ func FuzzFrame(f *testing.F) {
 			fulls, lites = append(fulls, fp), append(lites, lp)
 			sameSummaries(t, fulls, lites)
 		}
-		feed := func(dir dissect.Dir, data []byte, cut int) {
+		feed := func(dir dissect.Dir, data []byte, cut int, midStream, lose bool) {
 			var buf []byte
 			if cut <= 0 {
 				cut = 1
 			}
+			afterGap, skip, seg := midStream, 0, 0
 			for len(data) > 0 || len(buf) > 0 {
 				n := min(cut, len(data))
+				seg++
+				if lose && seg == 3 {
+					// a segment not captured: the PDU being built is given up
+					data, buf, afterGap = data[n:], buf[:0], true
+					continue
+				}
+				if skip > 0 {
+					k := min(skip, n)
+					data, n, skip = data[k:], n-k, skip-k
+				}
 				buf = append(buf, data[:n]...)
 				data = data[n:]
 				for len(buf) > 0 {
-					fr := c.Frame(dir, buf, false)
+					fr := c.Frame(dir, buf, afterGap)
 					if fr.Status == dissect.FrameOK {
 						if fr.Len <= 0 || fr.Len > len(buf) {
 							t.Fatalf("FrameOK %d of %d bytes", fr.Len, len(buf))
 						}
+						afterGap = false
 						decode(buf[:fr.Len], fr.Len, dir)
 						if err := dissect.Check(p); err != nil {
 							t.Fatalf("%v", err)
 						}
 						buf = buf[fr.Len:]
+						continue
+					}
+					if fr.Status == dissect.FrameSkip {
+						if fr.Len <= 0 {
+							t.Fatalf("skip of %d bytes", fr.Len)
+						}
+						k := min(fr.Len, len(buf))
+						buf, skip = buf[k:], fr.Len-k
 						continue
 					}
 					if fr.Status == dissect.FrameNeedMore && fr.Len != 0 && (fr.Len <= len(buf) || fr.Len > MaxFrameLength+3) {
@@ -73,7 +99,7 @@ func FuzzFrame(f *testing.F) {
 					break
 				}
 				if len(data) == 0 {
-					if len(buf) > 0 && len(buf) < 4 && c.Frame(dir, buf, false).Status == dissect.FrameNeedMore {
+					if len(buf) > 0 && len(buf) < 4 && c.Frame(dir, buf, afterGap).Status == dissect.FrameNeedMore {
 						// an incomplete PDU at the end: decode what there is as cut
 						decode(buf, len(buf)+1, dir)
 						if err := dissect.Check(p); err != nil {
@@ -84,8 +110,8 @@ func FuzzFrame(f *testing.F) {
 				}
 			}
 		}
-		feed(c2s, a, int(cutA%64))
-		feed(s2c, b, int(cutB%64))
+		feed(c2s, a, int(cutA%64), gaps&1 != 0, gaps&4 != 0)
+		feed(s2c, b, int(cutB%64), gaps&2 != 0, gaps&8 != 0)
 		fc.Close()
 		lc.Close()
 		sameSummaries(t, fulls, lites)

@@ -54,6 +54,29 @@ func (c *Conn) trailing(cur *dissect.Cursor) {
 	cur.Expert(i, ExpertLegacyTrailing, "slp.legacy.trailing at offset "+strconv.Itoa(off)+": "+strconv.Itoa(r)+" bytes after the legacy exchange; the server answers a legacy ping with a kick and closes")
 }
 
+// asciiNext tells whether the string of chars characters at the cursor is
+// written one byte a character (a peer's mistake: the protocol has
+// UTF-16BE, whose first byte is 00 for any ASCII text): its first byte is
+// a printable ASCII character.
+func asciiNext(cur *dissect.Cursor, chars int) bool {
+	b := cur.Peek(1)
+	return chars > 0 && len(b) == 1 && b[0] >= 0x20 && b[0] < 0x7f
+}
+
+// asciiStr reads a string of chars one-byte characters for f, with an
+// expert item naming the mistake.
+func asciiStr(cur *dissect.Cursor, f *dissect.Field, chars int) (string, int32) {
+	off := cur.Off()
+	b, i := cur.Take(f, chars)
+	if i < 0 {
+		return "", i
+	}
+	s := string(b)
+	cur.P.Nodes[i].Value = dissect.S(s)
+	cur.Expert(i, ExpertLegacyASCII, f.Name+" at offset "+strconv.Itoa(off)+": "+strconv.Itoa(chars)+" ASCII bytes, where the protocol has UTF-16BE ("+strconv.Itoa(2*chars)+" bytes)")
+	return s, i
+}
+
 // utf16Str reads a UTF-16BE string of chars characters for f.
 func utf16Str(cur *dissect.Cursor, f *dissect.Field, chars int) (string, int32) {
 	b, i := cur.Take(f, 2*chars)
@@ -111,7 +134,14 @@ func (c *Conn) plugin(cur *dissect.Cursor) string {
 		cur.Invalid(FieldLegacyChannel, "no channel after a bad length")
 		return ""
 	}
-	ch, chi := utf16Str(cur, FieldLegacyChannel, n)
+	ascii := asciiNext(cur, n)
+	var ch string
+	var chi int32
+	if ascii {
+		ch, chi = asciiStr(cur, FieldLegacyChannel, n)
+	} else {
+		ch, chi = utf16Str(cur, FieldLegacyChannel, n)
+	}
 	dlOff := cur.Off()
 	dl, dli := cur.Uint16(FieldLegacyDataLen)
 	if dli < 0 {
@@ -131,8 +161,25 @@ func (c *Conn) plugin(cur *dissect.Cursor) string {
 		cur.Invalid(FieldLegacyHost, "no host after a bad length")
 		return ""
 	}
-	host, _ := utf16Str(cur, FieldLegacyHost, hn)
-	port, _ := cur.Int32(FieldLegacyPort)
+	var host string
+	if hn > 0 && asciiNext(cur, hn) {
+		host, _ = asciiStr(cur, FieldLegacyHost, hn)
+	} else {
+		host, _ = utf16Str(cur, FieldLegacyHost, hn)
+	}
+	var port int32
+	if r := cur.Remaining(); r >= 2 && r < 4 && !cur.P.Cut() {
+		// minecraft-server-util writes the port as a short
+		off := cur.Off()
+		v, pi := cur.Uint16(FieldLegacyPort)
+		port = int32(v)
+		if pi >= 0 {
+			cur.P.Nodes[pi].Value = dissect.I(int64(v))
+			cur.Expert(pi, ExpertLegacyShortPort, "slp.legacy.port at offset "+strconv.Itoa(off)+": 2 bytes ("+strconv.Itoa(int(v))+"), where the protocol has a 4-byte int")
+		}
+	} else {
+		port, _ = cur.Int32(FieldLegacyPort)
+	}
 	if cur.Failed() {
 		return ""
 	}

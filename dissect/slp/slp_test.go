@@ -831,23 +831,6 @@ func TestFrameHostile(t *testing.T) {
 	}
 }
 
-func TestFrameGaps(t *testing.T) {
-	c := NewConn()
-	if f := c.Frame(c2s, seedHandshake, true); f.Status != dissect.FrameOK {
-		t.Errorf("handshake after a missed SYN: %+v", f)
-	}
-	if f := c.Frame(c2s, seedStatusReq, true); f.Status != dissect.FrameLost || !strings.Contains(f.Reason, "missing") {
-		t.Errorf("after a gap: %+v", f)
-	}
-	c = NewConn()
-	if f := c.Frame(c2s, hx("0a 01 00 00"), true); f.Status != dissect.FrameLost || !strings.Contains(f.Reason, "mid-stream") {
-		t.Errorf("mid-stream: %+v", f)
-	}
-	if f := c.Frame(s2c, seedPing, true); f.Status != dissect.FrameLost {
-		t.Errorf("server mid-stream: %+v", f)
-	}
-}
-
 func TestFrameLegacySplit(t *testing.T) {
 	ping := legacyPingHost(78, "example.org", 25565)
 	c := NewConn()
