@@ -4,28 +4,38 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/mcdissect/mcdissect/capture"
 )
 
 // Run feeds every packet of src to a and finishes it. A capture file that
 // ends in the middle of a packet record is not an error: what came before
-// is dissected, and the returned warning says where the file was cut.
+// is dissected, and the returned warning says where the file was cut. A
+// live capture that fails is an error, after what came before is
+// dissected.
 func Run(src Source, a *Analyzer) (warning error, err error) {
+	var readErr error
 	for {
-		data, ci, link, rerr := src.Next()
+		p, rerr := src.Next()
 		if rerr != nil {
-			if rerr == io.EOF {
-				break
-			}
-			if errors.Is(rerr, io.ErrUnexpectedEOF) {
+			switch {
+			case rerr == io.EOF:
+			case errors.Is(rerr, io.ErrUnexpectedEOF):
 				warning = fmt.Errorf("the capture file is cut short in the middle of the packet after frame %d; dissected up to there", a.frame)
-				break
+			case errors.Is(rerr, capture.ErrCut):
+				warning = fmt.Errorf("the capture file is damaged after frame %d (%v); dissected up to there", a.frame, rerr)
+			default:
+				readErr = rerr
 			}
-			warning = fmt.Errorf("the capture file is damaged after frame %d (%v); dissected up to there", a.frame, rerr)
 			break
 		}
-		if perr := a.Packet(data, ci, link); perr != nil {
+		if perr := a.Packet(p.Data, p.Info, p.LinkType); perr != nil {
 			break
 		}
 	}
-	return warning, a.Finish()
+	err = a.Finish()
+	if readErr != nil {
+		err = readErr
+	}
+	return warning, err
 }

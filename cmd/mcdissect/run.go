@@ -11,6 +11,7 @@ import (
 	"runtime/pprof"
 
 	"github.com/mcdissect/mcdissect/analyze"
+	"github.com/mcdissect/mcdissect/capture"
 	"github.com/mcdissect/mcdissect/filter"
 	"github.com/mcdissect/mcdissect/render"
 )
@@ -23,6 +24,13 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 		if err := glossary(c.glossary, stdout); err != nil {
 			fmt.Fprintf(stderr, "mcdissect: %v\n", err)
 			return exitUsage
+		}
+		return exitOK
+	}
+	if c.listIfaces {
+		if err := listInterfaces(stdout); err != nil {
+			fmt.Fprintf(stderr, "mcdissect: -D: %v\n", err)
+			return exitFail
 		}
 		return exitOK
 	}
@@ -50,7 +58,7 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 		defer pprof.StopCPUProfile()
 	}
 
-	src, closeSrc, err := c.openSource(stdin)
+	src, closeSrc, err := c.openSource(stdin, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "mcdissect: %v\n", err)
 		return exitFail
@@ -217,29 +225,29 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 // openSource opens -r (a file or standard input) or -i.
-func (c *config) openSource(stdin io.Reader) (analyze.Source, func(), error) {
+func (c *config) openSource(stdin io.Reader, stderr io.Writer) (analyze.Source, func(), error) {
 	if c.iface != "" {
-		return openLive(c.iface, c.capFilter, c.autostop)
+		return c.openLive(stderr)
 	}
-	var in io.Reader = stdin
-	closeFn := func() {}
-	if c.read != "-" {
-		f, err := os.Open(c.read)
-		if err != nil {
-			return nil, nil, fmt.Errorf("cannot read %s: %v", c.read, errors.Unwrap(err))
-		}
-		in, closeFn = f, func() { f.Close() }
+	var src capture.Source
+	var err error
+	if c.read == "-" {
+		src, err = capture.OpenReader(stdin)
+	} else {
+		src, err = capture.OpenFile(c.read)
 	}
-	src, err := analyze.OpenFile(in)
 	if err != nil {
-		closeFn()
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			return nil, nil, fmt.Errorf("cannot read %s: %v", c.read, pe.Err)
+		}
 		name := c.read
 		if name == "-" {
 			name = "standard input"
 		}
 		return nil, nil, fmt.Errorf("%s: %v", name, err)
 	}
-	return src, closeFn, nil
+	return src, func() { src.Close() }, nil
 }
 
 // summaryOnly reports whether nothing of the run reads a PDU's tree or its

@@ -1,4 +1,4 @@
-package analyze
+package capture
 
 import (
 	"bufio"
@@ -169,10 +169,11 @@ func (n *ngReader) iface(body int) error {
 }
 
 // linkType maps a 16-bit LINKTYPE to gopacket's byte-sized type; the one
-// above 255 we read (SLL2) maps to the value its readers would give it.
+// above 255 we read (SLL2) maps to the value its readers would give it
+// (LinkTypeLinuxSLL2).
 func linkType(v uint16) layers.LinkType { return layers.LinkType(v & 0xff) }
 
-func (n *ngReader) Next() ([]byte, gopacket.CaptureInfo, layers.LinkType, error) {
+func (n *ngReader) next() ([]byte, gopacket.CaptureInfo, layers.LinkType, error) {
 	for {
 		typ, body, err := n.blockHeader()
 		if err != nil {
