@@ -462,11 +462,11 @@ func (p *parser) primitive() (node, error) {
 		if t := p.peek(); unsupportedWords[t] || strings.ContainsAny(t, "[]=<>+*") {
 			return nil, fmt.Errorf("filter: %q: %w", t, ErrFilterUnsupported)
 		}
-		// A bare value takes the last primitive's qualifiers (or is a
-		// host, as in tcpdump).
-		if p.last != nil {
-			q = *p.last
+		// A bare value takes the last primitive's qualifiers.
+		if p.last == nil {
+			return nil, fmt.Errorf("filter: %q needs a qualifier before it (host, net, port, ...)", p.peek())
 		}
+		q = *p.last
 	}
 	if q.kind == "" {
 		q.kind = "host"
