@@ -38,7 +38,9 @@ func testPackets(t testing.TB) (ip [][]byte, arp [][]byte) {
 	v6 := func(src, dst string, next layers.IPProtocol) *layers.IPv6 {
 		return &layers.IPv6{Version: 6, HopLimit: 64, NextHeader: next, SrcIP: net.ParseIP(src), DstIP: net.ParseIP(dst)}
 	}
-	udp := func(s, d uint16) *layers.UDP { return &layers.UDP{SrcPort: layers.UDPPort(s), DstPort: layers.UDPPort(d)} }
+	udp := func(s, d uint16) *layers.UDP {
+		return &layers.UDP{SrcPort: layers.UDPPort(s), DstPort: layers.UDPPort(d)}
+	}
 	tcp := func(s, d uint16) *layers.TCP {
 		return &layers.TCP{SrcPort: layers.TCPPort(s), DstPort: layers.TCPPort(d), SYN: true, Window: 1000}
 	}
