@@ -40,11 +40,7 @@ const (
 	// blockTimeout is how long the kernel keeps a block that is not full
 	// before handing it over: the latency of a quiet capture.
 	blockTimeout = 10 // ms
-	// DefaultBufferSize is the ring's size when LiveOptions.BufferSize is
-	// 0: about 100,000 small packets, the burst of a second on a busy
-	// loopback, where tshark's 2 MiB holds a fifth of that.
-	DefaultBufferSize = 16 << 20
-	minBlockSize      = 1 << 20
+	minBlockSize = 128 << 10
 
 	tpStatusUser       = 1
 	tpStatusVLANValid  = 1 << 4
@@ -142,9 +138,9 @@ func OpenLive(iface string, o LiveOptions) (Source, error) {
 	}
 	if loIndex > 0 {
 		// Keep one copy of each loopback packet: the arriving one.
-		var out node = cmpN{ld: load{ext: bpf.ExtType}, op: opEq, val: unix.PACKET_OUTGOING}
+		var out node = cmpN{ld: load{ext: bpf.ExtType, anc: true}, op: opEq, val: unix.PACKET_OUTGOING}
 		if ifi == nil {
-			out = andN{out, cmpN{ld: load{ext: bpf.ExtInterfaceIndex}, op: opEq, val: uint32(loIndex)}}
+			out = andN{out, cmpN{ld: load{ext: bpf.ExtInterfaceIndex, anc: true}, op: opEq, val: uint32(loIndex)}}
 		}
 		n = andN{notN{out}, n}
 	}

@@ -137,13 +137,14 @@ const (
 
 // load reads size bytes at off from the frame's start, or from the start
 // of the IPv4 header's payload (ind: the header length is taken from the
-// header at nl), or an ancillary value of the kernel's (ext != 0).
+// header at nl), or an ancillary value of the kernel's (anc).
 type load struct {
 	off  uint32
 	size int
 	ind  bool
 	nl   uint32
 	ext  bpf.Extension
+	anc  bool // ext is to be loaded (ExtProto is 0)
 }
 
 const (
@@ -165,7 +166,7 @@ func etherN(l layout, et uint16) node {
 		}
 		return constN(false)
 	case -2:
-		return cmpN{ld: load{ext: bpf.ExtProto}, op: opEq, val: uint32(et)}
+		return cmpN{ld: load{ext: bpf.ExtProto, anc: true}, op: opEq, val: uint32(et)}
 	}
 	return cmpN{ld: load{off: uint32(l.etherOff), size: 2}, op: opEq, val: uint32(et)}
 }
@@ -676,7 +677,7 @@ func (g *gen) emit(n node, t, f int) {
 	case cmpN:
 		ld := n.ld
 		switch {
-		case ld.ext != 0:
+		case ld.anc:
 			g.plain(bpf.LoadExtension{Num: ld.ext})
 		case ld.ind:
 			g.plain(bpf.LoadMemShift{Off: ld.nl})

@@ -8,6 +8,11 @@ import (
 	"strconv"
 )
 
+// DefaultBufferSize is the kernel buffer's size when LiveOptions.BufferSize
+// is 0: about 100,000 small packets, the burst of a second on a busy
+// loopback, where tshark's 2 MiB holds a fifth of that.
+const DefaultBufferSize = 16 << 20
+
 // LiveOptions configure a live capture.
 type LiveOptions struct {
 	// Snaplen: bytes kept of each packet; 0 is MaxSnaplen (-s).

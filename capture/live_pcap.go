@@ -47,9 +47,10 @@ func OpenLive(iface string, o LiveOptions) (Source, error) {
 	in.SetSnapLen(snap)
 	in.SetPromisc(o.Promisc)
 	in.SetTimeout(readTimeout)
-	if o.BufferSize > 0 {
-		in.SetBufferSize(o.BufferSize)
+	if o.BufferSize <= 0 {
+		o.BufferSize = DefaultBufferSize
 	}
+	in.SetBufferSize(o.BufferSize)
 	h, err := in.Activate()
 	if err != nil {
 		return nil, permission(err)
