@@ -146,44 +146,39 @@ func openReader(r io.Reader, c io.Closer) (Source, error) {
 		}
 		br = bufio.NewReaderSize(zr, readBuffer)
 	}
-	rd, err := openRecords(br)
-	if err != nil {
-		return nil, err
-	}
-	return &fileSource{r: rd, c: c}, nil
+	return openRecords(br, c)
 }
 
-// records reads a file's packet records; pcapSource and ngReader.
-type records interface {
-	next() ([]byte, gopacket.CaptureInfo, layers.LinkType, error)
-}
-
-// fileSource adds what every file source does to a format's reader.
-type fileSource struct {
-	r       records
+// fileBase is what every file source does besides reading its format.
+// The count of packets read is published every 1024 packets and at the
+// end, not at each: an atomic add per packet was measurable.
+type fileBase struct {
 	c       io.Closer
-	n       atomic.Uint64
+	n       uint64
+	pub     atomic.Uint64
 	stopped atomic.Bool
 	done    bool
 }
 
-func (s *fileSource) Next() (Packet, error) {
-	if s.done || s.stopped.Load() {
-		return Packet{}, io.EOF
+func (s *fileBase) count() {
+	s.n++
+	if s.n&1023 == 0 {
+		s.pub.Store(s.n)
 	}
-	d, ci, link, err := s.r.next()
-	if err != nil {
-		s.done = true
-		return Packet{}, cut(err)
-	}
-	s.n.Add(1)
-	return Packet{Data: d, Info: ci, LinkType: link}, nil
 }
 
-func (s *fileSource) Stats() Stats { return Stats{Received: s.n.Load()} }
-func (s *fileSource) Stop()        { s.stopped.Store(true) }
+// end ends the reading with err: io.EOF, or an error wrapping ErrCut.
+func (s *fileBase) end(err error) error {
+	s.done = true
+	s.pub.Store(s.n)
+	return cut(err)
+}
 
-func (s *fileSource) Close() error {
+// Stats counts the packets read; during the reading, to the last 1024.
+func (s *fileBase) Stats() Stats { return Stats{Received: s.pub.Load()} }
+func (s *fileBase) Stop()        { s.stopped.Store(true) }
+
+func (s *fileBase) Close() error {
 	s.done = true
 	if s.c != nil {
 		c := s.c

@@ -7,13 +7,12 @@ import (
 	"io"
 	"time"
 
-	"github.com/google/gopacket"
 	"github.com/google/gopacket/layers"
 	"github.com/google/gopacket/pcapgo"
 )
 
 // openRecords recognises a pcap or pcapng stream by its first bytes.
-func openRecords(br *bufio.Reader) (records, error) {
+func openRecords(br *bufio.Reader, c io.Closer) (Source, error) {
 	magic, err := br.Peek(4)
 	if err != nil {
 		if len(magic) == 0 {
@@ -31,7 +30,7 @@ func openRecords(br *bufio.Reader) (records, error) {
 		if s := pr.Snaplen(); s == 0 || s > MaxSnaplen {
 			pr.SetSnaplen(MaxSnaplen)
 		}
-		ps := &pcapSource{br: br, link: pr.LinkType(), snaplen: int(pr.Snaplen()), order: binary.LittleEndian, nsFactor: 1000}
+		ps := &pcapSource{fileBase: fileBase{c: c}, br: br, link: pr.LinkType(), snaplen: int(pr.Snaplen()), order: binary.LittleEndian, nsFactor: 1000}
 		switch m {
 		case 0xd4c3b2a1:
 			ps.order = binary.BigEndian
@@ -46,6 +45,7 @@ func openRecords(br *bufio.Reader) (records, error) {
 		if err != nil {
 			return nil, fmt.Errorf("pcapng section header: %w", err)
 		}
+		nr.c = c
 		return nr, nil
 	}
 	return nil, fmt.Errorf("%w: it starts with % x", ErrNotCapture, magic)
@@ -57,6 +57,7 @@ func openRecords(br *bufio.Reader) (records, error) {
 // its header with a call of its own, a fifth of the time of a summary's
 // front end.
 type pcapSource struct {
+	fileBase
 	br       *bufio.Reader
 	link     layers.LinkType
 	snaplen  int
@@ -65,8 +66,10 @@ type pcapSource struct {
 	skip     int // the last record's length: discarded at the next call, so that its data stays valid until then
 }
 
-func (s *pcapSource) next() ([]byte, gopacket.CaptureInfo, layers.LinkType, error) {
-	var ci gopacket.CaptureInfo
+func (s *pcapSource) Next() (Packet, error) {
+	if s.done || s.stopped.Load() {
+		return Packet{}, io.EOF
+	}
 	if s.skip > 0 {
 		s.br.Discard(s.skip)
 		s.skip = 0
@@ -76,27 +79,30 @@ func (s *pcapSource) next() ([]byte, gopacket.CaptureInfo, layers.LinkType, erro
 		if err == io.EOF && len(hdr) > 0 {
 			err = io.ErrUnexpectedEOF
 		}
-		return nil, ci, s.link, err
+		return Packet{}, s.end(err)
 	}
 	o := s.order
+	p := Packet{LinkType: s.link}
 	// As pcapgo: the fraction is scaled in 32 bits, and the time is UTC.
-	ci.Timestamp = time.Unix(int64(o.Uint32(hdr[0:4])), int64(o.Uint32(hdr[4:8])*s.nsFactor)).UTC()
-	ci.CaptureLength = int(o.Uint32(hdr[8:12]))
-	ci.Length = int(o.Uint32(hdr[12:16]))
-	if ci.CaptureLength > s.snaplen {
-		return nil, ci, s.link, fmt.Errorf("capture length exceeds snap length: %d > %d", ci.CaptureLength, s.snaplen)
+	p.Info.Timestamp = time.Unix(int64(o.Uint32(hdr[0:4])), int64(o.Uint32(hdr[4:8])*s.nsFactor)).UTC()
+	p.Info.CaptureLength = int(o.Uint32(hdr[8:12]))
+	p.Info.Length = int(o.Uint32(hdr[12:16]))
+	if p.Info.CaptureLength > s.snaplen {
+		return Packet{}, s.end(fmt.Errorf("capture length exceeds snap length: %d > %d", p.Info.CaptureLength, s.snaplen))
 	}
-	if ci.CaptureLength > ci.Length {
-		return nil, ci, s.link, fmt.Errorf("capture length exceeds original packet length: %d > %d", ci.CaptureLength, ci.Length)
+	if p.Info.CaptureLength > p.Info.Length {
+		return Packet{}, s.end(fmt.Errorf("capture length exceeds original packet length: %d > %d", p.Info.CaptureLength, p.Info.Length))
 	}
-	n := 16 + ci.CaptureLength
+	n := 16 + p.Info.CaptureLength
 	rec, err := s.br.Peek(n)
 	if err != nil {
 		if err == io.EOF {
 			err = io.ErrUnexpectedEOF // a header without all its data
 		}
-		return nil, ci, s.link, err
+		return Packet{}, s.end(err)
 	}
 	s.skip = n
-	return rec[16:n:n], ci, s.link, nil
+	s.count()
+	p.Data = rec[16:n:n]
+	return p, nil
 }
