@@ -103,7 +103,7 @@ func OpenLive(iface string, o LiveOptions) (Source, error) {
 	} else {
 		a.ifname = ifi.Name
 		if ifi.Flags&net.FlagUp == 0 {
-			return nil, fmt.Errorf("%s is down (ip link set %s up)", ifi.Name, ifi.Name)
+			return nil, errDown(ifi.Name)
 		}
 		hatype, err := arpType(ifi.Name)
 		if err != nil {
@@ -216,7 +216,7 @@ func (a *afPacket) setup(ifi *net.Interface, o LiveOptions, raw []bpf.RawInstruc
 	}
 	if err := unix.Bind(a.fd, &sll); err != nil {
 		if errors.Is(err, unix.ENETDOWN) {
-			return fmt.Errorf("%s is down", ifi.Name)
+			return errDown(ifi.Name)
 		}
 		return fmt.Errorf("bind: %v", err)
 	}

@@ -93,3 +93,8 @@ func lookupInterface(name string) (*net.Interface, error) {
 
 // errPermission is what a user without the right to capture is told.
 var errPermission = errors.New("you need root or CAP_NET_RAW to capture (setcap cap_net_raw+ep $(which mcdissect))")
+
+// errDown says an interface is down, in one line.
+func errDown(name string) error {
+	return fmt.Errorf("%s is down (ip link set %s up)", name, name)
+}

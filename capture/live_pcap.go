@@ -5,6 +5,7 @@ package capture
 import (
 	"fmt"
 	"io"
+	"net"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -33,6 +34,9 @@ func OpenLive(iface string, o LiveOptions) (Source, error) {
 	if ifi, err := lookupInterface(iface); err != nil {
 		return nil, err
 	} else if ifi != nil {
+		if ifi.Flags&net.FlagUp == 0 {
+			return nil, errDown(ifi.Name)
+		}
 		iface = ifi.Name
 	}
 	in, err := pcap.NewInactiveHandle(iface)

@@ -84,3 +84,55 @@ func TestLiveLoopback(t *testing.T) {
 		t.Errorf("%d requests for 20 sent: loopback duplicates kept", req)
 	}
 }
+
+// TestListInterfaces: -D lists interfaces as tshark, numbered from 1, with
+// any and lo among them.
+func TestListInterfaces(t *testing.T) {
+	out, err := exec.Command(binary, "-D").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ls := lines(string(out))
+	if len(ls) < 2 || !strings.HasPrefix(ls[0], "1. ") {
+		t.Fatalf("-D:\n%s", out)
+	}
+	all := "\n" + string(out)
+	if !strings.Contains(all, ". any (") {
+		t.Errorf("no any in -D:\n%s", out)
+	}
+	if _, err := net.InterfaceByName("lo"); err == nil && !strings.Contains(all, ". lo (Loopback)\n") {
+		t.Errorf("no lo (Loopback) in -D:\n%s", out)
+	}
+}
+
+// TestLiveOpenErrors: a missing or down interface and a filter the build
+// cannot compile are one line on stderr and a non-zero exit.
+func TestLiveOpenErrors(t *testing.T) {
+	cases := map[string][]string{"missing": {"-i", "mcdissect-nope0"}}
+	if !withPcap {
+		cases["unsupported filter"] = []string{"-i", "lo", "-f", "ether broadcast"}
+	}
+	ifs, _ := net.Interfaces()
+	for _, i := range ifs {
+		if i.Flags&net.FlagUp == 0 {
+			cases["down"] = []string{"-i", i.Name}
+			break
+		}
+	}
+	want := map[string]string{"missing": "no interface", "down": "is down", "unsupported filter": "-tags pcap"}
+	for name, args := range cases {
+		t.Run(name, func(t *testing.T) {
+			cmd := exec.Command(binary, args...)
+			var errb bytes.Buffer
+			cmd.Stderr = &errb
+			err := cmd.Run()
+			if err == nil {
+				t.Fatal("exit status 0")
+			}
+			ls := lines(errb.String())
+			if len(ls) != 1 || !strings.Contains(ls[0], want[name]) {
+				t.Errorf("stderr %q, want one line with %q", errb.String(), want[name])
+			}
+		})
+	}
+}
