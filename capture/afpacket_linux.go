@@ -75,6 +75,7 @@ type afPacket struct {
 	ifname   string
 	ifDrop0  uint64
 	statsMu  sync.Mutex
+	efdMu    sync.Mutex
 	received uint64
 	dropped  uint64
 }
@@ -374,8 +375,15 @@ func (a *afPacket) Stop() {
 	if a.stopped.Swap(true) {
 		return
 	}
-	var one = [8]byte{1}
-	unix.Write(a.efd, one[:])
+	// Wake a poll in Next. The lock keeps the write off a descriptor
+	// that Close has closed (and the system may have given to another
+	// file).
+	a.efdMu.Lock()
+	defer a.efdMu.Unlock()
+	if a.efd >= 0 {
+		var one = [8]byte{1}
+		unix.Write(a.efd, one[:])
+	}
 }
 
 func (a *afPacket) Stats() Stats {
@@ -414,10 +422,12 @@ func (a *afPacket) Close() error {
 		err = unix.Close(a.fd)
 		a.fd = -1
 	}
+	a.efdMu.Lock()
 	if a.efd >= 0 {
 		unix.Close(a.efd)
 		a.efd = -1
 	}
+	a.efdMu.Unlock()
 	return err
 }
 

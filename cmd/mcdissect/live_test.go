@@ -41,47 +41,52 @@ func TestLiveLoopback(t *testing.T) {
 		}
 	}()
 
-	args := []string{"-i", "lo", "-a", "duration:3", "-d", "udp.port==" + strconv.Itoa(port) + ",query",
-		"-T", "fields", "-e", "mc.message", "-e", "udp.srcport", "-e", "udp.dstport"}
-	if withPcap {
-		args = append(args, "-f", "udp port "+strconv.Itoa(port))
-	}
-	cmd := exec.Command(binary, args...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	cl, err := net.DialUDP("udp", nil, &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1), Port: port})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.Close()
-	// Send a handshake every 100 ms while the capture runs; the first ones
-	// may go out before the socket is open.
-	for i := 0; i < 20; i++ {
-		cl.Write([]byte{0xfe, 0xfd, 0x09, 0x00, 0x00, 0x00, byte(i)})
-		time.Sleep(100 * time.Millisecond)
-	}
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("%v: %s", err, errb.String())
-	}
-	req, resp := 0, 0
-	for _, l := range lines(out.String()) {
-		f := strings.Split(l, "\t")
-		switch f[0] {
-		case "Handshake Request":
-			req++
-		case "Handshake Response":
-			resp++
-		}
-	}
-	if req < 5 || resp < 5 {
-		t.Errorf("%d requests, %d responses seen:\n%s\n%s", req, resp, out.String(), errb.String())
-	}
-	// Loopback shows each packet twice to a raw socket; we keep one copy.
-	if req > 20 {
-		t.Errorf("%d requests for 20 sent: loopback duplicates kept", req)
+	// On lo (Ethernet headers) and on any (Linux cooked headers).
+	for _, iface := range []string{"lo", "any"} {
+		t.Run(iface, func(t *testing.T) {
+			args := []string{"-i", iface, "-a", "duration:3", "-d", "udp.port==" + strconv.Itoa(port) + ",query",
+				"-T", "fields", "-e", "mc.message", "-e", "udp.srcport", "-e", "udp.dstport"}
+			if withPcap {
+				args = append(args, "-f", "udp port "+strconv.Itoa(port))
+			}
+			cmd := exec.Command(binary, args...)
+			var out, errb bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &out, &errb
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			cl, err := net.DialUDP("udp", nil, &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1), Port: port})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer cl.Close()
+			// Send a handshake every 100 ms while the capture runs; the first ones
+			// may go out before the socket is open.
+			for i := 0; i < 20; i++ {
+				cl.Write([]byte{0xfe, 0xfd, 0x09, 0x00, 0x00, 0x00, byte(i)})
+				time.Sleep(100 * time.Millisecond)
+			}
+			if err := cmd.Wait(); err != nil {
+				t.Fatalf("%v: %s", err, errb.String())
+			}
+			req, resp := 0, 0
+			for _, l := range lines(out.String()) {
+				f := strings.Split(l, "\t")
+				switch f[0] {
+				case "Handshake Request":
+					req++
+				case "Handshake Response":
+					resp++
+				}
+			}
+			if req < 5 || resp < 5 {
+				t.Errorf("%d requests, %d responses seen:\n%s\n%s", req, resp, out.String(), errb.String())
+			}
+			// Loopback shows each packet twice to a raw socket; we keep one copy.
+			if req > 20 {
+				t.Errorf("%d requests for 20 sent: loopback duplicates kept", req)
+			}
+		})
 	}
 }
 
