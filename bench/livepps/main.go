@@ -1,3 +1,5 @@
+//go:build linux
+
 // Command livepps measures how many packets per second a live capture on
 // lo takes without drops: this project's capture back end (package capture,
 // default build: TPACKET_V3; built with -tags pcap: libpcap), and tcpdump.
