@@ -10,6 +10,8 @@ import (
 
 	"github.com/google/gopacket"
 	"github.com/google/gopacket/layers"
+
+	"github.com/mcdissect/mcdissect/capture"
 )
 
 // flushLog collects what reached the output, and hands a copy of it to
@@ -156,17 +158,20 @@ type chanSource struct {
 	stopped bool
 }
 
-func (s *chanSource) Next() ([]byte, gopacket.CaptureInfo, layers.LinkType, error) {
+func (s *chanSource) Next() (capture.Packet, error) {
 	select {
 	case p, ok := <-s.pkts:
 		if !ok {
-			return nil, gopacket.CaptureInfo{}, 0, io.EOF
+			return capture.Packet{}, io.EOF
 		}
-		return p, gopacket.CaptureInfo{Timestamp: time.Now(), CaptureLength: len(p), Length: len(p)}, layers.LinkTypeEthernet, nil
+		return capture.Packet{Data: p, Info: gopacket.CaptureInfo{Timestamp: time.Now(), CaptureLength: len(p), Length: len(p)}, LinkType: layers.LinkTypeEthernet}, nil
 	case <-s.stop:
-		return nil, gopacket.CaptureInfo{}, 0, io.EOF
+		return capture.Packet{}, io.EOF
 	}
 }
+
+func (s *chanSource) Stats() capture.Stats { return capture.Stats{} }
+func (s *chanSource) Close() error         { return nil }
 
 func (s *chanSource) Stop() {
 	s.once.Do(func() { s.stopped = true; close(s.stop) })

@@ -318,38 +318,3 @@ func TestHostileSnaplen(t *testing.T) {
 		t.Errorf("records %d, warning %v: want none and a warning", len(recs), warn)
 	}
 }
-
-// TestHostilePcapng: an interface claiming a 4 GiB snap length and a packet
-// block claiming more captured bytes than it holds end in a clear error,
-// with nothing allocated to their measure.
-func TestHostilePcapng(t *testing.T) {
-	le := binary.LittleEndian
-	block := func(typ uint32, body []byte) []byte {
-		b := make([]byte, 8, 12+len(body))
-		le.PutUint32(b[0:], typ)
-		le.PutUint32(b[4:], uint32(12+len(body)))
-		b = append(b, body...)
-		return le.AppendUint32(b, uint32(12+len(body)))
-	}
-	shb := block(ngSHB, []byte{0x4d, 0x3c, 0x2b, 0x1a, 1, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff})
-	idb := block(ngIDB, []byte{1, 0, 0, 0, 0xff, 0xff, 0xff, 0xff})
-	epb := make([]byte, 20+8)
-	le.PutUint32(epb[12:], 1<<30) // claims 1 GiB captured
-	le.PutUint32(epb[16:], 1<<30)
-	capture := append(append(append([]byte(nil), shb...), idb...), block(ngEPB, epb)...)
-	recs, warn, err := analyzeBytes(t, capture, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(recs) != 0 || warn == nil || !strings.Contains(warn.Error(), "claims") {
-		t.Errorf("records %d, warning %v", len(recs), warn)
-	}
-	// A block claiming 2 GiB is refused before it is read.
-	big := make([]byte, 8)
-	le.PutUint32(big[0:], ngEPB)
-	le.PutUint32(big[4:], 1<<31)
-	_, warn, _ = analyzeBytes(t, append(append(append([]byte(nil), shb...), idb...), big...), Options{})
-	if warn == nil || !strings.Contains(warn.Error(), "limit") {
-		t.Errorf("warning %v, want the block limit", warn)
-	}
-}

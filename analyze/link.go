@@ -4,13 +4,15 @@ import (
 	"encoding/binary"
 
 	"github.com/google/gopacket/layers"
+
+	"github.com/mcdissect/mcdissect/capture"
 )
 
 // LinkTypeLinuxSLL2 is what `tcpdump -i any` writes since libpcap 1.10
 // (LINKTYPE 276). gopacket 1.1.19 predates it, so its 20-byte header is
-// read here; and gopacket's LinkType is a byte, so its readers hand us 276
-// truncated to 20, a value no other link type uses.
-const LinkTypeLinuxSLL2 layers.LinkType = 276 & 0xff
+// read here; and gopacket's LinkType is a byte, so readers hand us 276
+// truncated to 20, a value no other link type uses (capture.LinkTypeLinuxSLL2).
+const LinkTypeLinuxSLL2 = capture.LinkTypeLinuxSLL2
 
 // netStart finds where the IP header starts in a frame of the given link
 // type and which IP version the link says it is (0: look at the nibble).

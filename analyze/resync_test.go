@@ -81,7 +81,7 @@ func TestSLPDecidedByEitherSide(t *testing.T) {
 			if tc.server != "" {
 				server = netip.MustParseAddrPort(tc.server)
 			}
-			capt := capture(t, func(w *capgen.Writer) { tc.build(w.TCP(tcpClient, server, t0)) })
+			capt := buildCapture(t, func(w *capgen.Writer) { tc.build(w.TCP(tcpClient, server, t0)) })
 			recs, _, err := analyzeBytes(t, capt, Options{})
 			if err != nil {
 				t.Fatal(err)
@@ -122,7 +122,7 @@ func TestCutPDUDecoded(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			capt := capture(t, func(w *capgen.Writer) {
+			capt := buildCapture(t, func(w *capgen.Writer) {
 				c := w.TCP(tcpClient, tcpServer, t0)
 				c.Handshake()
 				c.Send(true, slpHandshake)

@@ -9,6 +9,8 @@ import (
 
 	"github.com/google/gopacket"
 	"github.com/google/gopacket/layers"
+
+	"github.com/mcdissect/mcdissect/capture"
 )
 
 // Stopper is implemented by sources that can be told to end: a blocked
@@ -27,29 +29,39 @@ func Run(src Source, a *Analyzer) (warning error, err error) {
 	if a.opts.FlushEvery > 0 {
 		return runFlushing(src, a)
 	}
+	var readErr error
 	for {
-		data, ci, link, rerr := src.Next()
+		p, rerr := src.Next()
 		if rerr != nil {
-			warning = readWarning(rerr, a.frame)
+			warning, readErr = readWarning(rerr, a.frame)
 			break
 		}
-		if perr := a.Packet(data, ci, link); perr != nil {
+		if perr := a.Packet(p.Data, p.Info, p.LinkType); perr != nil {
 			break
 		}
 	}
-	return warning, a.Finish()
+	err = a.Finish()
+	if readErr != nil {
+		err = readErr
+	}
+	return warning, err
 }
 
 // readWarning is what a read error means for the run: nothing at the end
-// of the input, a warning otherwise.
-func readWarning(rerr error, frame uint64) error {
-	if rerr == io.EOF {
-		return nil
+// of the input, a warning for a capture file cut short or damaged (what
+// came before is dissected), and an error for anything else (a live
+// capture that fails), which the run returns after dissecting what came
+// before.
+func readWarning(rerr error, frame uint64) (warning, fatal error) {
+	switch {
+	case rerr == io.EOF:
+		return nil, nil
+	case errors.Is(rerr, io.ErrUnexpectedEOF):
+		return fmt.Errorf("the capture file is cut short in the middle of the packet after frame %d; dissected up to there", frame), nil
+	case errors.Is(rerr, capture.ErrCut):
+		return fmt.Errorf("the capture file is damaged after frame %d (%v); dissected up to there", frame, rerr), nil
 	}
-	if errors.Is(rerr, io.ErrUnexpectedEOF) {
-		return fmt.Errorf("the capture file is cut short in the middle of the packet after frame %d; dissected up to there", frame)
-	}
-	return fmt.Errorf("the capture file is damaged after frame %d (%v); dissected up to there", frame, rerr)
+	return nil, rerr
 }
 
 // feed carries packets, copied, from the goroutine that reads the source
@@ -85,13 +97,13 @@ const (
 func (f *feed) read(src Source) {
 	defer close(f.done)
 	for {
-		d, ci, link, err := src.Next()
+		p, err := src.Next()
 		f.mu.Lock()
 		if err != nil {
 			f.err = err
 		} else {
-			f.q.pkts = append(f.q.pkts, feedPacket{off: len(f.q.data), n: len(d), ci: ci, link: link})
-			f.q.data = append(f.q.data, d...)
+			f.q.pkts = append(f.q.pkts, feedPacket{off: len(f.q.data), n: len(p.Data), ci: p.Info, link: p.LinkType})
+			f.q.data = append(f.q.data, p.Data...)
 		}
 		full := len(f.q.data) >= maxFeedBytes || len(f.q.pkts) >= maxFeedPackets
 		f.mu.Unlock()
@@ -137,6 +149,7 @@ func runFlushing(src Source, a *Analyzer) (warning error, err error) {
 	var spare feedQueue
 	last := time.Now() // when a packet was last read
 	ended := false     // the source ended
+	var readErr error
 	for {
 		flush := a.opts.FlushEager
 		select {
@@ -161,7 +174,8 @@ func runFlushing(src Source, a *Analyzer) (warning error, err error) {
 			break
 		}
 		if rerr != nil {
-			warning, ended = readWarning(rerr, a.frame), true
+			warning, readErr = readWarning(rerr, a.frame)
+			ended = true
 			break
 		}
 		if flush && a.Flush(time.Since(last)) != nil {
@@ -177,5 +191,9 @@ func runFlushing(src Source, a *Analyzer) (warning error, err error) {
 			<-f.done
 		}
 	}
-	return warning, a.Finish()
+	err = a.Finish()
+	if readErr != nil {
+		err = readErr
+	}
+	return warning, err
 }

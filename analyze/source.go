@@ -1,125 +1,21 @@
 package analyze
 
 import (
-	"bufio"
-	"encoding/binary"
-	"errors"
-	"fmt"
 	"io"
-	"time"
 
-	"github.com/google/gopacket"
-	"github.com/google/gopacket/layers"
-	"github.com/google/gopacket/pcapgo"
+	"github.com/mcdissect/mcdissect/capture"
 )
 
-// MaxSnaplen bounds the buffer a capture's header can make us allocate: a
-// hostile or broken header may claim a snap length of 4 GiB.
-const MaxSnaplen = 262144
+// Source is where Run reads packets: a capture file or a live interface
+// (package capture).
+type Source = capture.Source
 
-// Source yields packets; data is valid until the next call.
-type Source interface {
-	Next() (data []byte, ci gopacket.CaptureInfo, link layers.LinkType, err error)
-}
+// MaxSnaplen is capture.MaxSnaplen.
+const MaxSnaplen = capture.MaxSnaplen
 
-// ErrNotCapture is returned by OpenFile for input that is neither pcap nor pcapng.
-var ErrNotCapture = errors.New("not a pcap or pcapng capture")
+// ErrNotCapture is capture.ErrNotCapture.
+var ErrNotCapture = capture.ErrNotCapture
 
-// OpenFile recognises a pcap (micro- or nanosecond, either byte order) or
-// pcapng stream by its first bytes.
-func OpenFile(r io.Reader) (Source, error) {
-	// The buffer holds a whole packet record of the largest snap length
-	// we accept, so that pcap packets are handed out where they lie in it.
-	br := bufio.NewReaderSize(r, readBuffer)
-	magic, err := br.Peek(4)
-	if err != nil {
-		if len(magic) == 0 {
-			return nil, fmt.Errorf("%w: the input is empty", ErrNotCapture)
-		}
-		return nil, fmt.Errorf("%w: only %d bytes", ErrNotCapture, len(magic))
-	}
-	m := binary.LittleEndian.Uint32(magic)
-	switch m {
-	case 0xa1b2c3d4, 0xd4c3b2a1, 0xa1b23c4d, 0x4d3cb2a1:
-		pr, err := pcapgo.NewReader(br)
-		if err != nil {
-			return nil, fmt.Errorf("pcap header: %w", err)
-		}
-		if s := pr.Snaplen(); s == 0 || s > MaxSnaplen {
-			pr.SetSnaplen(MaxSnaplen)
-		}
-		ps := &pcapSource{br: br, link: pr.LinkType(), snaplen: int(pr.Snaplen()), order: binary.LittleEndian, nsFactor: 1000}
-		switch m {
-		case 0xd4c3b2a1:
-			ps.order = binary.BigEndian
-		case 0xa1b23c4d: // nanosecond timestamps
-			ps.nsFactor = 1
-		case 0x4d3cb2a1:
-			ps.order, ps.nsFactor = binary.BigEndian, 1
-		}
-		return ps, nil
-	case 0x0a0d0d0a:
-		nr, err := newNgReader(br)
-		if err != nil {
-			return nil, fmt.Errorf("pcapng section header: %w", err)
-		}
-		return nr, nil
-	}
-	return nil, fmt.Errorf("%w: it starts with % x", ErrNotCapture, magic)
-}
-
-// readBuffer is the input's buffer: a packet record (16 bytes of header and
-// at most MaxSnaplen of data) always fits, with room for many more. Half a
-// MiB rather than one: what a read copies in is still in the core's cache
-// when the packets are parsed (summary 0.43-0.47 s against 0.47-0.50).
-const readBuffer = 512 << 10
-
-// pcapSource reads a pcap file's packet records. pcapgo reads the file
-// header; the records are read here, in place in the input's buffer:
-// pcapgo's ZeroCopyReadPacketData copies each packet out of it and reads
-// its header with a call of its own, a fifth of the time of a summary's
-// front end.
-type pcapSource struct {
-	br       *bufio.Reader
-	link     layers.LinkType
-	snaplen  int
-	order    binary.ByteOrder
-	nsFactor uint32
-	skip     int // the last record's length: discarded at the next call, so that its data stays valid until then
-}
-
-func (s *pcapSource) Next() ([]byte, gopacket.CaptureInfo, layers.LinkType, error) {
-	var ci gopacket.CaptureInfo
-	if s.skip > 0 {
-		s.br.Discard(s.skip)
-		s.skip = 0
-	}
-	hdr, err := s.br.Peek(16)
-	if err != nil {
-		if err == io.EOF && len(hdr) > 0 {
-			err = io.ErrUnexpectedEOF
-		}
-		return nil, ci, s.link, err
-	}
-	o := s.order
-	// As pcapgo: the fraction is scaled in 32 bits, and the time is UTC.
-	ci.Timestamp = time.Unix(int64(o.Uint32(hdr[0:4])), int64(o.Uint32(hdr[4:8])*s.nsFactor)).UTC()
-	ci.CaptureLength = int(o.Uint32(hdr[8:12]))
-	ci.Length = int(o.Uint32(hdr[12:16]))
-	if ci.CaptureLength > s.snaplen {
-		return nil, ci, s.link, fmt.Errorf("capture length exceeds snap length: %d > %d", ci.CaptureLength, s.snaplen)
-	}
-	if ci.CaptureLength > ci.Length {
-		return nil, ci, s.link, fmt.Errorf("capture length exceeds original packet length: %d > %d", ci.CaptureLength, ci.Length)
-	}
-	n := 16 + ci.CaptureLength
-	rec, err := s.br.Peek(n)
-	if err != nil {
-		if err == io.EOF {
-			err = io.ErrUnexpectedEOF // a header without all its data
-		}
-		return nil, ci, s.link, err
-	}
-	s.skip = n
-	return rec[16:n:n], ci, s.link, nil
-}
+// OpenFile reads a pcap or pcapng capture from r: capture.OpenReader, kept
+// for the tests and tools that read captures held in memory.
+func OpenFile(r io.Reader) (Source, error) { return capture.OpenReader(r) }

@@ -11,7 +11,7 @@ import (
 	"github.com/mcdissect/mcdissect/internal/capgen"
 )
 
-func capture(t *testing.T, build func(w *capgen.Writer)) []byte {
+func buildCapture(t *testing.T, build func(w *capgen.Writer)) []byte {
 	t.Helper()
 	var b bytes.Buffer
 	w, err := capgen.New(&b)
@@ -44,7 +44,7 @@ func experts(r *Record) string {
 // from the first copy becomes a record with an expert warning, and the
 // PDU is dissected from the first copy.
 func TestDifferingRetransmission(t *testing.T) {
-	capt := capture(t, func(w *capgen.Writer) {
+	capt := buildCapture(t, func(w *capgen.Writer) {
 		c := w.TCP(tcpClient, tcpServer, t0)
 		c.Handshake()
 		c.Send(true, slpHandshake)
@@ -87,7 +87,7 @@ func TestClassicPickedUpMidStream(t *testing.T) {
 	for i := int16(0); i < 6; i++ {
 		stream = append(stream, pos(256+32*i)...)
 	}
-	capt := capture(t, func(w *capgen.Writer) {
+	capt := buildCapture(t, func(w *capgen.Writer) {
 		c := w.TCP(tcpClient, tcpServer, t0.Add(time.Second))
 		c.SegmentAt(true, 1000, stream)
 		c.Close()
@@ -116,7 +116,7 @@ func TestClassicPickedUpMidStream(t *testing.T) {
 // TestDroppedBytesAreCounted: payload after an RST produces no record, but
 // the analyzer's statistics count it, so the CLI can say so.
 func TestDroppedBytesAreCounted(t *testing.T) {
-	capt := capture(t, func(w *capgen.Writer) {
+	capt := buildCapture(t, func(w *capgen.Writer) {
 		c := w.TCP(tcpClient, tcpServer, t0)
 		c.Handshake()
 		c.Send(true, slpHandshake)

@@ -31,6 +31,9 @@ type config struct {
 	exportObjects                      string
 	noHeuristics                       bool
 	autostop                           string
+	snaplen, bufferMiB                 int
+	noPromisc, noKernelFilter          bool
+	listIfaces                         bool
 	cpuProfile, memProfile             string
 	lineBuffered, printPackets         bool
 
@@ -70,7 +73,12 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.SortFlags = false
 	fs.StringVarP(&c.read, "read-file", "r", "", "read packets from `FILE` (pcap or pcapng; - is standard input), e.g. -r samples/query-full.pcap")
 	fs.StringVarP(&c.iface, "interface", "i", "", "capture live on `IFACE`, e.g. -i lo (Linux; -f needs the libpcap build)")
-	fs.StringVarP(&c.capFilter, "capture-filter", "f", "", "BPF capture `FILTER` for -i, e.g. -f 'udp port 25565' (pcap build only)")
+	fs.StringVarP(&c.capFilter, "capture-filter", "f", "", "capture `FILTER` for -i in tcpdump's syntax (host, net, port, portrange, tcp, udp, ip, ip6, src/dst, and/or/not; every tcpdump filter in the libpcap build), e.g. -f 'udp port 25565'")
+	fs.IntVarP(&c.snaplen, "snapshot-length", "s", 0, "keep at most `N` bytes of each packet of -i (default 262144), e.g. -s 1500")
+	fs.BoolVarP(&c.noPromisc, "no-promiscuous-mode", "p", false, "do not put the interface in promiscuous mode, e.g. -p")
+	fs.IntVarP(&c.bufferMiB, "buffer-size", "B", 0, "kernel capture buffer of `MiB` for -i (default 16), e.g. -B 64")
+	fs.BoolVarP(&c.listIfaces, "list-interfaces", "D", false, "list the interfaces -i can capture on, and exit, e.g. -D")
+	fs.BoolVar(&c.noKernelFilter, "no-kernel-filter", false, "with -i and no -f, capture every packet (by default the kernel passes only the ports mcdissect dissects), e.g. --no-kernel-filter")
 	fs.StringVarP(&c.autostop, "autostop", "a", "", "stop a live capture after `duration:N` seconds, e.g. -a duration:10")
 	fs.StringVarP(&c.dispFilter, "display-filter", "Y", "", "show only PDUs matching `FILTER`, e.g. -Y 'slp.handshake.next_state == 1 && mc.direction == \"c2s\"'")
 	fs.BoolVarP(&c.verbose, "verbose", "V", false, "show each PDU's full field tree with offsets and lengths, e.g. -V")
@@ -116,7 +124,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 // check validates combinations and resolves names, so that every mistake
 // is one clear line before any packet is read.
 func (c *config) check() error {
-	if c.glossary != "" {
+	if c.glossary != "" || c.listIfaces {
 		return nil
 	}
 	if slices.Contains(c.stats, "help") {
@@ -134,6 +142,12 @@ func (c *config) check() error {
 	}
 	if c.autostop != "" && c.iface == "" {
 		return errors.New("-a is for live captures (-i)")
+	}
+	if (c.snaplen != 0 || c.bufferMiB != 0 || c.noPromisc || c.noKernelFilter) && c.iface == "" {
+		return errors.New("-s, -B, -p and --no-kernel-filter are for live captures (-i)")
+	}
+	if c.snaplen < 0 || c.bufferMiB < 0 {
+		return errors.New("-s and -B must be positive")
 	}
 	switch c.format {
 	case "text", "json", "fields", "ek":

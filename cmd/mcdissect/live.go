@@ -4,14 +4,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/google/gopacket"
-	"github.com/google/gopacket/layers"
-
 	"github.com/mcdissect/mcdissect/analyze"
+	"github.com/mcdissect/mcdissect/capture"
 )
 
 // parseAutostop reads tshark's -a duration:N.
@@ -30,66 +29,75 @@ func parseAutostop(spec string) (time.Duration, error) {
 	return time.Duration(n * float64(time.Second)), nil
 }
 
-// liveReader is what a live capture backend provides: a read that returns
-// errTimeout now and then, so that Ctrl-C and -a are noticed promptly.
-type liveReader interface {
-	read() ([]byte, gopacket.CaptureInfo, error)
-	linkType() layers.LinkType
-	close()
-}
-
-type liveSource struct {
-	r        liveReader
-	deadline time.Time
-	stop     <-chan os.Signal
-}
-
-func (s *liveSource) Next() ([]byte, gopacket.CaptureInfo, layers.LinkType, error) {
-	for {
-		if s.stop != nil {
-			select {
-			case <-s.stop:
-				return nil, gopacket.CaptureInfo{}, 0, io.EOF
-			default:
-			}
-		}
-		if !s.deadline.IsZero() && time.Now().After(s.deadline) {
-			return nil, gopacket.CaptureInfo{}, 0, io.EOF
-		}
-		d, ci, err := s.r.read()
-		if err == errTimeout {
-			continue
-		}
-		if err != nil {
-			return nil, ci, 0, fmt.Errorf("live capture: %v", err)
-		}
-		return d, ci, s.r.linkType(), nil
+// dissectedPorts are the ports the default kernel filter lets through:
+// those mcdissect dissects without being told (Minecraft's, RCON's,
+// Bedrock's, the Classic heartbeat's HTTP) and those of -d rules.
+func (c *config) dissectedPorts() []uint16 {
+	ports := []uint16{analyze.PortHTTP, 19132, analyze.PortMinecraft, 25575}
+	for _, d := range c.opts.DecodeAs {
+		ports = append(ports, d.Port)
 	}
+	slices.Sort(ports)
+	return slices.Compact(ports)
 }
 
-var errTimeout = fmt.Errorf("timeout")
-
-func openLive(iface, capFilter, autostop string) (analyze.Source, func(), error) {
-	d, err := parseAutostop(autostop)
+// openLive opens -i with -f, -s, -p, -B and the kernel filter, and makes
+// -a stop the capture when its time is up.
+func (c *config) openLive(stderr io.Writer) (analyze.Source, func(), error) {
+	d, err := parseAutostop(c.autostop)
 	if err != nil {
 		return nil, nil, err
 	}
-	r, err := openLiveReader(iface, capFilter)
+	o := capture.LiveOptions{
+		Snaplen:        c.snaplen,
+		Promisc:        !c.noPromisc,
+		BufferSize:     c.bufferMiB << 20,
+		Filter:         c.capFilter,
+		NoKernelFilter: c.noKernelFilter,
+		Ports:          c.dissectedPorts(),
+	}
+	src, err := capture.OpenLive(c.iface, o)
 	if err != nil {
-		return nil, nil, fmt.Errorf("-i %s: %v", iface, err)
+		return nil, nil, fmt.Errorf("-i %s: %v", c.iface, err)
 	}
-	s := &liveSource{r: r}
+	if c.capFilter == "" && !c.noKernelFilter {
+		ps := make([]string, len(o.Ports))
+		for i, p := range o.Ports {
+			ps[i] = strconv.Itoa(int(p))
+		}
+		fmt.Fprintf(stderr, "mcdissect: note: the kernel passes only TCP and UDP ports %s and IP fragments (-f FILTER to choose, --no-kernel-filter for everything)\n", strings.Join(ps, ", "))
+	}
+	stopTimer := func() bool { return false }
 	if d > 0 {
-		s.deadline = time.Now().Add(d)
+		stopTimer = time.AfterFunc(d, src.Stop).Stop
 	}
-	return s, r.close, nil
+	return src, func() { stopTimer(); src.Close() }, nil
 }
 
-// interruptible makes a live source end cleanly on Ctrl-C, so that streams
-// are flushed and the output is complete.
+// interruptible makes a live source end cleanly on a signal, so that
+// streams are flushed and the output is complete: Stop makes a blocked
+// Next return io.EOF. Any wrapper of the source (-w's tee) passes Stop on.
 func interruptible(src analyze.Source, stop <-chan os.Signal) analyze.Source {
-	if s, ok := src.(*liveSource); ok {
-		s.stop = stop
-	}
+	go func() {
+		if _, ok := <-stop; ok {
+			src.Stop()
+		}
+	}()
 	return src
+}
+
+// listInterfaces prints -D as tshark does: "1. eth0", "2. lo (Loopback)".
+func listInterfaces(stdout io.Writer) error {
+	list, err := capture.Interfaces()
+	if err != nil {
+		return err
+	}
+	for i, it := range list {
+		fmt.Fprintf(stdout, "%d. %s", i+1, it.Name)
+		if it.Description != "" {
+			fmt.Fprintf(stdout, " (%s)", it.Description)
+		}
+		fmt.Fprintln(stdout)
+	}
+	return nil
 }

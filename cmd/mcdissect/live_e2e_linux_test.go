@@ -381,7 +381,8 @@ func TestLiveStopKeepsEverything(t *testing.T) {
 			frames := 0
 			seen := map[int]int{}
 			for {
-				d, _, _, err := src.Next()
+				p, err := src.Next()
+				d := p.Data
 				if err == io.EOF {
 					break
 				}

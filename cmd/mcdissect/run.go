@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mcdissect/mcdissect/analyze"
+	"github.com/mcdissect/mcdissect/capture"
 	"github.com/mcdissect/mcdissect/filter"
 	"github.com/mcdissect/mcdissect/render"
 )
@@ -26,6 +27,13 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 		if err := glossary(c.glossary, stdout); err != nil {
 			fmt.Fprintf(stderr, "mcdissect: %v\n", err)
 			return exitUsage
+		}
+		return exitOK
+	}
+	if c.listIfaces {
+		if err := listInterfaces(stdout); err != nil {
+			fmt.Fprintf(stderr, "mcdissect: -D: %v\n", err)
+			return exitFail
 		}
 		return exitOK
 	}
@@ -68,7 +76,7 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 		defer pprof.StopCPUProfile()
 	}
 
-	src, closeSrc, regular, err := c.openSource(stdin)
+	src, closeSrc, regular, err := c.openSource(stdin, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "mcdissect: %v\n", err)
 		return exitFail
@@ -260,39 +268,38 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 // openSource opens -r (a file or standard input) or -i. regular says
 // whether the input is a regular file: anything else (an interface, a
 // pipe) is read as it comes, and its output must not wait.
-func (c *config) openSource(stdin io.Reader) (src analyze.Source, closeFn func(), regular bool, err error) {
+func (c *config) openSource(stdin io.Reader, stderr io.Writer) (src analyze.Source, closeFn func(), regular bool, err error) {
 	if c.iface != "" {
-		src, closeFn, err = openLive(c.iface, c.capFilter, c.autostop)
+		src, closeFn, err = c.openLive(stderr)
 		return src, closeFn, false, err
 	}
-	var in io.Reader = stdin
-	closeFn = func() {}
-	if c.read != "-" {
-		f, err := os.Open(c.read)
-		if err != nil {
-			return nil, nil, false, fmt.Errorf("cannot read %s: %v", c.read, errors.Unwrap(err))
+	if c.read == "-" {
+		if f, ok := stdin.(*os.File); ok {
+			if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+				regular = true
+			}
 		}
-		if fi, err := f.Stat(); err == nil && fi.IsDir() {
-			f.Close()
+		src, err = capture.OpenReader(stdin)
+	} else {
+		fi, serr := os.Stat(c.read)
+		if serr == nil && fi.IsDir() {
 			return nil, nil, false, fmt.Errorf("%q is a directory (folder), not a file", c.read)
 		}
-		in, closeFn = f, func() { f.Close() }
+		regular = serr == nil && fi.Mode().IsRegular()
+		src, err = capture.OpenFile(c.read)
 	}
-	if f, ok := in.(*os.File); ok {
-		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
-			regular = true
-		}
-	}
-	src, err = analyze.OpenFile(in)
 	if err != nil {
-		closeFn()
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			return nil, nil, false, fmt.Errorf("cannot read %s: %v", c.read, pe.Err)
+		}
 		name := c.read
 		if name == "-" {
 			name = "standard input"
 		}
 		return nil, nil, false, fmt.Errorf("%s: %v", name, err)
 	}
-	return src, closeFn, regular, nil
+	return src, func() { src.Close() }, regular, nil
 }
 
 // flushEvery is how often the output of a live capture or a pipe is
@@ -300,26 +307,21 @@ func (c *config) openSource(stdin io.Reader) (src analyze.Source, closeFn func()
 const flushEvery = 50 * time.Millisecond
 
 // liveCapture is how a run stops a live capture and reads its counts: the
-// one place that knows the live source (today's liveSource; a capture
-// source with Stop and drop statistics slots in here).
+// one place that knows the live source (a capture.Source: Stop makes its
+// blocked Next return io.EOF at once, Stats has the kernel's drops).
 type liveCapture struct {
 	src  analyze.Source
-	stop chan os.Signal // closed by Stop: the live reader's Next returns io.EOF
 	once sync.Once
 }
 
-func startCapture(src analyze.Source) *liveCapture {
-	lc := &liveCapture{stop: make(chan os.Signal)}
-	lc.src = lc.stoppable(interruptible(src, lc.stop))
-	return lc
-}
+func startCapture(src analyze.Source) *liveCapture { return &liveCapture{src: src} }
 
-// Stop ends the capture: the reader's blocked Next returns io.EOF within
-// its read timeout, and the run finishes as at the end of a file.
-func (lc *liveCapture) Stop() { lc.once.Do(func() { close(lc.stop) }) }
+// Stop ends the capture: the reader's blocked Next returns io.EOF, and
+// the run finishes as at the end of a file.
+func (lc *liveCapture) Stop() { lc.once.Do(lc.src.Stop) }
 
-// stoppable is src with the capture's Stop, as analyze.Run looks for it
-// (when -c stops the run before the input ends).
+// stoppable is src (the capture, or -w's tee around it) stopping the
+// capture once, whichever of Run, -c or a signal asks first.
 func (lc *liveCapture) stoppable(src analyze.Source) analyze.Source {
 	return stoppableSource{src, lc}
 }
@@ -362,22 +364,9 @@ func (lc *liveCapture) report(w io.Writer, iface string, captured uint64) {
 	}
 }
 
-// dropCounter is a live source that knows how many packets the kernel
-// dropped (today's reader does not).
-type dropCounter interface{ Dropped() (uint64, error) }
-
 func sourceDrops(src analyze.Source) (uint64, bool) {
-	if s, ok := src.(stoppableSource); ok {
-		return sourceDrops(s.Source)
-	}
-	if t, ok := src.(teeSource); ok {
-		return sourceDrops(t.Source)
-	}
-	if d, ok := src.(dropCounter); ok {
-		n, err := d.Dropped()
-		return n, err == nil
-	}
-	return 0, false
+	st := src.Stats()
+	return st.Dropped, true
 }
 
 func plural(n uint64) string {

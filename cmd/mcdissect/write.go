@@ -9,6 +9,7 @@ import (
 	"github.com/google/gopacket/pcapgo"
 
 	"github.com/mcdissect/mcdissect/analyze"
+	"github.com/mcdissect/mcdissect/capture"
 )
 
 // frameWriter implements -w. Without -Y every packet read is written as it
@@ -64,12 +65,12 @@ type teeSource struct {
 	fw *frameWriter
 }
 
-func (t teeSource) Next() ([]byte, gopacket.CaptureInfo, layers.LinkType, error) {
-	d, ci, link, err := t.Source.Next()
+func (t teeSource) Next() (capture.Packet, error) {
+	p, err := t.Source.Next()
 	if err == nil {
-		t.fw.write(d, ci, link)
+		t.fw.write(p.Data, p.Info, p.LinkType)
 	}
-	return d, ci, link, err
+	return p, err
 }
 
 // tee makes src write every packet it yields, unless -Y chooses them.
@@ -111,24 +112,19 @@ func (fw *frameWriter) close() error {
 }
 
 func (fw *frameWriter) copyKept() {
-	in, err := os.Open(fw.input)
+	src, err := capture.OpenFile(fw.input)
 	if err != nil {
 		fw.err = err
 		return
 	}
-	defer in.Close()
-	src, err := analyze.OpenFile(in)
-	if err != nil {
-		fw.err = err
-		return
-	}
+	defer src.Close()
 	for n := uint64(1); ; n++ {
-		d, ci, link, err := src.Next()
+		p, err := src.Next()
 		if err != nil {
 			return
 		}
 		if _, ok := fw.frames[n]; ok {
-			fw.write(d, ci, link)
+			fw.write(p.Data, p.Info, p.LinkType)
 		}
 	}
 }

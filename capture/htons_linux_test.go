@@ -1,6 +1,6 @@
 //go:build linux && !pcap
 
-package main
+package capture
 
 import (
 	bo "encoding/binary"

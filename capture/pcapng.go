@@ -1,4 +1,4 @@
-package analyze
+package capture
 
 import (
 	"bufio"
@@ -21,6 +21,7 @@ import (
 // skips blocks it does not need without reading them into memory, and
 // gives each packet its own interface's link type and timestamp unit.
 type ngReader struct {
+	fileBase
 	r      *bufio.Reader
 	order  binary.ByteOrder
 	ifaces []ngIface
@@ -169,10 +170,23 @@ func (n *ngReader) iface(body int) error {
 }
 
 // linkType maps a 16-bit LINKTYPE to gopacket's byte-sized type; the one
-// above 255 we read (SLL2) maps to the value its readers would give it.
+// above 255 we read (SLL2) maps to the value its readers would give it
+// (LinkTypeLinuxSLL2).
 func linkType(v uint16) layers.LinkType { return layers.LinkType(v & 0xff) }
 
-func (n *ngReader) Next() ([]byte, gopacket.CaptureInfo, layers.LinkType, error) {
+func (n *ngReader) Next() (Packet, error) {
+	if n.done || n.stopped.Load() {
+		return Packet{}, io.EOF
+	}
+	d, ci, link, err := n.next()
+	if err != nil {
+		return Packet{}, n.end(err)
+	}
+	n.count()
+	return Packet{Data: d, Info: ci, LinkType: link}, nil
+}
+
+func (n *ngReader) next() ([]byte, gopacket.CaptureInfo, layers.LinkType, error) {
 	for {
 		typ, body, err := n.blockHeader()
 		if err != nil {

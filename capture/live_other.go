@@ -1,9 +1,10 @@
 //go:build !linux && !pcap
 
-package main
+package capture
 
 import "errors"
 
-func openLiveReader(iface, capFilter string) (liveReader, error) {
+// OpenLive needs libpcap outside Linux.
+func OpenLive(iface string, o LiveOptions) (Source, error) {
 	return nil, errors.New("live capture without libpcap works on Linux only; build with -tags pcap")
 }
