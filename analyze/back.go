@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/mcdissect/mcdissect/dissect"
-	"github.com/mcdissect/mcdissect/dissect/query"
 )
 
 // The analyzer has two halves. The front end reads packets, decodes the
@@ -29,7 +28,7 @@ type op uint8
 const (
 	opEmit   op = iota // make the record (undissected bytes, a gap...), hold and emit it
 	opTCP              // make the record, decode its PDU with dec, hold and emit it
-	opQuery            // make the record, decode a Query datagram and track it, hold and emit it
+	opQuery            // make the record, decode a datagram (udpProtocols[j.udp]: Query, RakNet) and track it, hold and emit it
 	opGap              // tell dec of a gap in dir, then make, hold and emit the gap record
 	opClose            // dec's connection ended: let go of its waiting requests
 	opTick             // a second of packet time went by: expire the trackers
@@ -48,6 +47,7 @@ type job struct {
 	kind   Kind
 	dir    dissect.Dir
 	shard  int8  // under a Sink, the shard that decodes it, -1 for both (jobShard)
+	udp    uint8 // a datagram's protocol: its index in udpProtocols
 	wire   int32 // a datagram's length on the wire
 	frame  uint64
 	time   time.Time
@@ -185,7 +185,7 @@ func (a *backEnd) record(j *job, b *batch) *Record {
 	if s := j.side; s != nil {
 		r.Src, r.Dst, r.Stream, r.Proto = s.src, s.dst, s.stream, s.proto
 	} else {
-		r.Src, r.Dst, r.Stream, r.Proto = b.addrs[j.addrs], b.addrs[j.addrs+1], -1, "query"
+		r.Src, r.Dst, r.Stream, r.Proto = b.addrs[j.addrs], b.addrs[j.addrs+1], -1, udpProtocols[j.udp].name
 	}
 	r.Parts = append(r.Parts, b.parts[j.parts.off:j.parts.off+j.parts.n]...)
 	data := b.data[j.data.off : j.data.off+j.data.n]
@@ -240,8 +240,9 @@ func (a *backEnd) process(j *job, b *batch) {
 		s.dec.Decode(&r.PDU, r.data, dissect.Meta{Frame: r.Frame, Time: r.Time, Client: s.client, Server: s.server, Dir: j.dir})
 		r.PDU.Dir = j.dir
 	case opQuery:
-		query.Decode(&r.PDU, r.data, int(j.wire), j.dir)
-		if r.PDU.Lite {
+		p := &udpProtocols[j.udp]
+		p.decode(&r.PDU, r.data, int(j.wire), j.dir)
+		if !p.track || r.PDU.Lite {
 			break // the tracker adds to trees only; not even its keys are needed
 		}
 		client, server := r.Src, r.Dst

@@ -7,50 +7,123 @@ import (
 
 	"github.com/mcdissect/mcdissect/dissect"
 	"github.com/mcdissect/mcdissect/dissect/query"
+	"github.com/mcdissect/mcdissect/dissect/raknet"
 )
 
 // maxQueryServers bounds the servers learned from heuristic matches.
 const maxQueryServers = 4096
 
-// handleUDP routes a datagram: a -d rule, then the default port, then the
-// Query heuristic (which also learns the server, so that its replies, whose
-// shape is less telling, are recognised too).
+// PortBedrock is a Bedrock server's default port (RakNet).
+const PortBedrock = 19132
+
+// udpProto is one table entry per UDP protocol: adding a protocol adds an
+// entry here and a package under dissect/.
+type udpProto struct {
+	name   string // for -d, and mc.protocol of its records
+	port   uint16 // its default server port
+	looks  func([]byte) (dissect.Dir, bool)
+	decode func(p *dissect.PDU, data []byte, wireLen int, dir dissect.Dir)
+	// proof: looks matches only by a long constant (RakNet's 16-byte
+	// magic), so a match wins over another protocol's port.
+	proof bool
+	// track: the records go through the Query tracker, and a heuristic
+	// match teaches the server's address (its replies have weaker shapes).
+	track bool
+}
+
+// udpProtocols is the routing table of the UDP protocols, in the order
+// their heuristics are asked. Query and RakNet share port 25565 on servers
+// that run Geyser; RakNet's magic tells them apart.
+var udpProtocols = [...]udpProto{
+	{name: "raknet", port: PortBedrock, looks: raknet.Looks, decode: raknet.Decode, proof: true},
+	{name: "query", port: PortMinecraft, looks: query.Looks, decode: query.Decode, track: true},
+}
+
+// Indexes in udpProtocols.
+const (
+	udpRakNet uint8 = iota
+	udpQuery
+)
+
+func udpProtoByName(name string) (uint8, bool) {
+	for i := range udpProtocols {
+		if udpProtocols[i].name == name {
+			return uint8(i), true
+		}
+	}
+	return 0, false
+}
+
+// routeUDP picks a datagram's protocol and direction: a -d rule, then a
+// proof (RakNet's magic) on any port, then a server learned by the Query
+// heuristic, then the default ports, then the heuristics.
+func (a *Analyzer) routeUDP(src, dst netip.AddrPort, payload []byte) (uint8, dissect.Dir, bool) {
+	if name, serverIsDst, ok := a.decodeAs(false, src.Port(), dst.Port()); ok {
+		p, ok := udpProtoByName(name)
+		return p, dirOf(serverIsDst), ok
+	}
+	for i := range udpProtocols {
+		p := &udpProtocols[i]
+		if !p.proof || a.opts.NoHeuristics && src.Port() != p.port && dst.Port() != p.port {
+			continue
+		}
+		if d, ok := p.looks(payload); ok {
+			return uint8(i), d, true
+		}
+	}
+	if _, ok := a.queryServers[dst]; ok {
+		return udpQuery, dissect.DirC2S, true
+	}
+	if _, ok := a.queryServers[src]; ok {
+		return udpQuery, dissect.DirS2C, true
+	}
+	for i := range udpProtocols {
+		switch udpProtocols[i].port {
+		case dst.Port():
+			return uint8(i), dissect.DirC2S, true
+		case src.Port():
+			return uint8(i), dissect.DirS2C, true
+		}
+	}
+	if a.opts.NoHeuristics {
+		return 0, dissect.DirUnknown, false
+	}
+	for i := range udpProtocols {
+		p := &udpProtocols[i]
+		if p.proof {
+			continue
+		}
+		if d, ok := p.looks(payload); ok {
+			if p.track && len(a.queryServers) < maxQueryServers {
+				server := dst
+				if d == dissect.DirS2C {
+					server = src
+				}
+				a.queryServers[server] = struct{}{}
+			}
+			return uint8(i), d, true
+		}
+	}
+	return 0, dissect.DirUnknown, false
+}
+
+// handleUDP routes a datagram and makes its job.
 func (a *Analyzer) handleUDP(ci gopacket.CaptureInfo, src, dst netip.AddrPort, payload []byte, wireLen int, parts []Part) {
-	dir := dissect.DirUnknown
-	if proto, serverIsDst, ok := a.decodeAs(false, src.Port(), dst.Port()); ok {
-		if proto != "query" {
-			return
-		}
-		dir = dirOf(serverIsDst)
-	} else if _, ok := a.queryServers[dst]; ok {
-		dir = dissect.DirC2S
-	} else if _, ok := a.queryServers[src]; ok {
-		dir = dissect.DirS2C
-	} else if dst.Port() == PortMinecraft {
-		dir = dissect.DirC2S
-	} else if src.Port() == PortMinecraft {
-		dir = dissect.DirS2C
-	} else if a.opts.NoHeuristics {
-		return
-	} else if d, ok := query.Looks(payload); ok {
-		dir = d
-		server := dst
-		if d == dissect.DirS2C {
-			server = src
-		}
-		if len(a.queryServers) < maxQueryServers {
-			a.queryServers[server] = struct{}{}
-		}
-	} else {
+	p, dir, ok := a.routeUDP(src, dst, payload)
+	if !ok {
 		return
 	}
 	j := a.newJob()
-	j.op, j.kind, j.frame, j.time, j.dir, j.wire = opQuery, KindPDU, a.frame, ci.Timestamp, dir, int32(wireLen)
+	j.op, j.kind, j.frame, j.time, j.dir, j.wire, j.udp = opQuery, KindPDU, a.frame, ci.Timestamp, dir, int32(wireLen), p
 	b := a.curBatch()
 	j.addrs = int32(len(b.addrs))
 	b.addrs = append(b.addrs, src, dst)
 	a.addParts(j, parts)
 	a.commit(payload)
+}
+
+func init() {
+	protoColumn["raknet"] = "RakNet"
 }
 
 func dirOf(serverIsDst bool) dissect.Dir {
