@@ -53,9 +53,9 @@ type job struct {
 	time   time.Time
 	rel    time.Duration
 	now    time.Time // the front end's packet time when the job was made
-	gapLen int
-	off    int64 // the bytes' stream offset (TCP)
-	data   span  // in the batch's arenas
+	gapLen int       // KindGap: the missing bytes; KindNote: the note's kind (noteKinds)
+	off    int64     // the bytes' stream offset (TCP)
+	data   span      // in the batch's arenas
 	parts  span
 	side   *side // TCP: the connection's direction; nil for a datagram (so it says which transport)
 	addrs  int32 // a datagram's source and destination in the batch's addrs
@@ -185,7 +185,7 @@ func (a *backEnd) record(j *job, b *batch) *Record {
 	if s := j.side; s != nil {
 		r.Src, r.Dst, r.Stream, r.Proto = s.src, s.dst, s.stream, s.proto
 	} else {
-		r.Src, r.Dst, r.Stream, r.Proto = b.addrs[j.addrs], b.addrs[j.addrs+1], -1, udpProtocols[j.udp].name
+		r.Src, r.Dst, r.Stream, r.Proto = b.addrs[j.addrs], b.addrs[j.addrs+1], -1, datagramProto(j.udp)
 	}
 	r.Parts = append(r.Parts, b.parts[j.parts.off:j.parts.off+j.parts.n]...)
 	data := b.data[j.data.off : j.data.off+j.data.n]
@@ -231,6 +231,8 @@ func (a *backEnd) process(j *job, b *batch) {
 			conflictPDU(&r.PDU, r.Proto, j.dir, r.data, j.off)
 		case KindGap:
 			gapPDU(&r.PDU, r.Proto, j.dir, j.gapLen, j.off, j.reason)
+		case KindNote:
+			notePDU(&r.PDU, r.Proto, j.dir, j.gapLen, j.reason)
 		default:
 			undissectedPDU(&r.PDU, r.Proto, j.dir, r.data, j.off, r.Reason)
 		}

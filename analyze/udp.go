@@ -45,6 +45,17 @@ const (
 	udpQuery
 )
 
+// udpNone is a datagram job's udp for records of no UDP protocol (IP
+// fragments never completed): their protocol is "ip".
+const udpNone uint8 = 255
+
+func datagramProto(p uint8) string {
+	if int(p) < len(udpProtocols) {
+		return udpProtocols[p].name
+	}
+	return "ip"
+}
+
 func udpProtoByName(name string) (uint8, bool) {
 	for i := range udpProtocols {
 		if udpProtocols[i].name == name {

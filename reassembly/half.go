@@ -28,6 +28,7 @@ type half struct {
 	segs []seg
 	sh   int
 	fin  int64 // offset after the last byte (FIN seen), or -1
+	hi   int64 // end of the highest byte seen: a segment below it is out of order
 	done bool  // FIN reached or connection closed: no more data
 
 	// Framing state.
