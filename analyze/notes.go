@@ -166,8 +166,12 @@ func (h *tcpConn) reportUnclaimed(c *reassembly.ConnInfo) {
 		j := a.newJob()
 		j.op, j.kind, j.frame, j.time, j.dir = opEmit, KindUndissected, c.EndFrame, c.EndTime, ddir(reassembly.Dir(d))
 		j.side = h.side(reassembly.Dir(d), c)
-		reason := "a stream on a Minecraft port that no protocol claims: " + strconv.FormatInt(l.bytes, 10) + " bytes in " +
-			strconv.Itoa(l.frames) + " frames (frames " + strconv.FormatUint(l.firstFrame, 10) + " to " + strconv.FormatUint(l.lastFrame, 10) + ")"
+		reason := "a stream on a Minecraft port that no protocol claims: " + strconv.FormatInt(l.bytes, 10) + " bytes in "
+		if l.frames == 1 {
+			reason += "frame " + strconv.FormatUint(l.firstFrame, 10)
+		} else {
+			reason += strconv.Itoa(l.frames) + " frames (" + strconv.FormatUint(l.firstFrame, 10) + " to " + strconv.FormatUint(l.lastFrame, 10) + ")"
+		}
 		if l.gap > 0 {
 			reason += ", " + strconv.FormatInt(l.gap, 10) + " bytes not captured"
 		}
@@ -206,7 +210,7 @@ func (a *Analyzer) fragNotes(lists []*fragList, frame uint64, t time.Time) {
 		j.op, j.kind, j.frame, j.time, j.dir, j.udp = opEmit, KindNote, at, atT, dissect.DirUnknown, udpNone
 		j.gapLen = noteFragments
 		j.reason = "datagram " + strconv.Itoa(int(l.key.id)) + " from " + l.key.src.String() + " to " + l.key.dst.String() + ": " +
-			strconv.Itoa(len(l.parts)) + " fragments (" + strconv.Itoa(n) + " bytes) captured, never completed"
+			strconv.Itoa(len(l.parts)) + " fragment(s) of " + strconv.Itoa(n) + " bytes captured, never completed"
 		b := a.curBatch()
 		j.addrs = int32(len(b.addrs))
 		b.addrs = append(b.addrs, netip.AddrPortFrom(l.key.src, 0), netip.AddrPortFrom(l.key.dst, 0))

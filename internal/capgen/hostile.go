@@ -120,9 +120,11 @@ func (w *Writer) Favicon(size int) {
 }
 
 // IncompleteFragments writes n IPv4 datagrams of which only the first
-// fragment is captured.
-func (w *Writer) IncompleteFragments(n int) {
-	t := hostileStart
+// fragment is captured, from time t (zero: the hostile captures' start).
+func (w *Writer) IncompleteFragments(n int, t time.Time) {
+	if t.IsZero() {
+		t = hostileStart
+	}
 	payload := make([]byte, 64)
 	for i := range n {
 		udp := make([]byte, 8+len(payload))

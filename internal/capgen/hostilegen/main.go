@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"time"
 
 	"github.com/mcdissect/mcdissect/internal/capgen"
 )
@@ -43,7 +44,7 @@ func main() {
 	case "favicon":
 		w.Favicon(n)
 	case "frags":
-		w.IncompleteFragments(n)
+		w.IncompleteFragments(n, time.Time{})
 	default:
 		fmt.Fprintln(os.Stderr, "hostilegen: unknown kind", os.Args[1])
 		os.Exit(2)
