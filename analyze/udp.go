@@ -20,7 +20,7 @@ const PortBedrock = 19132
 // entry here and a package under dissect/.
 type udpProto struct {
 	name   string // for -d, and mc.protocol of its records
-	port   uint16 // its default server port
+	port   uint16 // its default server port (for a proof protocol: where it is looked for even with -n)
 	looks  func([]byte) (dissect.Dir, bool)
 	decode func(p *dissect.PDU, data []byte, wireLen int, dir dissect.Dir)
 	// proof: looks matches only by a long constant (RakNet's 16-byte
@@ -88,7 +88,12 @@ func (a *Analyzer) routeUDP(src, dst netip.AddrPort, payload []byte) (uint8, dis
 	if _, ok := a.queryServers[src]; ok {
 		return udpQuery, dissect.DirS2C, true
 	}
+	// By port: not for a protocol known by proof (Geyser answers Query on
+	// Bedrock's port 19132: what is not RakNet there may be Query).
 	for i := range udpProtocols {
+		if udpProtocols[i].proof {
+			continue
+		}
 		switch udpProtocols[i].port {
 		case dst.Port():
 			return uint8(i), dissect.DirC2S, true

@@ -47,7 +47,8 @@ func TestUDPRouting(t *testing.T) {
 		{"raknet ping, any port", 40000, true, raknetPing(), Options{}, "raknet", 1},
 		{"raknet ping, any port, no heuristics", 40000, true, raknetPing(), Options{NoHeuristics: true}, "", 0},
 		{"raknet pong, any port", 40000, false, raknetPong("MCPE;m;1;1;0;10;"), Options{}, "raknet", 1},
-		{"garbage on bedrock port", 19132, true, []byte{1, 2, 3}, Options{}, "raknet", 1},
+		{"garbage on bedrock port, learned Query server", 19132, true, []byte{1, 2, 3}, Options{}, "query", 1},
+		{"query on bedrock port (Geyser)", 19132, true, []byte{0xfe, 0xfd, 9, 0, 0, 0, 2}, Options{}, "query", 1},
 		{"garbage to a learned Query server", 40000, true, []byte{1, 2, 3}, Options{}, "query", 1},
 		{"-d raknet", 40001, true, []byte{1, 2, 3}, Options{DecodeAs: []DecodeAs{{Port: 40001, Proto: "raknet"}}}, "raknet", 1},
 	} {
