@@ -7,7 +7,7 @@ const (
 	// DefaultMaxBufferedPerConn lets the largest Minecraft packet (2 MiB,
 	// a 3-byte VarInt length) be reassembled with room to spare.
 	DefaultMaxBufferedPerConn = 4 << 20
-	DefaultMaxBufferedTotal   = 256 << 20
+	DefaultMaxBufferedTotal   = 32 << 20
 	DefaultIdleTimeout        = 5 * time.Minute
 	// DefaultGapTimeout is long against TCP retransmission timers (a
 	// retransmission that fills a hole normally arrives within seconds) and

@@ -150,3 +150,29 @@ func TestLazyHandlerRoles(t *testing.T) {
 		t.Errorf("log %q, want %q", log, want)
 	}
 }
+
+// TestPendGrowsInFewStepsNearLimit: a PDU announced bigger than the memory
+// left grows its buffer a few times, not once per segment (each growth
+// copies the buffer: per segment, that was quadratic).
+func TestPendGrowsInFewStepsNearLimit(t *testing.T) {
+	r := New(func(*ConnInfo) ConnHandler {
+		return &recorder{frame: func(_ Dir, b []byte, _ bool) FrameResult { return bigFrame(b) }}
+	}, Limits{MaxBufferedTotal: 100000, MaxBufferedPerConn: 4 << 20, HistoryBytes: -1})
+	feed(r, 1, handshake)
+	const n = 1 << 20 // announced; only 100000 bytes of memory
+	body := make([]byte, 90000)
+	body[1], body[2], body[3] = byte(n>>16), byte((n>>8)&0xff), byte(n&0xff)
+	growths, last := 0, 0
+	for off := 0; off < len(body); off += 100 {
+		feedOne(r, uint64(4+off/100), c2s(off, body[off:off+100]...))
+		if c := cap(r.order[0].half[0].pend); c != last {
+			growths, last = growths+1, c
+		}
+	}
+	if growths > 20 {
+		t.Errorf("the PDU buffer grew %d times", growths)
+	}
+	if last < len(body) {
+		t.Errorf("buffer of %d bytes for %d", last, len(body))
+	}
+}

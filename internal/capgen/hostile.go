@@ -169,3 +169,42 @@ func (w *Writer) ipFragment(t time.Time, src, dst netip.Addr, id uint16, off int
 	copy(ip[20:], data)
 	w.Raw(t, frame)
 }
+
+// PartialPDUs writes n connections each of which leaves a status response
+// of about 2 MB one segment short of complete, all open at once: the
+// reassembler holds every one of them until the end.
+func (w *Writer) PartialPDUs(n int) {
+	w.Step = time.Microsecond
+	resp := slpStatusResponse(`{"description":"` + strings.Repeat("b", 2000000) + `"}`)
+	t := hostileStart
+	conns := make([]*TCPConn, n)
+	for i := range conns {
+		c := w.TCP(hostileClient(i), HostileServer, t)
+		c.Handshake()
+		c.Send(true, slpStatusRequest())
+		c.MSS = 1460
+		t = c.Now
+		conns[i] = c
+	}
+	for _, c := range conns {
+		c.Now = t
+		c.Send(false, resp[:len(resp)-1])
+		t = c.Now
+	}
+}
+
+// OutOfOrderBytes writes n connections whose server sends k one-byte
+// segments after a byte that never comes: every one is queued out of order.
+func (w *Writer) OutOfOrderBytes(n, k int) {
+	w.Step = time.Microsecond
+	t := hostileStart
+	for i := range n {
+		c := w.TCP(hostileClient(i), HostileServer, t)
+		c.Handshake()
+		c.Send(true, slpStatusRequest())
+		c.Skip(false, 1)
+		c.MSS = 1
+		c.Send(false, make([]byte, k))
+		t = c.Now
+	}
+}

@@ -4,8 +4,9 @@
 //	go run ./internal/capgen/hostilegen synack 250000 /tmp/synack.pcap
 //	/usr/bin/time -v mcdissect -r /tmp/synack.pcap >/dev/null
 //
-// Kinds: syn, synack (connections), onebyte, garbage, favicon (bytes),
-// frags (datagrams).
+// Kinds: syn, synack, partial (2 MB PDUs left one segment short), ooo
+// (3000 one-byte segments behind a hole) (connections); onebyte,
+// garbage, favicon (bytes); frags (datagrams).
 package main
 
 import (
@@ -19,7 +20,7 @@ import (
 
 func main() {
 	if len(os.Args) != 4 {
-		fmt.Fprintln(os.Stderr, "usage: hostilegen syn|synack|onebyte|garbage|favicon|frags N out.pcap")
+		fmt.Fprintln(os.Stderr, "usage: hostilegen syn|synack|partial|ooo|onebyte|garbage|favicon|frags N out.pcap")
 		os.Exit(2)
 	}
 	n, err := strconv.Atoi(os.Args[2])
@@ -43,6 +44,10 @@ func main() {
 		w.GarbageStream(n)
 	case "favicon":
 		w.Favicon(n)
+	case "partial":
+		w.PartialPDUs(n)
+	case "ooo":
+		w.OutOfOrderBytes(n, 3000)
 	case "frags":
 		w.IncompleteFragments(n, time.Time{})
 	default:
