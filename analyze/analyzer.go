@@ -404,8 +404,10 @@ func (a *Analyzer) housekeeping() {
 		a.flushAt = a.now.Add(time.Second)
 		a.submit(job{op: opTick})
 		a.tcpState.flushIdle(a.now)
-		a.defrag.DiscardOlderThan(a.now.Add(-30 * time.Second))
-		a.frags.discardOlderThan(a.frame)
+		a.defrag.DiscardOlderThan(a.now.Add(-fragTimeout))
+		if old := a.frags.discardOlderThan(a.frame, a.now.Add(-fragTimeout)); len(old) > 0 {
+			a.fragNotes(old, a.frame, a.now)
+		}
 	}
 }
 
@@ -414,6 +416,9 @@ func (a *Analyzer) housekeeping() {
 func (a *Analyzer) Finish() error {
 	if a.failed() == nil {
 		a.tcpState.close()
+		if rest := a.frags.rest(); len(rest) > 0 {
+			a.fragNotes(rest, 0, time.Time{})
+		}
 		a.submit(job{op: opFinish})
 	}
 	var werr error

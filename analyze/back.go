@@ -50,16 +50,16 @@ type job struct {
 	op     op
 	kind   Kind
 	dir    dissect.Dir
-	udp    uint8 // a datagram's protocol: its index in udpProtocols
+	udp    uint8 // a datagram's protocol: its index in udpProtocols, or udpNone
 	shard  int8  // under a Sink, the shard that decodes it, -1 for both (jobShard)
 	wire   int32 // a datagram's length on the wire
 	frame  uint64
 	time   time.Time
 	rel    time.Duration
 	now    time.Time // the front end's packet time when the job was made
-	gapLen int
-	off    int64 // the bytes' stream offset (TCP)
-	data   span  // in the batch's arenas
+	gapLen int       // KindGap: the missing bytes; KindNote: the note's kind (noteKinds)
+	off    int64     // the bytes' stream offset (TCP)
+	data   span      // in the batch's arenas
 	parts  span
 	side   *side // TCP: the connection's direction; nil for a datagram (so it says which transport)
 	addrs  int32 // a datagram's source and destination in the batch's addrs
@@ -191,7 +191,10 @@ func (a *backEnd) record(j *job, b *batch) *Record {
 	if s := j.side; s != nil {
 		r.Src, r.Dst, r.Stream, r.Proto, r.udp = s.src, s.dst, s.stream, s.proto, -1
 	} else {
-		r.Src, r.Dst, r.Stream, r.Proto, r.udp = b.addrs[j.addrs], b.addrs[j.addrs+1], -1, udpProtocols[j.udp].name, int8(j.udp)
+		r.Src, r.Dst, r.Stream, r.Proto, r.udp = b.addrs[j.addrs], b.addrs[j.addrs+1], -1, datagramProto(j.udp), -1
+		if j.udp != udpNone {
+			r.udp = int8(j.udp)
+		}
 	}
 	r.Parts = append(r.Parts, b.parts[j.parts.off:j.parts.off+j.parts.n]...)
 	data := b.data[j.data.off : j.data.off+j.data.n]
@@ -278,6 +281,8 @@ func (a *backEnd) decode(j *job, r *Record) {
 			conflictPDU(&r.PDU, r.Proto, j.dir, r.data, j.off)
 		case KindGap:
 			gapPDU(&r.PDU, r.Proto, j.dir, j.gapLen, j.off, j.reason)
+		case KindNote:
+			notePDU(&r.PDU, r.Proto, j.dir, j.gapLen, j.reason)
 		default:
 			undissectedPDU(&r.PDU, r.Proto, j.dir, r.data, j.off, r.Reason)
 		}

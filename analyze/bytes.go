@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/mcdissect/mcdissect/dissect"
-	"github.com/mcdissect/mcdissect/dissect/query"
 )
 
 // Teaching addresses for bytes typed on the command line: documentation
@@ -25,13 +24,14 @@ func DecodeBytes(proto string, dir dissect.Dir, data []byte, emit func(*Record) 
 		src, dst = dst, src
 	}
 	switch proto {
-	case "query":
+	case "query", "raknet":
 		r := &Record{Kind: KindPDU, Frame: 1, Time: time.Unix(0, 0).UTC(), Src: src, Dst: dst, Stream: -1, Proto: proto}
 		d := r.setData(data)
-		query.Decode(&r.PDU, d, len(d), dir)
+		p, _ := udpProtoByName(proto)
+		udpProtocols[p].decode(&r.PDU, d, len(d), dir)
 		return emit(r)
 	case "slp", "classic", "heartbeat":
 		return decodeStreamBytes(proto, dir, src, dst, data, emit)
 	}
-	return fmt.Errorf("--proto %q: choose query, slp, classic or heartbeat", proto)
+	return fmt.Errorf("--proto %q: choose query, raknet, slp, classic or heartbeat", proto)
 }

@@ -15,7 +15,7 @@ type DecodeAs struct {
 
 // Protocols each transport can carry, for -d.
 var (
-	udpProtos = []string{"query"}
+	udpProtos = []string{"query", "raknet"}
 	tcpProtos = []string{"slp", "classic", "heartbeat"}
 )
 

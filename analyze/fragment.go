@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"net/netip"
+	"time"
 
 	"github.com/google/gopacket"
 	"github.com/google/gopacket/layers"
@@ -20,7 +21,7 @@ func (a *Analyzer) fragment(ci gopacket.CaptureInfo) {
 	in.Payload = append([]byte(nil), a.ip4.Payload...)
 	in.SrcIP = append([]byte(nil), a.ip4.SrcIP...)
 	in.DstIP = append([]byte(nil), a.ip4.DstIP...)
-	key := a.frags.add(&in, a.frame, len(in.Payload))
+	key := a.frags.add(&in, a.frame, ci.Timestamp, len(in.Payload))
 	whole, err := a.defrag.DefragIPv4WithTimestamp(&in, ci.Timestamp)
 	if err != nil || whole == nil {
 		return
@@ -54,8 +55,10 @@ type fragKey struct {
 }
 
 type fragList struct {
+	key   fragKey
 	parts []Part
 	last  uint64
+	ts    time.Time // of the last fragment
 }
 
 // fragFrames remembers which frames carried each datagram's fragments.
@@ -63,7 +66,7 @@ type fragFrames struct {
 	m map[fragKey]*fragList
 }
 
-func (f *fragFrames) add(ip *layers.IPv4, frame uint64, n int) fragKey {
+func (f *fragFrames) add(ip *layers.IPv4, frame uint64, ts time.Time, n int) fragKey {
 	if f.m == nil {
 		f.m = map[fragKey]*fragList{}
 	}
@@ -75,11 +78,11 @@ func (f *fragFrames) add(ip *layers.IPv4, frame uint64, n int) fragKey {
 		if len(f.m) >= maxFragLists {
 			return k
 		}
-		l = &fragList{}
+		l = &fragList{key: k}
 		f.m[k] = l
 	}
 	l.parts = append(l.parts, Part{Frame: frame, Bytes: n})
-	l.last = frame
+	l.last, l.ts = frame, ts
 	return k
 }
 
@@ -93,11 +96,27 @@ func (f *fragFrames) take(k fragKey) []Part {
 	return l.parts
 }
 
-// discardOlderThan forgets lists whose last fragment is far behind.
-func (f *fragFrames) discardOlderThan(frame uint64) {
+// discardOlderThan forgets lists whose last fragment is older than t (the
+// defragmenter gives them up then too) or far behind in frames, and
+// returns them: their datagrams never completed.
+func (f *fragFrames) discardOlderThan(frame uint64, t time.Time) []*fragList {
+	var old []*fragList
 	for k, l := range f.m {
-		if frame-l.last > 100000 {
+		if frame-l.last > 100000 || l.ts.Before(t) {
 			delete(f.m, k)
+			old = append(old, l)
 		}
 	}
+	return old
+}
+
+// rest returns and forgets every list: at the end of the input, their
+// datagrams never completed.
+func (f *fragFrames) rest() []*fragList {
+	var old []*fragList
+	for k, l := range f.m {
+		delete(f.m, k)
+		old = append(old, l)
+	}
+	return old
 }

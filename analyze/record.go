@@ -18,6 +18,7 @@ const (
 	KindUndissected             // stream bytes no PDU explains (framing lost, mid-stream start, left at close)
 	KindGap                     // stream bytes the capture does not have
 	KindConflict                // a retransmission whose bytes differ from the copy used
+	KindNote                    // an analysis notice without bytes: a retransmission, an out-of-order segment, an evicted connection, unfinished fragments (notes.go)
 )
 
 // Part is one frame's contribution to a reassembled PDU.

@@ -72,12 +72,13 @@ type tcpConn struct {
 	t      *tcpState
 	info   *reassembly.ConnInfo
 	proto  *tcpProto
-	conn   streamConn // the front end's instance: framing
-	dec    streamConn // the back end's instance: decoding (see back.go)
-	ignore bool       // no protocol of ours: its bytes produce no records
-	cands  []cand     // protocols still possible (port, -d or heuristics)
-	reason [2]string  // the framer's last reason for losing or skipping bytes, per direction
-	sides  [2]*side   // what the records of each direction share; made again when proto is set
+	conn   streamConn         // the front end's instance: framing
+	dec    streamConn         // the back end's instance: decoding (see back.go)
+	ignore bool               // no protocol of ours: its bytes produce no records
+	cands  []cand             // protocols still possible (port, -d or heuristics)
+	reason [2]string          // the framer's last reason for losing or skipping bytes, per direction
+	sides  [2]*side           // what the records of each direction share; made again when proto is set
+	lost   *[2]unclaimedBytes // a stream on a Minecraft port no protocol claims (notes.go)
 }
 
 func (t *tcpState) factory(c *reassembly.ConnInfo) reassembly.ConnHandler {
@@ -226,6 +227,7 @@ func (h *tcpConn) result(dir reassembly.Dir, f dissect.Frame) reassembly.FrameRe
 // decoded or built on the back end.
 func (h *tcpConn) Deliver(u *reassembly.Unit) {
 	if h.ignore && h.proto == nil {
+		h.unclaimed(u) // counted, reported once at close (notes.go)
 		return
 	}
 	a := h.t.a
@@ -310,7 +312,8 @@ func conflictPDU(p *dissect.PDU, proto string, dir dissect.Dir, data []byte, off
 
 // Closed tells the protocol connection that no more bytes will come, so
 // that it can let go of requests still waiting for a response.
-func (h *tcpConn) Closed(*reassembly.ConnInfo) {
+func (h *tcpConn) Closed(c *reassembly.ConnInfo) {
+	h.reportUnclaimed(c)
 	if h.dec != nil {
 		h.t.a.submit(job{op: opClose, side: h.side(reassembly.ClientToServer, h.info)})
 	}

@@ -65,7 +65,7 @@ func TestDifferingRetransmission(t *testing.T) {
 			t.Error(err)
 		}
 	}
-	want := []string{"Handshake|", "Differing retransmission|mc.retransmission.differing", "Status Request|"}
+	want := []string{"Handshake|", "Differing retransmission|mc.retransmission.differing", "TCP Retransmission|tcp.analysis.retransmission", "Status Request|"}
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Fatalf("records %q, want %q", got, want)
 	}

@@ -6,51 +6,89 @@ import (
 	"github.com/google/gopacket"
 
 	"github.com/mcdissect/mcdissect/dissect"
-	"github.com/mcdissect/mcdissect/dissect/query"
 )
 
 // maxQueryServers bounds the servers learned from heuristic matches.
 const maxQueryServers = 4096
 
-// handleUDP routes a datagram: a -d rule, then the default port, then the
-// Query heuristic (which also learns the server, so that its replies, whose
-// shape is less telling, are recognised too).
+// PortBedrock is a Bedrock server's default port (RakNet).
+const PortBedrock = 19132
+
+// routeUDP picks a datagram's protocol and direction: a -d rule, then a
+// proof (RakNet's magic) on any port, then a server learned by the Query
+// heuristic, then the default ports, then the heuristics.
+func (a *Analyzer) routeUDP(src, dst netip.AddrPort, payload []byte) (uint8, dissect.Dir, bool) {
+	if name, serverIsDst, ok := a.decodeAs(false, src.Port(), dst.Port()); ok {
+		p, ok := udpProtoByName(name)
+		return p, dirOf(serverIsDst), ok
+	}
+	for i := range udpProtocols {
+		p := &udpProtocols[i]
+		if !p.proof || a.opts.NoHeuristics && src.Port() != p.port && dst.Port() != p.port {
+			continue
+		}
+		if d, ok := p.looks(payload); ok {
+			return uint8(i), d, true
+		}
+	}
+	if _, ok := a.queryServers[dst]; ok {
+		return udpQuery, dissect.DirC2S, true
+	}
+	if _, ok := a.queryServers[src]; ok {
+		return udpQuery, dissect.DirS2C, true
+	}
+	// By port: not for a protocol known by proof (Geyser answers Query on
+	// Bedrock's port 19132: what is not RakNet there may be Query).
+	for i := range udpProtocols {
+		if udpProtocols[i].proof {
+			continue
+		}
+		switch udpProtocols[i].port {
+		case dst.Port():
+			return uint8(i), dissect.DirC2S, true
+		case src.Port():
+			return uint8(i), dissect.DirS2C, true
+		}
+	}
+	if a.opts.NoHeuristics {
+		return 0, dissect.DirUnknown, false
+	}
+	for i := range udpProtocols {
+		p := &udpProtocols[i]
+		if p.proof {
+			continue
+		}
+		if d, ok := p.looks(payload); ok {
+			if p.learn && len(a.queryServers) < maxQueryServers {
+				server := dst
+				if d == dissect.DirS2C {
+					server = src
+				}
+				a.queryServers[server] = struct{}{}
+			}
+			return uint8(i), d, true
+		}
+	}
+	return 0, dissect.DirUnknown, false
+}
+
+// handleUDP routes a datagram and makes its job.
 func (a *Analyzer) handleUDP(ci gopacket.CaptureInfo, src, dst netip.AddrPort, payload []byte, wireLen int, parts []Part) {
-	dir := dissect.DirUnknown
-	if proto, serverIsDst, ok := a.decodeAs(false, src.Port(), dst.Port()); ok {
-		if proto != "query" {
-			return
-		}
-		dir = dirOf(serverIsDst)
-	} else if _, ok := a.queryServers[dst]; ok {
-		dir = dissect.DirC2S
-	} else if _, ok := a.queryServers[src]; ok {
-		dir = dissect.DirS2C
-	} else if dst.Port() == PortMinecraft {
-		dir = dissect.DirC2S
-	} else if src.Port() == PortMinecraft {
-		dir = dissect.DirS2C
-	} else if a.opts.NoHeuristics {
-		return
-	} else if d, ok := query.Looks(payload); ok {
-		dir = d
-		server := dst
-		if d == dissect.DirS2C {
-			server = src
-		}
-		if len(a.queryServers) < maxQueryServers {
-			a.queryServers[server] = struct{}{}
-		}
-	} else {
+	p, dir, ok := a.routeUDP(src, dst, payload)
+	if !ok {
 		return
 	}
 	j := a.newJob()
-	j.op, j.kind, j.frame, j.time, j.dir, j.wire, j.udp = opUDP, KindPDU, a.frame, ci.Timestamp, dir, int32(wireLen), udpQuery
+	j.op, j.kind, j.frame, j.time, j.dir, j.wire, j.udp = opUDP, KindPDU, a.frame, ci.Timestamp, dir, int32(wireLen), p
 	b := a.curBatch()
 	j.addrs = int32(len(b.addrs))
 	b.addrs = append(b.addrs, src, dst)
 	a.addParts(j, parts)
 	a.commit(payload)
+}
+
+func init() {
+	protoColumn["raknet"] = "RakNet"
 }
 
 func dirOf(serverIsDst bool) dissect.Dir {

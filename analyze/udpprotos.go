@@ -5,19 +5,47 @@ import (
 
 	"github.com/mcdissect/mcdissect/dissect"
 	"github.com/mcdissect/mcdissect/dissect/query"
+	"github.com/mcdissect/mcdissect/dissect/raknet"
 )
 
 // udpProtocols is the table of the UDP protocols, as tcpProtocols is of
-// the TCP ones: the back end decodes and tracks a datagram through its
-// entry, and nothing past routing names a protocol. A job says which
-// entry by its index (job.udp).
+// the TCP ones, in the order their heuristics are asked: the back end
+// decodes and tracks a datagram through its entry, and nothing past
+// routing names a protocol. A job says which entry by its index (job.udp).
+// Query and RakNet share port 25565 on servers that run Geyser; RakNet's
+// magic tells them apart.
 var udpProtocols = []udpProto{
-	{name: "query", port: PortMinecraft, looks: query.Looks, decode: query.Decode,
+	{name: "raknet", port: PortBedrock, looks: raknet.Looks, decode: raknet.Decode, proof: true},
+	{name: "query", port: PortMinecraft, looks: query.Looks, decode: query.Decode, learn: true,
 		newTracker: func() tracker { return query.NewTracker() }, window: query.ResponseWindow, bigResponse: 256},
 }
 
-// udpQuery is Query's index in udpProtocols.
-const udpQuery = 0
+// Indexes in udpProtocols.
+const (
+	udpRakNet uint8 = iota
+	udpQuery
+)
+
+// udpNone is a datagram job's udp for records of no UDP protocol (IP
+// fragments never completed): their protocol is "ip".
+const udpNone uint8 = 255
+
+// datagramProto is the mc.protocol of a datagram job's records.
+func datagramProto(p uint8) string {
+	if int(p) < len(udpProtocols) {
+		return udpProtocols[p].name
+	}
+	return "ip"
+}
+
+func udpProtoByName(name string) (uint8, bool) {
+	for i := range udpProtocols {
+		if udpProtocols[i].name == name {
+			return uint8(i), true
+		}
+	}
+	return 0, false
+}
 
 // udpProto is one UDP protocol.
 type udpProto struct {
@@ -32,7 +60,13 @@ type udpProto struct {
 	// bigResponse: a response longer than this most likely needs a big
 	// tree (a Query full stat): its record comes from the big pool.
 	bigResponse int
-	shard       int8 // under a Sink, the shard that decodes it (protoShard)
+	// proof: looks matches only by a long constant (RakNet's 16-byte
+	// magic), so a match wins over another protocol's port.
+	proof bool
+	// learn: a heuristic match teaches the server's address, as its
+	// replies have weaker shapes (Query).
+	learn bool
+	shard int8 // under a Sink, the shard that decodes it (protoShard)
 }
 
 func init() {

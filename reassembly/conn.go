@@ -60,6 +60,7 @@ type conn struct {
 	gpFlow     [2]gopacket.Flow
 	inGopacket bool // gopacket's pool holds this connection
 	fast       bool // in the fast table (else in the full one, under key and rkey)
+	made       bool // the handler was made (at the first payload byte: handlerFor)
 	closed     bool // FIN both ways, RST, idle or port reuse: no more data
 	removed    bool // dropped from the table; kept out of r.order next sweep
 	pendCap    int  // cap of both directions' PDU buffers, for the per-conn limit
@@ -112,15 +113,8 @@ func (r *Reassembler) newConn(k connKey, tcp *layers.TCP) *conn {
 	} else {
 		c.info.Client, c.info.Server = dst, src
 	}
-	if r.factory != nil {
-		c.h = r.factory(&c.info)
-	}
-	// The factory may have swapped the roles; anything else is ignored.
-	if c.info.Client == dst && c.info.Server == src {
-		c.clientIsSrc = false
-	} else if c.info.Client == src && c.info.Server == dst {
-		c.clientIsSrc = true
-	}
+	// The handler is made at the first payload byte (handlerFor): a SYN
+	// flood costs the table only.
 	r.nextID++
 	var a, b [16]byte
 	binary.BigEndian.PutUint64(a[:], r.nextID)
@@ -177,6 +171,7 @@ func (r *Reassembler) lookup(netFlow gopacket.Flow, tcp *layers.TCP) (*conn, Dir
 	}
 	ref, ok := r.conns[k]
 	if !ok {
+		r.makeRoom()
 		ref = connRef{c: r.newConn(k, tcp), forward: true}
 	}
 	r.last = ref.c

@@ -228,9 +228,13 @@ func (r *Reassembler) growPend(c *conn, h *half, n, need int) bool {
 	if p := 1 << bits.Len(uint(nc-1)); fits(p) {
 		nc = p
 	} else if !fits(nc) {
-		if nc = n; !fits(nc) {
+		// Near a limit: take all the room there is, at once (growing by
+		// exactly n, segment after segment, copied the buffer each time).
+		room := cap(h.pend) + min(r.lim.MaxBufferedPerConn-c.pendCap, r.lim.MaxBufferedTotal-r.stats.Buffered)
+		if n > room {
 			return false
 		}
+		nc = min(nc, room)
 	}
 	nb := r.rings.get(nc)[:len(h.pend)]
 	copy(nb, h.pend)

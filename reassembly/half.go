@@ -33,7 +33,8 @@ type half struct {
 	// by the capture only (ackedHoles).
 	peerAck    uint32
 	hasPeerAck bool
-	done       bool // FIN reached or connection closed: no more data
+	hi         int64 // end of the highest byte seen: a segment below it is out of order
+	done       bool  // FIN reached or connection closed: no more data
 
 	// Framing state.
 	pend       []byte // bytes of an incomplete PDU, from pendOff

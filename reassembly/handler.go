@@ -56,7 +56,9 @@ type ConnHandler interface {
 	Deliver(u *Unit)
 }
 
-// Factory makes the handler for a new connection. It may swap c.Client and
+// Factory makes the handler of a connection, when it carries its first
+// payload byte (a connection that never does, a SYN flood's, costs the
+// table only and gets no handler). It may swap c.Client and
 // c.Server when it knows better (for example a well-known server port); the
 // Reassembler reads them after Factory returns. A nil handler ignores the
 // connection's data (it is still tracked and counted).

@@ -7,7 +7,7 @@ const (
 	// DefaultMaxBufferedPerConn lets the largest Minecraft packet (2 MiB,
 	// a 3-byte VarInt length) be reassembled with room to spare.
 	DefaultMaxBufferedPerConn = 4 << 20
-	DefaultMaxBufferedTotal   = 256 << 20
+	DefaultMaxBufferedTotal   = 32 << 20
 	DefaultIdleTimeout        = 5 * time.Minute
 	// DefaultGapTimeout is long against TCP retransmission timers (a
 	// retransmission that fills a hole normally arrives within seconds) and
@@ -46,6 +46,11 @@ type Limits struct {
 	// comparison; retransmitted bytes older than the history are counted in
 	// Stats.Unverified.
 	HistoryBytes int
+	// MaxConns bounds the connections tracked at once: when a new one
+	// would pass it, the longest idle are evicted (closed connections
+	// first), their incomplete PDUs reported and their handlers told
+	// (Evicter). Zero takes DefaultMaxConns.
+	MaxConns int
 }
 
 // withDefaults fills zero or negative fields.
@@ -64,6 +69,9 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.HistoryBytes == 0 {
 		l.HistoryBytes = DefaultHistoryBytes
+	}
+	if l.MaxConns <= 0 {
+		l.MaxConns = DefaultMaxConns
 	}
 	if l.HistoryBytes < 0 {
 		l.HistoryBytes = 0
@@ -91,8 +99,14 @@ type Stats struct {
 	// far from the expected sequence number.
 	Dropped         uint64
 	BufferLimitHits uint64 // directions whose framing was lost to a limit
-	Buffered        int    // bytes now held in PDU buffers and histories
-	PeakBuffered    int
+	Evicted         uint64 // open connections dropped to stay under MaxConns
+	// RetransSegments and OutOfOrderSegments count the segments noted
+	// (Noter): carrying bytes already seen, or filling a hole.
+	RetransSegments    uint64
+	OutOfOrderSegments uint64
+	Handlers           uint64 // handlers made (connections that carried a payload byte)
+	Buffered           int    // bytes now held in PDU buffers and histories
+	PeakBuffered       int
 }
 
 // ClosedLinger is how long, in packet time, a connection closed by FIN or

@@ -45,11 +45,15 @@ type Reassembler struct {
 	need     int  // the Need of the unit being delivered (emitCut)
 	reframe  bool // the handler asked, during Frame, to frame the other direction's buffered bytes again (Reframe)
 
-	rings  ringPool
-	spare  [][]seg // emptied segs lists of ended connections (spareSegs)
-	unit   Unit    // reused for every Deliver
-	parts  []Part  // reused for every Unit.Parts
-	pieces []seg   // reused by segment
+	rings    ringPool
+	spare    [][]seg // emptied segs lists of ended connections (spareSegs)
+	evictBuf []*conn // reused by makeRoom
+
+	fedFrame uint64 // the frame of the last Feed (reported at by closes and evictions)
+	fedTime  time.Time
+	unit     Unit   // reused for every Deliver
+	parts    []Part // reused for every Unit.Parts
+	pieces   []seg  // reused by segment
 
 	now        time.Time // newest packet time seen
 	lastSweep  time.Time
@@ -104,8 +108,12 @@ func (r *Reassembler) Feed(frame uint64, ci gopacket.CaptureInfo, netFlow gopack
 	}
 	r.stats.Segments++
 	r.stats.PayloadBytes += uint64(len(tcp.Payload))
+	r.fedFrame, r.fedTime = frame, ts
 
 	c, d := r.lookup(netFlow, tcp)
+	if !c.made && len(tcp.Payload) > 0 && !c.closed && r.handlerFor(c) {
+		d = 1 - d
+	}
 	h := &c.half[d]
 	if tcp.SYN && !tcp.ACK && (c.closed || (h.started && tcp.Seq+1 != h.base)) {
 		// A new SYN on a known 4-tuple: the port was reused.
@@ -114,6 +122,9 @@ func (r *Reassembler) Feed(frame uint64, ci gopacket.CaptureInfo, netFlow gopack
 		}
 		r.forget(c)
 		c, d = r.lookup(netFlow, tcp)
+		if !c.made && len(tcp.Payload) > 0 && r.handlerFor(c) {
+			d = 1 - d
+		}
 		h = &c.half[d]
 	}
 	if ts.After(c.lastTs) {
@@ -160,6 +171,7 @@ func (r *Reassembler) Feed(frame uint64, ci gopacket.CaptureInfo, netFlow gopack
 	}
 	if len(payload) > 0 {
 		r.segment(c, d, off, payload)
+		h.boundSegs()
 		if h.hasPeerAck {
 			r.ackedHoles(c, d)
 		}
@@ -187,11 +199,22 @@ func (r *Reassembler) segment(c *conn, d Dir, off int64, p []byte) {
 		r.stats.Dropped += uint64(off + int64(len(p)) - cut)
 		p = p[:cut-off]
 	}
+	segOff, segLen, seen := off, len(p), 0
+	defer func() {
+		switch {
+		case seen > 0:
+			r.note(c, h, NoteRetransmission, segOff, segLen, seen)
+		case segOff < h.hi:
+			r.note(c, h, NoteOutOfOrder, segOff, segLen, 0)
+		}
+		h.hi = max(h.hi, segOff+int64(segLen))
+	}()
 	// Bytes already handed to the framer: the first copy won.
 	if off < h.fed {
 		n := int(min(h.fed-off, int64(len(p))))
 		r.compareUsed(c, h, off, p[:n])
 		p, off = p[n:], off+int64(n)
+		seen += n
 	}
 	if len(p) == 0 {
 		return
@@ -215,6 +238,7 @@ func (r *Reassembler) segment(c *conn, d Dir, off int64, p []byte) {
 		}
 		lo, hi := max(off, s.off), min(end, s.end)
 		r.stashCompare(h, lo, p[lo-base:hi-base])
+		seen += int(hi - lo)
 		off = hi
 	}
 	if off < end {
@@ -299,6 +323,7 @@ func (r *Reassembler) closeConn(c *conn) {
 	r.gpClose(c)
 	c.closed = true
 	if cl, ok := c.h.(Closer); ok {
+		c.info.EndFrame, c.info.EndTime = r.fedFrame, r.fedTime
 		cl.Closed(&c.info)
 	}
 	// A closed connection stays in the table a while to absorb late

@@ -41,6 +41,11 @@ type ConnInfo struct {
 	Client, Server Endpoint
 	// SawSYN tells whether a SYN was seen from either side.
 	SawSYN bool
+	// EndFrame and EndTime are set just before Closer.Closed: the frame
+	// being fed when the connection ended (or the last frame fed, when a
+	// flush or the end of the capture ended it), to report at.
+	EndFrame uint64
+	EndTime  time.Time
 }
 
 // Part is one frame's contribution to a unit: Bytes stream bytes taken from

@@ -10,8 +10,9 @@ import (
 // it reports whether data has the Query shape, and which direction it goes.
 // It accepts only shapes that leave little room for chance:
 //
-//   - a request: FE FD, type 9 and exactly 7 bytes, or type 0 and exactly
-//     11 or 15 bytes;
+//   - a request: FE FD, type 9 (handshake) or 0 (stat) and a session ID,
+//     whatever follows: real clients pad (gamedig sends an 11-byte
+//     handshake), and the decoder flags the extra bytes;
 //   - a handshake response: 09, 4 session bytes, then an optional '-', 1 to
 //     11 digits and a NUL that ends the datagram;
 //   - a full stat response: 00, 4 session bytes, then "splitnum\0" — or a
@@ -26,9 +27,7 @@ import (
 // QUIC...) is refused. It reads data only and allocates nothing.
 func Looks(data []byte) (dissect.Dir, bool) {
 	if len(data) >= 3 && data[0] == 0xFE && data[1] == 0xFD {
-		switch {
-		case data[2] == TypeHandshake && len(data) == lenHandshakeRequest,
-			data[2] == TypeStat && (len(data) == lenBasicRequest || len(data) == lenFullRequest):
+		if (data[2] == TypeHandshake || data[2] == TypeStat) && len(data) >= lenHandshakeRequest {
 			return dissect.DirC2S, true
 		}
 		return dissect.DirUnknown, false

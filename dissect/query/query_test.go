@@ -497,6 +497,11 @@ func TestLooks(t *testing.T) {
 		{seedBasicResp, dissect.DirS2C}, {seedFullReq, dissect.DirC2S}, {seedFullResp0, dissect.DirS2C},
 		{seedFullResp1, dissect.DirS2C}, {mshBasic, dissect.DirS2C}, {geyserFull, dissect.DirS2C}, {geyserHandshakeResp, dissect.DirS2C},
 		{cat(0, hx("00 00 00 01"), "Welcome \x00w\xa9!\x00SMP\x00world\x002\x0020\x00", hx("dd 63"), "127.0.0.1\x00"), dissect.DirS2C},
+		// Requests of any length: gamedig's 11-byte handshake, odd stats.
+		{hx("FE FD 09 00 00 00 01 00 00 00 00"), dissect.DirC2S},
+		{hx("FE FD 09 00 00 00 01 00"), dissect.DirC2S},
+		{hx("FE FD 00 00 00 00 01 00 91 29 5B 00 00"), dissect.DirC2S},
+		{hx("FE FD 00 00 00 00 01"), dissect.DirC2S},
 	}
 	for _, d := range dgs {
 		dir := dissect.DirS2C
@@ -515,8 +520,8 @@ func TestLooks(t *testing.T) {
 	}
 	no := map[string][]byte{
 		"empty":                       nil,
-		"handshake request of 8":      hx("FE FD 09 00 00 00 01 00"),
-		"stat request of 13":          hx("FE FD 00 00 00 00 01 00 91 29 5B 00 00"),
+		"handshake without session":   hx("FE FD 09 00 00 00"),
+		"stat without session":        hx("FE FD 00 00"),
 		"request of unknown type":     hx("FE FD 05 00 00 00 01"),
 		"RakNet unconnected ping":     hx("01 00 00 00 00 00 00 00 2a 00 ff ff 00 fe fe fe fe fd fd fd fd 12 34 56 78 00 00 00 00 00 00 00 00"),
 		"RakNet unconnected pong":     cat(0x1c, make([]byte, 16), hx("00 ff ff 00 fe fe fe fe fd fd fd fd 12 34 56 78"), 0, 10, "MCPE;x;1;1"),
@@ -585,4 +590,33 @@ func FuzzDecode(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestPaddedHandshake: gamedig's 11-byte handshake is a handshake request
+// whose four extra bytes are shown as trailing bytes and flagged.
+func TestPaddedHandshake(t *testing.T) {
+	d := hx("FE FD 09 00 00 00 01 00 00 00 00")
+	var p dissect.PDU
+	Decode(&p, d, len(d), dissect.DirC2S)
+	if err := dissect.Check(&p); err != nil {
+		t.Fatal(err)
+	}
+	if p.Message != MsgHandshakeRequest {
+		t.Errorf("message %q", p.Message)
+	}
+	i := p.Find("query.trailing")
+	if i < 0 || p.Nodes[i].Offset != 7 || p.Nodes[i].Length != 4 {
+		t.Fatalf("query.trailing: %d", i)
+	}
+	want := map[string]bool{"query.request.length": false, "query.trailing": false}
+	for _, e := range p.Experts {
+		if _, ok := want[e.Info.Name]; ok {
+			want[e.Info.Name] = true
+		}
+	}
+	for n, seen := range want {
+		if !seen {
+			t.Errorf("no expert item %s", n)
+		}
+	}
 }

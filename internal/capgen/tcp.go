@@ -143,3 +143,8 @@ func (c *TCPConn) Reset(fromClient bool) {
 
 // Advance moves the connection's clock.
 func (c *TCPConn) Advance(d time.Duration) { c.Now = c.Now.Add(d) }
+
+// SYNOnly writes the client's SYN and nothing else.
+func (c *TCPConn) SYNOnly() {
+	c.seg(true, c.isn[0], 0, func(t *layers.TCP) { t.SYN = true }, nil, -1)
+}

@@ -105,6 +105,14 @@ t_query_clients() { # Query clients against queryd on UDP 25585
   cap_stop; srv_stop $QD_PID; finish
 }
 
+t_query_gamedig() { # gamedig alone against queryd on UDP 25586: no other client teaches the heuristic the server
+  local P=25586; begin query-gamedig; port_free $P
+  queryd $P -players 2 -max 20 -hostport $P -lifetime 60s
+  cap_start "$PCAP" "port $P"
+  nodec gamedig $P
+  cap_stop; srv_stop $QD_PID; finish
+}
+
 t_query_25565() { # like a vanilla server with query.port = server-port: UDP query + TCP SLP on 25565
   local P=25565; begin query-25565; port_free $P
   queryd $P -players 5 -max 100 -hostport $P -motd "mcdissect §atest§r server" -lifetime 60s
@@ -192,7 +200,7 @@ t_slp_status_concurrent() { # 50 concurrent status pings from msu, then 50 from 
   cap_stop; srv_stop $NMP_PID; finish
 }
 
-ALL="query_clients query_25565 query_full_300players slp_status_msu slp_status_mcutil slp_status_gamedig slp_status_nmp slp_status_craftping slp_status_gomc slp_legacy login_offline login_online slp_status_concurrent"
+ALL="query_clients query_gamedig query_25565 query_full_300players slp_status_msu slp_status_mcutil slp_status_gamedig slp_status_nmp slp_status_craftping slp_status_gomc slp_legacy login_offline login_online slp_status_concurrent"
 
 [ $# -gt 0 ] || set -- list
 if [ "$1" = list ]; then echo $ALL | tr ' ' '\n' | tr _ -; exit 0; fi
