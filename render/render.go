@@ -19,6 +19,8 @@ type Options struct {
 	Separator  string
 	Aggregator string
 	Occurrence byte // 'a' all (default), 'f' first, 'l' last
+	// For -T html: the page's title (the capture's name).
+	Title string
 }
 
 // Renderer writes records to a stream.
@@ -52,7 +54,7 @@ func NewAppender(format string, o Options) Appender {
 	return New(format, io.Discard, o).(Appender)
 }
 
-// New returns the renderer for format "text", "json" or "fields". It
+// New returns the renderer for format "text", "json", "fields" or "html". It
 // buffers its output; End flushes it.
 func New(format string, w io.Writer, o Options) Writer {
 	bw := bufio.NewWriterSize(w, 64<<10)
@@ -67,6 +69,8 @@ func New(format string, w io.Writer, o Options) Writer {
 		return &jsonRenderer{w: bw, o: o}
 	case "fields":
 		return &fieldsRenderer{w: bw, o: o}
+	case "html":
+		return newHTML(bw, o)
 	}
 	return &textRenderer{w: bw, o: o}
 }
