@@ -22,7 +22,7 @@ func main() {
 	for _, w := range []struct {
 		name string
 		fn   func(string) error
-	}{{"query", writeQuery}, {"slp", writeSLP}, {"classic", writeClassic}} {
+	}{{"query", writeQuery}, {"slp", writeSLP}, {"classic", writeClassic}, {"hostile", writeHostile}} {
 		if err := w.fn(dir); err != nil {
 			fmt.Fprintf(os.Stderr, "handmade: %s: %v\n", w.name, err)
 			os.Exit(1)
