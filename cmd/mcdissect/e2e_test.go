@@ -272,7 +272,7 @@ func TestErrors(t *testing.T) {
 		{"unknown field", []string{"-r", querySample, "-T", "fields", "-e", "query.nope"}, exitUsage, `"query.nope" is not a field name`},
 		{"bad filter", []string{"-r", querySample, "-Y", "query.type =="}, exitUsage, "missing value"},
 		{"no input", []string{"-V"}, exitUsage, "no input"},
-		{"bad -T", []string{"-r", querySample, "-T", "xml"}, exitUsage, "choose text, json or fields"},
+		{"bad -T", []string{"-r", querySample, "-T", "xml"}, exitUsage, "choose text, json, fields or html"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			out, stderr, code := mcd(t, nil, c.args...)
