@@ -1,6 +1,7 @@
 
 (function () {
 'use strict';
+var T0 = performance.now();
 // Everything from the capture is data: it reaches the page as JSON and the
 // DOM only through textContent, attributes set as strings, and img.src
 // (data: URIs the renderer checked, which the CSP alone allows).
@@ -542,5 +543,8 @@ for (var s = 0; s < RECS.length; s++) all.push(s);
 setView(all);
 if (RECS.length) selectRecord(0);
 else treeEl.replaceChildren(el('p', 'hint', 'No records: nothing in this capture was Minecraft traffic (or the filter matched nothing).'));
+// For tests and the curious: milliseconds from navigation to ready.
+document.documentElement.setAttribute('data-ready-ms', String(Math.round(performance.now())));
+document.documentElement.setAttribute('data-script-ms', String(Math.round(performance.now() - T0)));
 document.documentElement.setAttribute('data-ready', '1');
 })();
