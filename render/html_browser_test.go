@@ -425,6 +425,28 @@ func TestHTMLInBrowser(t *testing.T) {
 		})
 	}
 
+	// The README's picture: MCDISSECT_LESSON_PNG=$PWD/doc/lesson.png.
+	t.Run("readme", func(t *testing.T) {
+		out := os.Getenv("MCDISSECT_LESSON_PNG")
+		if out == "" {
+			t.Skip("MCDISSECT_LESSON_PNG names no file")
+		}
+		path, recs := pageOf(t, "../samples/slp-status-msu.pcap", pages)
+		tb := open(t, browser, path)
+		for i, r := range recs {
+			if r.PDU.Message == "Status Response" {
+				tb.selectRecord(t, i)
+				di := r.PDU.Find("slp.status.description")
+				tb.do(t, chromedp.Click(chromedp.CSS(fmt.Sprintf(`#tree .node[data-node="%d"] .txt`, di)), chromedp.NodeVisible))
+				checkSelected(t, tb, r, int(di))
+				break
+			}
+		}
+		p := tb.screenshot(t, filepath.Dir(out), strings.TrimSuffix(filepath.Base(out), ".png"))
+		t.Logf("README screenshot: %s", p)
+		tb.clean(t)
+	})
+
 	t.Run("hostile", func(t *testing.T) {
 		path, recs := pageOf(t, "../samples/handmade-hostile-html.pcap", pages)
 		raw, _ := os.ReadFile(path)
