@@ -6,6 +6,7 @@ import (
 	_ "embed"
 	"encoding/base64"
 	"encoding/hex"
+	"errors"
 	"math"
 	"strconv"
 	"strings"
@@ -177,8 +178,10 @@ func (h *htmlRenderer) End() error {
 	return h.w.Flush()
 }
 
+// Raw is refused: the page's field table and cap need every record
+// through Record, in order.
 func (h *htmlRenderer) Raw(b []byte, n int) error {
-	panic("render: the html renderer formats its records itself (Record), in order")
+	return errors.New("render: the html page takes its records through Record, in order")
 }
 
 func (h *htmlRenderer) Flush() error { return h.w.Flush() }
@@ -376,9 +379,10 @@ func (h *htmlRenderer) maskedRanges(p *dissect.PDU) [][2]int {
 	return out
 }
 
-// hidden reports whether node n's value must not show: a secret, or a
-// node whose bytes lie inside a secret's (a child showing it again), or a
-// node under a secret.
+// hidden reports whether node n's value must not show: a secret, a node
+// under a secret, a node whose bytes lie inside a secret's (a child
+// showing it again), or text or bytes that overlap a secret's (a line
+// holding it).
 func hidden(o *Options, p *dissect.PDU, i int, masked [][2]int) bool {
 	if !o.Redact {
 		return false
@@ -389,8 +393,10 @@ func hidden(o *Options, p *dissect.PDU, i int, masked [][2]int) bool {
 		}
 	}
 	n := &p.Nodes[i]
+	text := n.Field.Type == dissect.FTString || n.Field.Type == dissect.FTBytes
+	lo, hi := int(n.Offset), int(n.Offset+n.Length)
 	for _, m := range masked {
-		if n.Length > 0 && int(n.Offset) >= m[0] && int(n.Offset+n.Length) <= m[0]+m[1] {
+		if n.Length > 0 && (lo >= m[0] && hi <= m[0]+m[1] || text && lo < m[0]+m[1] && m[0] < hi) {
 			return true
 		}
 	}

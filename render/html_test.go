@@ -2,12 +2,14 @@ package render
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
 
 	"github.com/mcdissect/mcdissect/analyze"
+	"github.com/mcdissect/mcdissect/dissect"
 )
 
 // TestHTMLJSONEscapes: whatever a string holds, its JSON in the page has
@@ -124,3 +126,49 @@ func TestHTMLCap(t *testing.T) {
 }
 
 func itoaTest(n int) string { b, _ := json.Marshal(n); return string(b) }
+
+// TestHTMLRedact: with --redact, no secret of the heartbeat sample is in
+// the page: not in a value, not in a line, not in the bytes.
+func TestHTMLRedact(t *testing.T) {
+	var recs []*analyze.Record
+	var secrets []string
+	for _, r := range corpus(t) {
+		for i := range r.PDU.Nodes {
+			n := &r.PDU.Nodes[i]
+			if n.Flags&dissect.FlagSensitive != 0 && n.Length >= 8 {
+				recs = append(recs, r)
+				secrets = append(secrets, string(r.PDU.Data[n.Offset:n.Offset+n.Length]))
+			}
+		}
+	}
+	if len(secrets) == 0 {
+		t.Fatal("no secrets in the samples")
+	}
+	var out bytes.Buffer
+	w := New("html", &out, Options{Redact: true})
+	w.Begin()
+	for _, r := range recs {
+		w.Record(r)
+	}
+	w.End()
+	page := out.String()
+	i := strings.Index(page, `id="mc-records">`)
+	var got []struct {
+		X string `json:"x"`
+	}
+	body := page[i+len(`id="mc-records">`):]
+	if err := json.Unmarshal([]byte(body[:strings.Index(body, "</script>")]), &got); err != nil {
+		t.Fatal(err)
+	}
+	var all strings.Builder
+	all.WriteString(page)
+	for _, g := range got {
+		b, _ := base64.StdEncoding.DecodeString(g.X)
+		all.Write(b)
+	}
+	for _, s := range secrets {
+		if strings.Contains(all.String(), s) {
+			t.Errorf("secret %q is in the page", s)
+		}
+	}
+}
