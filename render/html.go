@@ -193,7 +193,9 @@ func fieldExplanation(f *dissect.Field) string { return f.Desc }
 
 // nodeExplanation is what the page adds to the field's explanation for
 // node i itself (arithmetic on its bytes), "" for nothing: one place for
-// per-node explanations, next to fieldExplanation.
+// per-node explanations, next to fieldExplanation. It is not asked about
+// nodes --redact hides. (With a hook on dissect.Field that works out a
+// node's bytes, such as Worked(dst, p, n), this is where it is called.)
 func nodeExplanation(p *dissect.PDU, i int) string {
 	_ = p.Nodes[i]
 	return ""
@@ -342,6 +344,9 @@ func (h *htmlRenderer) appendRecord(b []byte, r *analyze.Record) []byte {
 	b = h.appendImages(b, p, masked)
 	first := true
 	for i := range p.Nodes {
+		if hidden(&h.o, p, i, masked) {
+			continue
+		}
 		s := nodeExplanation(p, i)
 		if s == "" {
 			continue
