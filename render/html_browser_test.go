@@ -313,12 +313,14 @@ func TestHTMLInBrowser(t *testing.T) {
 		filter  string
 		image   string // a picture the record shows: CSS selector
 		colours bool   // the record shows formatted text
+		parts   string // the tree's header says where the bytes came from
 	}{
-		{"query-full", "Full Stat Response", "query.kv.hostname", "query.type == 9", "", true},
-		{"slp-status-gamedig", "Status Response", "slp.status.favicon", "slp.status.players.online == 0", "figure img.fav", true},
-		{"slp-status-msu", "Pong Response", "slp.ping.payload", "slp", "", false},
-		{"classic-session", "Level Finalize", "classic.level.size_x", `classic.message contains "alice"`, "figure img.map", false},
-		{"classic-session", "Message", "classic.color_run", `classic && mc.direction == "s2c"`, "", true},
+		{"query-full", "Full Stat Response", "query.kv.hostname", "query.type == 9", "", true, ""},
+		{"slp-status-gamedig", "Status Response", "slp.status.favicon", "slp.status.players.online == 0", "figure img.fav", true, ""},
+		{"slp-status-msu", "Pong Response", "slp.ping.payload", "slp", "", false, ""},
+		{"slp-status-mcutil", "Handshake", "slp.length", "slp.handshake.protocol_version == -1", "", false, "[bytes 0–0 from frame 4; bytes 1–19 from frame 6]"},
+		{"classic-session", "Level Finalize", "classic.level.size_x", `classic.message contains "alice"`, "figure img.map", false, ""},
+		{"classic-session", "Message", "classic.color_run", `classic && mc.direction == "s2c"`, "", true, ""},
 	} {
 		t.Run(c.sample+"/"+strings.ReplaceAll(c.message, " ", "_"), func(t *testing.T) {
 			path, recs := pageOf(t, "../samples/"+c.sample+".pcap", pages)
@@ -380,6 +382,14 @@ func TestHTMLInBrowser(t *testing.T) {
 				tb.eval(t, `(function(){var i=document.querySelector('#tree `+c.image+`');return i&&i.complete?i.naturalWidth:0})()`, &w)
 				if w == 0 {
 					t.Errorf("no picture %s", c.image)
+				}
+			}
+			if c.parts != "" {
+				var hdr, title string
+				tb.eval(t, `document.querySelector('#tree .hdr').textContent`, &hdr)
+				tb.eval(t, `document.querySelector('#hex [data-byte="0"]').title`, &title)
+				if !strings.Contains(hdr, c.parts) || !strings.Contains(hdr, "reassembled") || !strings.HasSuffix(title, "from frame 4") {
+					t.Errorf("where the bytes came from: header %q, first byte %q", hdr, title)
 				}
 			}
 			if c.colours {
