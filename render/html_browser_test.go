@@ -431,6 +431,17 @@ func TestHTMLInBrowser(t *testing.T) {
 			if exp := fmt.Sprintf("ok %d of %d records", want, len(recs)); got != exp && !(want == len(recs) && got == fmt.Sprintf("ok %d records", want)) {
 				t.Errorf("filter %q: %q, want %q", c.filter, got, exp)
 			}
+			// Text that is no filter is searched in the list.
+			want = 0
+			for _, r := range recs {
+				if strings.Contains(strings.ToLower(string(AppendSummary(nil, r))), strings.ToLower(c.message)) {
+					want++
+				}
+			}
+			tb.eval(t, `(function(f){var e=document.getElementById('filter');e.value=f;e.dispatchEvent(new KeyboardEvent('keydown',{key:'Enter'}));return e.className+' '+document.getElementById('count').textContent})(`+jsString(c.message)+`)`, &got)
+			if exp := fmt.Sprintf("text %d of %d records", want, len(recs)); got != exp {
+				t.Errorf("text %q: %q, want %q", c.message, got, exp)
+			}
 			tb.clean(t)
 		})
 	}
