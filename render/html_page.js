@@ -203,6 +203,8 @@ function preview(rec, i, kids) {
     return box;
   }
   if (typeof v !== 'string' || name === 'classic.color_run') return null;
+  // A pair whose value child shows the same text: the child previews it.
+  if ((kids[i] || []).some(function (k) { return rec.n[k][6] === v; })) return null;
   if (v.indexOf('\u00a7') >= 0 && !/\.raw$|^slp\.status\.json$/.test(name)) {
     box = el('div', 'mc'); legacyInto(box, v); return box;
   }
