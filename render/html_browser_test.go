@@ -504,6 +504,9 @@ func TestHTMLInBrowser(t *testing.T) {
 	})
 
 	t.Run("10000-records", func(t *testing.T) {
+		if testing.Short() {
+			t.Skip("-short: 10,000 records take seconds to write and load")
+		}
 		pcap := filepath.Join(t.TempDir(), "many.pcap")
 		manyQuery(t, pcap, 5000)
 		path, recs := pageOf(t, pcap, pages)
