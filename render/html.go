@@ -91,6 +91,7 @@ func (h *htmlRenderer) Begin() error {
 const htmlBody = `<header id="bar"><span id="brand">mcdissect</span><span id="title"></span>
 <input id="filter" type="search" spellcheck="false" placeholder="Filter: query, slp, classic, a field (slp.status.favicon), a comparison (query.type == 0, classic.message contains &quot;hi&quot;) or any text" aria-label="display filter">
 <span id="count"></span></header>
+<noscript><p class="hint">This page shows the capture with its own script, which your browser does not run. The same tree is in the text output: mcdissect -r FILE -V -x.</p></noscript>
 <div id="banner" hidden></div>
 <main id="panes">
 <section id="list" tabindex="0" aria-label="packet list"><div id="listhead" class="row head"><span class="c-no">No.</span><span class="c-time">Time</span><span class="c-src">Source</span><span class="c-arrow"></span><span class="c-dst">Destination</span><span class="c-proto">Protocol</span><span class="c-info">Info</span></div><div id="rows"></div></section>
@@ -156,6 +157,8 @@ func (h *htmlRenderer) End() error {
 		b = appendHTMLJSON(b, f.Label)
 		b = append(b, ',')
 		b = appendHTMLJSON(b, fieldExplanation(f))
+		b = append(b, ',')
+		b = appendHTMLJSON(b, f.Type.String())
 		b = append(b, ']')
 	}
 	b = append(b, "],\n\"experts\": ["...)

@@ -401,6 +401,20 @@ func TestHTMLInBrowser(t *testing.T) {
 			}
 			tb.screenshot(t, art, c.sample+"-"+strings.ReplaceAll(c.message, " ", "_"))
 
+			// A link to another frame goes there on a double-click.
+			for i := range r.PDU.Nodes {
+				if n := &r.PDU.Nodes[i]; n.Field.Type == dissect.FTFrameNum {
+					tb.do(t, chromedp.DoubleClick(chromedp.CSS(fmt.Sprintf(`#tree .node[data-node="%d"] .txt`, i)), chromedp.NodeVisible))
+					var frame uint64
+					tb.eval(t, `+document.querySelector('#rows .row.sel').dataset.frame`, &frame)
+					if frame != n.Value.N {
+						t.Errorf("%s: double-click went to frame %d, want %d", n.Name(), frame, n.Value.N)
+					}
+					tb.selectRecord(t, ri)
+					break
+				}
+			}
+
 			// Up and down move in the packet list.
 			tb.do(t, chromedp.Focus(chromedp.CSS("#list")), chromedp.KeyEvent(kb.ArrowDown))
 			var sel int

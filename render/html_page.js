@@ -235,6 +235,10 @@ function renderTree(rec) {
     d.setAttribute('data-length', String(nd[4] & 1 ? 0 : nd[3]));
     d.setAttribute('data-node', String(i));
     if (nd[4] & 1) d.className += ' gen';
+    if (FIELDS[nd[0]][3] === 'framenum' && typeof nd[6] === 'number') {
+      d.className += ' link';
+      d.title = 'double-click: go to frame ' + nd[6];
+    }
     if (nd[4] & 6) d.className += ' bad';
     var tog = el('span', 'tog', kids[i] ? '\u25be' : '');
     d.appendChild(tog);
@@ -280,6 +284,18 @@ function partsText(rec) {
   rec.parts.forEach(function (p) { out.push('bytes ' + off + '\u2013' + (off + p[1] - 1) + ' from frame ' + p[0]); off += p[1]; });
   return '\n[' + out.join('; ') + ']';
 }
+// A link to another frame (Response in frame: N): go there.
+treeEl.addEventListener('dblclick', function (ev) {
+  var d = ev.target.closest('.node.link');
+  if (!d) return;
+  var f = RECS[cur].n[+d.getAttribute('data-node')][6];
+  for (var i = 0; i < RECS.length; i++) {
+    if (RECS[i].f !== f) continue;
+    if (posOf[i] < 0) { filterEl.value = ''; applyFilter(); }
+    selectRecord(i);
+    return;
+  }
+});
 treeEl.addEventListener('click', function (ev) {
   var t = ev.target;
   if (t.classList.contains('tog')) {
