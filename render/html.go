@@ -33,12 +33,14 @@ var htmlStyle string
 // HTMLMaxRecords and HTMLMaxBytes bound what one page holds: the records
 // shown and the bytes of their embedded JSON. Past either, the renderer
 // stops the run (analyze.ErrStop) and the page says that it shows the
-// first records only, with the hint to choose with -Y or -c. 50,000
-// records of a busy capture are about 40 MB of page, which a browser
-// still opens in a few seconds; more would make it hang.
+// first records only, with the hint to choose with -Y or -c. Records of
+// a busy capture (cmd/mcgen's mix) take about 2 KB of page each, so the
+// byte cap comes first there, near 18,000 records: a 32 MB page, which
+// headless chromium opened in 19 s on a 2-core machine under a load of
+// 19; 10,000 small Query records are 6.5 MB.
 var (
-	HTMLMaxRecords = 50000
-	HTMLMaxBytes   = 64 << 20
+	HTMLMaxRecords = 25000
+	HTMLMaxBytes   = 32 << 20
 )
 
 // htmlRenderer writes the page. It is not an Appender: the page's field
@@ -235,11 +237,13 @@ func (h *htmlRenderer) expertIndex(e *dissect.ExpertInfo) int {
 	return len(h.exps) - 1
 }
 
-// Caps on what a node's value adds for the page's filter and colours; the
-// display string shows the value as the tree does.
+// Caps on what a node's value adds for the page's filter and colours:
+// a longer value is left out (null), and the page's filter reads the
+// node's line instead, which shows the value as the tree does. A status
+// JSON or a favicon would otherwise be in the page a third time.
 const (
-	htmlMaxStringValue = 4096
-	htmlMaxBytesValue  = 512
+	htmlMaxStringValue = 1024
+	htmlMaxBytesValue  = 64
 )
 
 // appendRecord appends r's object. Keys are short: a page of 10,000
@@ -471,19 +475,15 @@ func appendHTMLValue(b []byte, n *dissect.Node) []byte {
 	case dissect.FTBool:
 		return strconv.AppendBool(b, v.Bool())
 	case dissect.FTString:
-		s := v.View()
-		if len(s) > htmlMaxStringValue {
-			s = s[:htmlMaxStringValue]
+		if len(v.B) <= htmlMaxStringValue {
+			return appendHTMLJSON(b, v.View())
 		}
-		return appendHTMLJSON(b, s)
 	case dissect.FTBytes:
-		raw := v.B
-		if len(raw) > htmlMaxBytesValue {
-			raw = raw[:htmlMaxBytesValue]
+		if len(v.B) <= htmlMaxBytesValue {
+			b = append(b, '"')
+			b = hex.AppendEncode(b, v.B)
+			return append(b, '"')
 		}
-		b = append(b, '"')
-		b = hex.AppendEncode(b, raw)
-		return append(b, '"')
 	}
 	return append(b, "null"...)
 }

@@ -66,9 +66,11 @@ function renderRows() {
     row.setAttribute('data-frame', String(r.f));
     row.appendChild(el('span', 'c-no', r.f));
     row.appendChild(el('span', 'c-time', r.t));
-    row.appendChild(el('span', 'c-src', r.s));
+    var src = el('span', 'c-src', r.s), dst = el('span', 'c-dst', r.d);
+    src.title = r.s; dst.title = r.d; // an IPv6 address and port may not fit
+    row.appendChild(src);
     row.appendChild(el('span', 'c-arrow', '\u2192'));
-    row.appendChild(el('span', 'c-dst', r.d));
+    row.appendChild(dst);
     row.appendChild(el('span', 'c-proto', r.p));
     row.appendChild(el('span', 'c-info', r.i));
     frag.appendChild(row);
