@@ -2,8 +2,12 @@ package main
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mcdissect/mcdissect/internal/mcgen"
 )
 
 // pageRecords reads the records a -T html page embeds.
@@ -81,4 +85,30 @@ func TestHTMLPage(t *testing.T) {
 func itoa(n uint64) string {
 	b, _ := json.Marshal(n)
 	return string(b)
+}
+
+// TestHTMLPageCap: a capture too big for one page (20 MB of mcgen's mix,
+// past the 32 MB of page) is cut, not waited on: exit 0, the page's
+// banner text and a warning on stderr, both with the hint.
+func TestHTMLPageCap(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: 20 MB to generate and dissect")
+	}
+	pcap := filepath.Join(t.TempDir(), "big.pcap")
+	f, err := os.Create(pcap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := mcgen.Generate(f, mcgen.Config{Size: 20 << 20, Seed: 1, Conns: 200}); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	page, stderr, code := mcd(t, nil, "-r", pcap, "-T", "html")
+	recs := pageRecords(t, page)
+	if code != 0 || !strings.Contains(stderr, "too big for one page") || !strings.Contains(stderr, "-Y") || !strings.Contains(stderr, "-c") {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	if !strings.Contains(page, `"capped": "This page shows the first `) || len(recs) == 0 || len(page) > 34<<20 {
+		t.Errorf("%d records, %d bytes: the page does not say it is cut, or is over its cap", len(recs), len(page))
+	}
 }
