@@ -140,11 +140,22 @@ func open(t *testing.T, browser context.Context, path string) *tab {
 	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: violations}); err != nil {
 		t.Fatal(err)
 	}
-	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 800), chromedp.Navigate(tb.url),
-		chromedp.WaitReady(chromedp.CSS(`html[data-ready="1"]`))); err != nil {
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 800)); err != nil {
 		t.Fatal(err)
 	}
+	tb.navigate(t, path)
 	return tb
+}
+
+// navigate loads the page at path in the tab.
+func (tb *tab) navigate(t *testing.T, path string) {
+	t.Helper()
+	tb.mu.Lock()
+	tb.url = "file://" + path
+	tb.mu.Unlock()
+	if err := chromedp.Do(tb.ctx, chromedp.Navigate("file://"+path), chromedp.WaitReady(chromedp.CSS(`html[data-ready="1"]`))); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func (tb *tab) eval(t *testing.T, js string, out any) {
@@ -297,7 +308,7 @@ func TestHTMLInBrowser(t *testing.T) {
 	defer cancel()
 	browser, cancelBrowser := chromedp.NewContext(alloc)
 	defer cancelBrowser()
-	ctx, cancelT := context.WithTimeout(browser, 3*time.Minute)
+	ctx, cancelT := context.WithTimeout(browser, 8*time.Minute)
 	defer cancelT()
 	if err := chromedp.Do(ctx); err != nil { // start the browser once
 		t.Fatal(err)
@@ -515,6 +526,47 @@ func TestHTMLInBrowser(t *testing.T) {
 		}
 		tb.screenshot(t, art, "hostile")
 		tb.clean(t)
+	})
+
+	// Every sample's page shows its first 20 records without a script
+	// error: the keyboard walks the list, and in each record a byte in the middle is
+	// clicked (by script) and must select the deepest field over it.
+	t.Run("every-sample", func(t *testing.T) {
+		if testing.Short() {
+			t.Skip("-short: every sample")
+		}
+		files, _ := filepath.Glob("../samples/*.pcap")
+		var tb *tab
+		for _, f := range files {
+			path, recs := pageOf(t, f, pages)
+			if tb == nil {
+				tb = open(t, browser, path)
+			} else {
+				tb.navigate(t, path)
+			}
+			recs = recs[:min(len(recs), 20)] // the first ones: enough kinds, in seconds
+			var bad []int
+			tb.eval(t, `(function(n){var bad=[];for(var i=0;i<n;i++){
+				if(i>0)document.dispatchEvent(new KeyboardEvent('keydown',{key:'ArrowDown'}));
+				var bs=document.querySelectorAll('#hex [data-byte]');if(!bs.length)continue;
+				var b=bs[bs.length>>1];b.click();
+				var s=document.querySelector('#tree .node.selected');
+				bad.push(s?+s.dataset.node:-1)}return bad})(`+fmt.Sprint(len(recs))+`)`, &bad)
+			k := 0
+			for i, r := range recs {
+				if len(r.PDU.Data) == 0 {
+					continue
+				}
+				if k >= len(bad) {
+					t.Fatalf("%s: %d records walked, want %d", f, k, len(recs))
+				}
+				if want := deepest(&r.PDU, min(len(r.PDU.Data), 16384)>>1); bad[k] != want {
+					t.Errorf("%s record %d: byte in the middle selects node %d, want %d", filepath.Base(f), i, bad[k], want)
+				}
+				k++
+			}
+			tb.clean(t)
+		}
 	})
 
 	t.Run("10000-records", func(t *testing.T) {
