@@ -471,6 +471,22 @@ func TestHTMLInBrowser(t *testing.T) {
 		})
 	}
 
+	// The harness itself: a page that makes a request and throws is seen
+	// doing both, so that a clean page above means something.
+	t.Run("harness", func(t *testing.T) {
+		path := filepath.Join(pages, "noisy.html")
+		noisy := `<!DOCTYPE html><html data-ready="1"><body><img src="http://127.0.0.1:9/x.png"><script>throw new Error("boom")</script></body></html>`
+		if err := os.WriteFile(path, []byte(noisy), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		tb := open(t, browser, path)
+		tb.mu.Lock()
+		defer tb.mu.Unlock()
+		if len(tb.reqs) == 0 || len(tb.errs) == 0 {
+			t.Errorf("a noisy page: requests %q, errors %q", tb.reqs, tb.errs)
+		}
+	})
+
 	// The README's picture: MCDISSECT_LESSON_PNG=$PWD/doc/lesson.png.
 	t.Run("readme", func(t *testing.T) {
 		out := os.Getenv("MCDISSECT_LESSON_PNG")
