@@ -50,7 +50,7 @@ Examples:
   mcdissect -r cap.pcap -Y 'query.type == 0'            only PDUs matching a display filter
   mcdissect -r cap.pcap -T fields -e frame.number -e query.motd
   mcdissect -r cap.pcap -T json > cap.json
-  mcdissect -r cap.pcap -T html > lesson.html         the capture as a page to click through
+  mcdissect -r cap.pcap -T html > lesson.html           the capture as a page to click through
   mcdissect -r cap.pcap -d udp.port==25575,query        Query on a non-default port
   mcdissect -r cap.pcap -q -z mc,stat -z expert         statistics only
   mcdissect -G fields                                   every field name
