@@ -14,10 +14,15 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"image"
+	"image/color"
+	"image/draw"
+	"image/png"
 	"net/netip"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -505,6 +510,9 @@ func TestHTMLInBrowser(t *testing.T) {
 			}
 		}
 		p := tb.screenshot(t, filepath.Dir(out), strings.TrimSuffix(filepath.Base(out), ".png"))
+		if err := paletted(p); err != nil {
+			t.Fatal(err)
+		}
 		t.Logf("README screenshot: %s", p)
 		tb.clean(t)
 	})
@@ -658,4 +666,47 @@ func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
 func jsString(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
+}
+
+// paletted rewrites the PNG at path with its 256 most frequent colours
+// (a page is mostly flat colours: the README's picture shrinks to about
+// 40 %), each other pixel taking the nearest of them.
+func paletted(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	img, err := png.Decode(f)
+	f.Close()
+	if err != nil {
+		return err
+	}
+	b := img.Bounds()
+	count := map[color.RGBA]int{}
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			count[color.RGBAModel.Convert(img.At(x, y)).(color.RGBA)]++
+		}
+	}
+	cs := make([]color.RGBA, 0, len(count))
+	for c := range count {
+		cs = append(cs, c)
+	}
+	sort.Slice(cs, func(i, j int) bool {
+		if count[cs[i]] != count[cs[j]] {
+			return count[cs[i]] > count[cs[j]]
+		}
+		return fmt.Sprint(cs[i]) < fmt.Sprint(cs[j])
+	})
+	var pal color.Palette
+	for _, c := range cs[:min(len(cs), 256)] {
+		pal = append(pal, c)
+	}
+	out := image.NewPaletted(b, pal)
+	draw.Draw(out, b, img, b.Min, draw.Src)
+	var buf bytes.Buffer
+	if err := (&png.Encoder{CompressionLevel: png.BestCompression}).Encode(&buf, out); err != nil {
+		return err
+	}
+	return os.WriteFile(path, buf.Bytes(), 0o644)
 }
