@@ -24,6 +24,8 @@ type Options struct {
 	// it, a quote inside a value doubled as in CSV, so that a separator
 	// inside a value cannot split it (-E quote=d|s).
 	Quote byte
+	// For -T html: the page's title (the capture's name).
+	Title string
 }
 
 // Renderer writes records to a stream.
@@ -57,7 +59,7 @@ func NewAppender(format string, o Options) Appender {
 	return New(format, io.Discard, o).(Appender)
 }
 
-// New returns the renderer for format "text", "json", "ek" or "fields". It
+// New returns the renderer for format "text", "json", "ek", "fields" or "html". It
 // buffers its output; End flushes it.
 func New(format string, w io.Writer, o Options) Writer {
 	bw := bufio.NewWriterSize(w, 64<<10)
@@ -74,6 +76,8 @@ func New(format string, w io.Writer, o Options) Writer {
 		return &fieldsRenderer{w: bw, o: o}
 	case "ek":
 		return &ekRenderer{w: bw, o: o}
+	case "html":
+		return newHTML(bw, o)
 	}
 	return &textRenderer{w: bw, o: o}
 }

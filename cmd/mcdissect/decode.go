@@ -22,7 +22,7 @@ func runDecode(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	proto := fs.String("proto", "", "protocol of the bytes: query, slp, classic or heartbeat, e.g. --proto slp")
 	from := fs.String("from", "client", "who sent them: client or server, e.g. --from server")
-	format := fs.StringP("output-format", "T", "text", "text or json, e.g. -T json")
+	format := fs.StringP("output-format", "T", "text", "text, json or html (a page to click through), e.g. -T html")
 	hexdump := fs.BoolP("hex", "x", false, "add the annotated hex dump, e.g. -x")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, "Usage: mcdissect decode --proto P [--from client|server] [-x] HEX...\n\nHex may have spaces, colons or a 0x prefix: 'FE FD 09 00 00 00 01', fefd0900000001.\n\n")
@@ -55,11 +55,12 @@ func runDecode(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mcdissect decode: the bytes are not hex: %v\n", err)
 		return exitUsage
 	}
-	if *format != "text" && *format != "json" {
-		fmt.Fprintf(stderr, "mcdissect decode: -T %q: choose text or json\n", *format)
+	if *format != "text" && *format != "json" && *format != "html" {
+		fmt.Fprintf(stderr, "mcdissect decode: -T %q: choose text, json or html\n", *format)
 		return exitUsage
 	}
-	r := render.New(*format, stdout, render.Options{Verbose: true, Hex: *hexdump})
+	title := "mcdissect decode --proto " + *proto + " --from " + *from
+	r := render.New(*format, stdout, render.Options{Verbose: true, Hex: *hexdump, Title: title})
 	r.Begin()
 	err = analyze.DecodeBytes(*proto, dir, data, r.Record)
 	r.End()

@@ -278,7 +278,7 @@ func TestErrors(t *testing.T) {
 		{"bad -d proto", []string{"-r", querySample, "-d", "udp.port==1,classic"}, exitUsage, "cannot be decoded over udp"},
 		{"unknown field", []string{"-r", querySample, "-T", "fields", "-e", "query.nope"}, exitUsage, `"query.nope" is not a field name`},
 		{"no input", []string{"-V"}, exitUsage, "no input"},
-		{"bad -T", []string{"-r", querySample, "-T", "xml"}, exitUsage, "choose text, json, ek or fields"},
+		{"bad -T", []string{"-r", querySample, "-T", "xml"}, exitUsage, "choose text, json, ek, fields or html"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			out, stderr, code := mcd(t, nil, c.args...)

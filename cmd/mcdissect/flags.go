@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -58,6 +59,7 @@ Examples:
   mcdissect -r cap.pcap -Y 'query.type == 0'            only PDUs matching a display filter
   mcdissect -r cap.pcap -T fields -e frame.number -e query.motd
   mcdissect -r cap.pcap -T json > cap.json
+  mcdissect -r cap.pcap -T html > lesson.html           the capture as a page to click through
   mcdissect -r cap.pcap -d udp.port==25575,query        Query on a non-default port
   mcdissect -r cap.pcap -q -z mc,stat -z expert         statistics only
   mcdissect -G fields                                   every field name
@@ -84,7 +86,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.BoolVarP(&c.verbose, "verbose", "V", false, "show each PDU's full field tree with offsets and lengths, e.g. -V")
 	fs.BoolVar(&c.explain, "explain", false, "with -V, explain each field under its line, with the arithmetic of its bytes where it needs some, e.g. -V --explain")
 	fs.BoolVarP(&c.hex, "hex", "x", false, "add a hex and ASCII dump laid out field by field, e.g. -x")
-	fs.StringVarP(&c.format, "output-format", "T", "text", "output `FORMAT`: text, json, ek (Elasticsearch bulk, as tshark) or fields, e.g. -T ek")
+	fs.StringVarP(&c.format, "output-format", "T", "text", "output `FORMAT`: text, json, ek (Elasticsearch bulk, as tshark), fields or html (one self-contained page), e.g. -T html > lesson.html")
 	fs.StringArrayVarP(&c.fields, "field", "e", nil, "with -T fields, print `FIELD` (repeatable), e.g. -e frame.number -e query.motd")
 	fs.StringArrayVarP(&c.fieldOpts, "fields-option", "E", nil, "-T fields `OPTION`: header=y|n, separator=/t|/s|C, aggregator=C, occurrence=a|f|l, quote=d|s|n, e.g. -E header=y -E separator=, -E quote=d")
 	fs.IntVarP(&c.count, "count", "c", 0, "stop after `N` PDUs, e.g. -c 10")
@@ -150,9 +152,9 @@ func (c *config) check() error {
 		return errors.New("-s and -B must be positive")
 	}
 	switch c.format {
-	case "text", "json", "fields", "ek":
+	case "text", "json", "fields", "ek", "html":
 	default:
-		return fmt.Errorf("-T %q: choose text, json, ek or fields", c.format)
+		return fmt.Errorf("-T %q: choose text, json, ek, fields or html", c.format)
 	}
 	if c.format == "fields" && len(c.fields) == 0 {
 		return errors.New("-T fields needs at least one -e FIELD")
@@ -179,7 +181,7 @@ func (c *config) check() error {
 	if c.explain && (!c.verbose || c.format != "text") {
 		return errors.New("--explain explains the -V tree: use it with -V (text output)")
 	}
-	c.ropts = render.Options{Verbose: c.verbose, Hex: c.hex, Redact: c.redact, Explain: c.explain, Fields: c.refs, Occurrence: 'a'}
+	c.ropts = render.Options{Verbose: c.verbose, Hex: c.hex, Redact: c.redact, Explain: c.explain, Fields: c.refs, Occurrence: 'a', Title: c.title()}
 	for _, o := range c.fieldOpts {
 		k, v, _ := strings.Cut(o, "=")
 		switch k {
@@ -231,6 +233,17 @@ func (c *config) check() error {
 		}
 	}
 	return nil
+}
+
+// title names the input, for -T html's page.
+func (c *config) title() string {
+	if c.iface != "" {
+		return "live capture on " + c.iface
+	}
+	if c.read == "-" {
+		return "standard input"
+	}
+	return filepath.Base(c.read)
 }
 
 // tsharkChar reads tshark's -E character escapes: /t is a tab, /s a space.

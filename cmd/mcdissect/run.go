@@ -150,7 +150,8 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 	// reassembly and framing, when there is a core for it.
 	c.opts.Parallel = runtime.GOMAXPROCS(0) > 1
 	c.opts.Lite = c.summaryOnly(flt, stats, exp)
-	c.opts.Export = exp != nil
+	// The page draws Classic levels from their inflated blocks.
+	c.opts.Export = exp != nil || c.format == "html"
 	if c.opts.Lite && os.Getenv("GOGC") == "" {
 		defer debug.SetGCPercent(debug.SetGCPercent(liteGCPercent))
 	}
@@ -172,7 +173,10 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	c.opts.Batch = batch
 	var sk *sink
-	if batch > 1 && c.opts.Parallel && flt == nil && len(stats) == 0 && wr == nil && exp == nil {
+	// The page needs its records in order on one goroutine (its field
+	// table, its cap): the last path below.
+	page := c.format == "html"
+	if batch > 1 && c.opts.Parallel && flt == nil && len(stats) == 0 && wr == nil && exp == nil && !page {
 		// Nothing but -c between dissecting and output: the back end
 		// formats its records itself, in two shards (analyze.Sink).
 		// Its records are done with before the batch is, so batches can
@@ -188,7 +192,7 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 		c.opts.Sink = newShardSink(r, out, c.format, c.ropts, c.lineBuffered)
 		c.opts.Count = c.count
 		a = analyze.New(c.opts, nil)
-	} else if batch > 1 && c.heavyOutput() && c.opts.Parallel {
+	} else if batch > 1 && c.heavyOutput() && c.opts.Parallel && !page {
 		// Trees, hex dumps and JSON cost about as much to format as to
 		// dissect: the sink accepts records on the back end's goroutine
 		// and hands them to its render pool, which formats them on both
@@ -245,6 +249,9 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if n := a.Stats().Panics; n > 0 {
 		fmt.Fprintf(stderr, "mcdissect: warning: %d decoder panics were caught (a bug of mcdissect: please report it); each PDU concerned is shown as malformed (mc.panic)\n", n)
+	}
+	if w, ok := r.(interface{ Warning() string }); ok && w.Warning() != "" {
+		fmt.Fprintf(stderr, "mcdissect: warning: %s\n", w.Warning()) // -T html: the page holds part of the capture
 	}
 	if n := a.Stats().TCPDropped; n > 0 {
 		fmt.Fprintf(stderr, "mcdissect: warning: %d bytes of TCP payload were not dissected: sent after their connection closed or was reset, before the start of a stream picked up mid-way, or more than 1 GiB ahead of it\n", n)

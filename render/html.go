@@ -1,0 +1,526 @@
+package render
+
+import (
+	"bufio"
+	"crypto/sha256"
+	_ "embed"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/mcdissect/mcdissect/analyze"
+	"github.com/mcdissect/mcdissect/dissect"
+)
+
+// The page of -T html: one self-contained file (a lesson a class can open
+// from a USB stick) with the packet list, the field tree and the bytes of
+// each record, as Wireshark shows them. The records are embedded as JSON
+// in <script type="application/json">, escaped so that nothing from the
+// wire can close the element, and the page's script builds the DOM with
+// textContent only: a MOTD holding "</script>" stays text. The
+// Content-Security-Policy allows no request at all (images are data:
+// URIs) and only the page's own script and style, by hash.
+
+//go:embed html_page.js
+var htmlScript string
+
+//go:embed html_page.css
+var htmlStyle string
+
+// HTMLMaxRecords and HTMLMaxBytes bound what one page holds: the records
+// shown and the bytes of their embedded JSON. Past either, the renderer
+// stops the run (analyze.ErrStop) and the page says that it shows the
+// first records only, with the hint to choose with -Y or -c. Records of
+// a busy capture (cmd/mcgen's mix) take about 2 KB of page each, so the
+// byte cap comes first there, near 18,000 records: a 32 MB page, which
+// headless chromium opened in 19 s on a 2-core machine under a load of
+// 19; 10,000 small Query records are 6.5 MB.
+var (
+	HTMLMaxRecords = 25000
+	HTMLMaxBytes   = 32 << 20
+)
+
+// htmlRenderer writes the page. It is not an Appender: the page's field
+// table and its caps need the records one after another, in order, so
+// the command gives it every record on one goroutine.
+type htmlRenderer struct {
+	w      *bufio.Writer
+	o      Options
+	n      int   // records written
+	size   int   // bytes of record JSON written
+	capped bool  // a record was refused: the page shows the first n
+	fields []int // field ID -> 1 + index in ftab, 0 if not yet used
+	ftab   []*dissect.Field
+	keyed  []*dissect.Field // fields without an ID (made outside a registry)
+	exps   []*dissect.ExpertInfo
+	expIdx map[*dissect.ExpertInfo]int
+	buf    []byte
+	show   []byte
+	clock  stampCache
+}
+
+func newHTML(w *bufio.Writer, o Options) *htmlRenderer {
+	return &htmlRenderer{w: w, o: o, expIdx: map[*dissect.ExpertInfo]int{}}
+}
+
+// cspHash is the CSP source of an inline element's text.
+func cspHash(s string) string {
+	h := sha256.Sum256([]byte(s))
+	return "'sha256-" + base64.StdEncoding.EncodeToString(h[:]) + "'"
+}
+
+// htmlCSP forbids every request: no source for anything but the page's
+// own script and style (by hash) and data: images.
+var htmlCSP = "default-src 'none'; script-src " + cspHash(htmlScript) + "; style-src " + cspHash(htmlStyle) +
+	"; img-src data:; base-uri 'none'; form-action 'none'"
+
+func (h *htmlRenderer) Begin() error {
+	h.w.WriteString("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
+	h.w.WriteString("<meta http-equiv=\"Content-Security-Policy\" content=\"" + htmlCSP + "\">\n")
+	h.w.WriteString("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
+	h.w.WriteString("<meta name=\"generator\" content=\"mcdissect -T html\">\n")
+	h.w.WriteString("<link rel=\"icon\" href=\"data:,\">\n<title>mcdissect</title>\n")
+	h.w.WriteString("<style>" + htmlStyle + "</style>\n</head>\n<body>\n")
+	h.w.WriteString(htmlBody)
+	_, err := h.w.WriteString("<script type=\"application/json\" id=\"mc-records\">[")
+	return err
+}
+
+// htmlBody is the page's skeleton; the script fills it.
+const htmlBody = `<header id="bar"><span id="brand">mcdissect</span><span id="title"></span>
+<input id="filter" type="search" spellcheck="false" placeholder="Filter: query, slp, classic, a field (slp.status.favicon), a comparison (query.type == 0, classic.message contains &quot;hi&quot;) or any text" aria-label="display filter">
+<span id="count"></span></header>
+<noscript><p class="hint">This page shows the capture with its own script, which your browser does not run. The same tree is in the text output: mcdissect -r FILE -V -x.</p></noscript>
+<div id="banner" hidden></div>
+<main id="panes">
+<section id="list" tabindex="0" aria-label="packet list"><div id="listhead" class="row head"><span class="c-no">No.</span><span class="c-time">Time</span><span class="c-src">Source</span><span class="c-arrow"></span><span class="c-dst">Destination</span><span class="c-proto">Protocol</span><span class="c-info">Info</span></div><div id="rows"></div></section>
+<section id="tree" aria-label="field tree"><p class="hint">Select a record in the list above.</p></section>
+<section id="side"><div id="explain" aria-live="polite"><p class="hint">Click a field or a byte: its explanation shows here.</p></div>
+<div id="hex" aria-label="bytes"></div></section>
+</main>
+`
+
+func (h *htmlRenderer) Record(r *analyze.Record) error {
+	if h.capped {
+		return analyze.ErrStop
+	}
+	h.buf = h.appendRecord(h.buf[:0], r)
+	if h.n >= HTMLMaxRecords || h.size+len(h.buf) > HTMLMaxBytes {
+		h.capped = true
+		return analyze.ErrStop
+	}
+	if h.n > 0 {
+		h.w.WriteByte(',')
+	}
+	h.w.WriteByte('\n')
+	h.n++
+	h.size += len(h.buf)
+	_, err := h.w.Write(h.buf)
+	return err
+}
+
+// Warning says why the page shows only part of the capture, "" if it
+// shows all of it.
+func (h *htmlRenderer) Warning() string {
+	if !h.capped {
+		return ""
+	}
+	return htmlCapText(h.n)
+}
+
+func htmlCapText(n int) string {
+	return "the capture is too big for one page: it shows the first " + strconv.Itoa(n) + " records (at most " +
+		strconv.Itoa(HTMLMaxRecords) + " records or " + strconv.Itoa(HTMLMaxBytes>>20) +
+		" MB of them); choose what to show with -Y FILTER or -c COUNT"
+}
+
+func (h *htmlRenderer) End() error {
+	h.w.WriteString("\n]</script>\n<script type=\"application/json\" id=\"mc-meta\">")
+	b := append(h.buf[:0], "{\"title\": "...)
+	b = appendHTMLJSON(b, h.o.Title)
+	b = append(b, ", \"records\": "...)
+	b = strconv.AppendInt(b, int64(h.n), 10)
+	if h.capped {
+		b = append(b, ", \"capped\": "...)
+		b = appendHTMLJSON(b, "This page shows the first "+strconv.Itoa(h.n)+" records only: the capture is too big for one page (at most "+
+			strconv.Itoa(HTMLMaxRecords)+" records or "+strconv.Itoa(HTMLMaxBytes>>20)+" MB). Choose what to show with -Y FILTER or -c COUNT.")
+	}
+	b = append(b, ",\n\"fields\": ["...)
+	for i, f := range h.ftab {
+		if i > 0 {
+			b = append(b, ",\n"...)
+		}
+		b = append(b, '[')
+		b = appendHTMLJSON(b, f.Name)
+		b = append(b, ',')
+		b = appendHTMLJSON(b, f.Label)
+		b = append(b, ',')
+		b = appendHTMLJSON(b, fieldExplanation(f))
+		b = append(b, ',')
+		b = appendHTMLJSON(b, f.Type.String())
+		b = append(b, ']')
+	}
+	b = append(b, "],\n\"experts\": ["...)
+	for i, e := range h.exps {
+		if i > 0 {
+			b = append(b, ",\n"...)
+		}
+		b = append(b, '[')
+		b = appendHTMLJSON(b, e.Name)
+		b = append(b, ',')
+		b = appendHTMLJSON(b, e.Severity.String())
+		b = append(b, ',')
+		b = appendHTMLJSON(b, e.Summary)
+		b = append(b, ']')
+	}
+	b = append(b, "]}"...)
+	h.buf = b
+	h.w.Write(b)
+	h.w.WriteString("</script>\n<script>" + htmlScript + "</script>\n</body>\n</html>\n")
+	return h.w.Flush()
+}
+
+// Raw is refused: the page's field table and cap need every record
+// through Record, in order.
+func (h *htmlRenderer) Raw(b []byte, n int) error {
+	return errors.New("render: the html page takes its records through Record, in order")
+}
+
+func (h *htmlRenderer) Flush() error { return h.w.Flush() }
+
+// fieldExplanation is the explanation the page shows for a field: its
+// description (dissect.Field.Desc). One place, so that what explains a
+// field grows here.
+func fieldExplanation(f *dissect.Field) string { return f.Desc }
+
+// nodeExplanation is what the page adds to the field's explanation for
+// node i itself (arithmetic on its bytes), "" for nothing: one place for
+// per-node explanations, next to fieldExplanation. It is not asked about
+// nodes --redact hides. It is the field's Worked hook, the arithmetic
+// that -V --explain shows too.
+func nodeExplanation(p *dissect.PDU, i int) string {
+	n := &p.Nodes[i]
+	if n.Field.Worked == nil {
+		return ""
+	}
+	return string(n.Field.Worked(nil, p, n))
+}
+
+// fieldIndex is f's index in the page's field table, added on first use.
+func (h *htmlRenderer) fieldIndex(f *dissect.Field) int {
+	id := f.ID()
+	if id == 0 {
+		for i, g := range h.ftab {
+			if g == f {
+				return i
+			}
+		}
+		h.ftab = append(h.ftab, f)
+		return len(h.ftab) - 1
+	}
+	if id >= len(h.fields) {
+		h.fields = append(h.fields, make([]int, id+1-len(h.fields))...)
+	}
+	if h.fields[id] == 0 {
+		h.ftab = append(h.ftab, f)
+		h.fields[id] = len(h.ftab)
+	}
+	return h.fields[id] - 1
+}
+
+func (h *htmlRenderer) expertIndex(e *dissect.ExpertInfo) int {
+	if i, ok := h.expIdx[e]; ok {
+		return i
+	}
+	h.exps = append(h.exps, e)
+	h.expIdx[e] = len(h.exps) - 1
+	return len(h.exps) - 1
+}
+
+// Caps on what a node's value adds for the page's filter and colours:
+// a longer value is left out (null), and the page's filter reads the
+// node's line instead, which shows the value as the tree does. A status
+// JSON or a favicon would otherwise be in the page a third time.
+const (
+	htmlMaxStringValue = 1024
+	htmlMaxBytesValue  = 64
+)
+
+// appendRecord appends r's object. Keys are short: a page of 10,000
+// records carries each of them per node.
+//
+//	f frame, t time column, s/d source and destination, p protocol column,
+//	i info, k protocol (mc.protocol), m message, dir, st tcp.stream (-1
+//	for UDP), h header lines, x bytes (base64), wl length on the wire,
+//	parts [[frame, bytes]...], mask [[offset, length]...] (redacted), n
+//	nodes [field, parent, offset, length, flags, line, value, key],
+//	e experts [node, expert, message], img [[node, data URI, caption]...],
+//	w {node: explanation}.
+func (h *htmlRenderer) appendRecord(b []byte, r *analyze.Record) []byte {
+	p := &r.PDU
+	b = append(b, "{\"f\":"...)
+	b = strconv.AppendUint(b, r.Frame, 10)
+	b = append(b, ",\"t\":\""...)
+	b = appendSeconds(b, r.Rel)
+	b = append(b, "\",\"s\":"...)
+	b = appendHTMLJSON(b, r.Src.String())
+	b = append(b, ",\"d\":"...)
+	b = appendHTMLJSON(b, r.Dst.String())
+	b = append(b, ",\"p\":"...)
+	b = appendHTMLJSON(b, r.ProtoColumn())
+	b = append(b, ",\"i\":"...)
+	h.show = dissect.AppendSafe(h.show[:0], p.Info)
+	b = appendHTMLJSON(b, string(h.show))
+	b = append(b, ",\"k\":"...)
+	b = appendHTMLJSON(b, r.Proto)
+	b = append(b, ",\"m\":"...)
+	b = appendHTMLJSON(b, p.Message)
+	b = append(b, ",\"dir\":\""...)
+	b = append(b, p.Dir.String()...)
+	b = append(b, "\",\"st\":"...)
+	if r.TCP {
+		b = strconv.AppendInt(b, int64(r.Stream), 10)
+	} else {
+		b = append(b, "-1"...)
+	}
+	b = append(b, ",\"h\":"...)
+	h.show = appendHeader(h.show[:0], r, &h.clock)
+	b = appendHTMLJSON(b, strings.TrimSuffix(string(h.show), "\n"))
+	if p.WireLen > len(p.Data) {
+		b = append(b, ",\"wl\":"...)
+		b = strconv.AppendInt(b, int64(p.WireLen), 10)
+	}
+	if len(r.Parts) > 0 {
+		b = append(b, ",\"parts\":["...)
+		for i, pt := range r.Parts {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, '[')
+			b = strconv.AppendUint(b, pt.Frame, 10)
+			b = append(b, ',')
+			b = strconv.AppendInt(b, int64(pt.Bytes), 10)
+			b = append(b, ']')
+		}
+		b = append(b, ']')
+	}
+	data := p.Data
+	masked := h.maskedRanges(p)
+	if len(masked) > 0 {
+		data = append([]byte(nil), data...)
+		b = append(b, ",\"mask\":["...)
+		for i, m := range masked {
+			clear(data[m[0] : m[0]+m[1]])
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, '[')
+			b = strconv.AppendInt(b, int64(m[0]), 10)
+			b = append(b, ',')
+			b = strconv.AppendInt(b, int64(m[1]), 10)
+			b = append(b, ']')
+		}
+		b = append(b, ']')
+	}
+	b = append(b, ",\"x\":\""...)
+	b = base64.StdEncoding.AppendEncode(b, data)
+	b = append(b, "\",\"n\":["...)
+	for i := range p.Nodes {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = h.appendNode(b, p, i, masked)
+	}
+	b = append(b, ']')
+	if len(p.Experts) > 0 {
+		b = append(b, ",\"e\":["...)
+		for i, e := range p.Experts {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, '[')
+			b = strconv.AppendInt(b, int64(e.Node), 10)
+			b = append(b, ',')
+			b = strconv.AppendInt(b, int64(h.expertIndex(e.Info)), 10)
+			b = append(b, ',')
+			b = appendHTMLJSON(b, string(dissect.AppendSafe(h.show[:0], e.Msg)))
+			b = append(b, ']')
+		}
+		b = append(b, ']')
+	}
+	b = h.appendImages(b, p, masked)
+	first := true
+	for i := range p.Nodes {
+		if hidden(&h.o, p, i, masked) {
+			continue
+		}
+		s := nodeExplanation(p, i)
+		if s == "" {
+			continue
+		}
+		if first {
+			b = append(b, ",\"w\":{"...)
+			first = false
+		} else {
+			b = append(b, ',')
+		}
+		b = append(b, '"')
+		b = strconv.AppendInt(b, int64(i), 10)
+		b = append(b, "\":"...)
+		b = appendHTMLJSON(b, s)
+	}
+	if !first {
+		b = append(b, '}')
+	}
+	return append(b, '}')
+}
+
+// maskedRanges are the byte ranges of the nodes --redact masks, nil
+// without --redact.
+func (h *htmlRenderer) maskedRanges(p *dissect.PDU) [][2]int {
+	if !h.o.Redact {
+		return nil
+	}
+	var out [][2]int
+	for i := range p.Nodes {
+		n := &p.Nodes[i]
+		if redacted(&h.o, n) && n.Length > 0 && int(n.Offset)+int(n.Length) <= len(p.Data) {
+			out = append(out, [2]int{int(n.Offset), int(n.Length)})
+		}
+	}
+	return out
+}
+
+// hidden reports whether node n's value must not show: a secret, a node
+// under a secret, a node whose bytes lie inside a secret's (a child
+// showing it again), or text or bytes that overlap a secret's (a line
+// holding it).
+func hidden(o *Options, p *dissect.PDU, i int, masked [][2]int) bool {
+	if !o.Redact {
+		return false
+	}
+	for k := i; k >= 0; k = int(p.Nodes[k].Parent) {
+		if redacted(o, &p.Nodes[k]) {
+			return true
+		}
+	}
+	n := &p.Nodes[i]
+	text := n.Field.Type == dissect.FTString || n.Field.Type == dissect.FTBytes
+	lo, hi := int(n.Offset), int(n.Offset+n.Length)
+	for _, m := range masked {
+		if n.Length > 0 && (lo >= m[0] && hi <= m[0]+m[1] || text && lo < m[0]+m[1] && m[0] < hi) {
+			return true
+		}
+	}
+	return false
+}
+
+func (h *htmlRenderer) appendNode(b []byte, p *dissect.PDU, i int, masked [][2]int) []byte {
+	n := &p.Nodes[i]
+	secret := hidden(&h.o, p, i, masked)
+	b = append(b, '[')
+	b = strconv.AppendInt(b, int64(h.fieldIndex(n.Field)), 10)
+	b = append(b, ',')
+	b = strconv.AppendInt(b, int64(n.Parent), 10)
+	b = append(b, ',')
+	b = strconv.AppendInt(b, int64(n.Offset), 10)
+	b = append(b, ',')
+	b = strconv.AppendInt(b, int64(n.Length), 10)
+	b = append(b, ',')
+	b = strconv.AppendUint(b, uint64(n.Flags), 10)
+	b = append(b, ',')
+	// The tree line without its byte range, which the page shows apart.
+	s := appendNodeHead(h.show[:0], n)
+	if hasValue(n) {
+		if secret {
+			s = append(s, redactedText...)
+		} else {
+			s = dissect.AppendValue(s, n)
+		}
+	}
+	if n.Flags&dissect.FlagLittleEndian != 0 {
+		s = append(s, " (little-endian)"...)
+	}
+	if n.Flags&dissect.FlagGenerated != 0 {
+		s = append(s, ']')
+	}
+	h.show = s
+	b = appendHTMLJSON(b, string(s))
+	b = append(b, ',')
+	if secret || !hasValue(n) {
+		b = append(b, "null"...)
+	} else {
+		b = appendHTMLValue(b, n)
+	}
+	if n.Key != "" {
+		b = append(b, ',')
+		b = appendHTMLJSON(b, n.Key)
+	}
+	return append(b, ']')
+}
+
+// appendHTMLValue appends n's typed value for the page's filter and
+// colours: numbers, booleans, text (capped), bytes as hex (capped).
+func appendHTMLValue(b []byte, n *dissect.Node) []byte {
+	v := n.Value
+	switch n.Field.Type {
+	case dissect.FTUint, dissect.FTFrameNum:
+		return strconv.AppendUint(b, v.N, 10)
+	case dissect.FTInt:
+		return strconv.AppendInt(b, v.Int(), 10)
+	case dissect.FTFloat:
+		if f := v.Float(); !math.IsNaN(f) && !math.IsInf(f, 0) {
+			return strconv.AppendFloat(b, f, 'g', -1, 64)
+		}
+	case dissect.FTBool:
+		return strconv.AppendBool(b, v.Bool())
+	case dissect.FTString:
+		if len(v.B) <= htmlMaxStringValue {
+			return appendHTMLJSON(b, v.View())
+		}
+	case dissect.FTBytes:
+		if len(v.B) <= htmlMaxBytesValue {
+			b = append(b, '"')
+			b = hex.AppendEncode(b, v.B)
+			return append(b, '"')
+		}
+	}
+	return append(b, "null"...)
+}
+
+// appendHTMLJSON appends s as a JSON string that is safe inside a
+// <script> element: besides JSON's escapes (controls, quotes, invalid
+// UTF-8 as U+FFFD, U+2028/2029 and format characters), <, > and & are
+// written \u003c, \u003e and \u0026, so that no "</script>" or "<!--"
+// can appear in the element, whatever the wire held.
+func appendHTMLJSON(b []byte, s string) []byte {
+	start := len(b)
+	b = appendJSONString(b, s)
+	k := start
+	for ; k < len(b); k++ {
+		if c := b[k]; c == '<' || c == '>' || c == '&' {
+			break
+		}
+	}
+	if k == len(b) {
+		return b
+	}
+	tail := append([]byte(nil), b[k:]...)
+	b = b[:k]
+	for _, c := range tail {
+		switch c {
+		case '<':
+			b = append(b, `\u003c`...)
+		case '>':
+			b = append(b, `\u003e`...)
+		case '&':
+			b = append(b, `\u0026`...)
+		default:
+			b = append(b, c)
+		}
+	}
+	return b
+}

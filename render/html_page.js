@@ -1,0 +1,570 @@
+
+(function () {
+'use strict';
+var T0 = performance.now();
+// Everything from the capture is data: it reaches the page as JSON and the
+// DOM only through textContent, attributes set as strings, and img.src
+// (data: URIs the renderer checked, which the CSP alone allows).
+var RECS = JSON.parse(document.getElementById('mc-records').textContent);
+var META = JSON.parse(document.getElementById('mc-meta').textContent);
+var FIELDS = META.fields, EXPERTS = META.experts;
+var ROWH = 20, OVERSCAN = 15, HEXMAX = 16384;
+var listEl = document.getElementById('list'), rowsEl = document.getElementById('rows');
+var treeEl = document.getElementById('tree'), hexEl = document.getElementById('hex');
+var explainEl = document.getElementById('explain'), filterEl = document.getElementById('filter');
+var countEl = document.getElementById('count');
+var view = [], posOf = new Int32Array(RECS.length).fill(-1);
+var cur = -1, sel = -1, nodeEls = [], byteEls = [], asciiEls = [], lit = [], depth = [];
+
+function el(tag, cls, text) {
+  var e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined && text !== null) e.textContent = String(text);
+  return e;
+}
+function nodeName(rec, i) {
+  var n = rec.n[i], name = FIELDS[n[0]][0];
+  return n.length > 7 ? name + '.' + n[7] : name;
+}
+function bytesOf(rec) {
+  if (!rec._b) {
+    var s = atob(rec.x), b = new Uint8Array(s.length);
+    for (var i = 0; i < s.length; i++) b[i] = s.charCodeAt(i);
+    rec._b = b;
+  }
+  return rec._b;
+}
+function maxSev(rec) {
+  var m = 0;
+  if (rec.e) for (var k = 0; k < rec.e.length; k++) {
+    var s = EXPERTS[rec.e[k][1]][1], v = s === 'error' ? 3 : s === 'warning' ? 2 : 1;
+    if (v > m) m = v;
+  }
+  return m;
+}
+
+// ---- the packet list: only the rows in sight are in the DOM ----
+var shown = '';
+function renderRows() {
+  var head = document.getElementById('listhead').offsetHeight;
+  var top = Math.max(0, listEl.scrollTop - head);
+  var first = Math.max(0, Math.floor(top / ROWH) - OVERSCAN);
+  var last = Math.min(view.length, Math.ceil((top + listEl.clientHeight) / ROWH) + OVERSCAN);
+  // The same rows as before: keep their elements (a click in progress
+  // on one must find it again on release).
+  var key = first + ' ' + last + ' ' + cur + ' ' + viewID;
+  if (key === shown) return;
+  shown = key;
+  var frag = document.createDocumentFragment();
+  for (var p = first; p < last; p++) {
+    var idx = view[p], r = RECS[idx], row = el('div', 'row p-' + r.k);
+    var sv = maxSev(r);
+    if (sv === 3) row.className += ' s-error'; else if (sv === 2) row.className += ' s-warning';
+    if (idx === cur) row.className += ' sel';
+    row.style.top = (p * ROWH) + 'px';
+    row.setAttribute('data-pdu', String(idx));
+    row.setAttribute('data-frame', String(r.f));
+    row.appendChild(el('span', 'c-no', r.f));
+    row.appendChild(el('span', 'c-time', r.t));
+    var src = el('span', 'c-src', r.s), dst = el('span', 'c-dst', r.d);
+    src.title = r.s; dst.title = r.d; // an IPv6 address and port may not fit
+    row.appendChild(src);
+    row.appendChild(el('span', 'c-arrow', '\u2192'));
+    row.appendChild(dst);
+    row.appendChild(el('span', 'c-proto', r.p));
+    row.appendChild(el('span', 'c-info', r.i));
+    frag.appendChild(row);
+  }
+  rowsEl.replaceChildren(frag);
+}
+var viewID = 0;
+function setView(v) {
+  view = v;
+  viewID++;
+  posOf.fill(-1);
+  for (var p = 0; p < v.length; p++) posOf[v[p]] = p;
+  rowsEl.style.height = (v.length * ROWH) + 'px';
+  countEl.textContent = v.length === RECS.length ? RECS.length + ' records' : v.length + ' of ' + RECS.length + ' records';
+  renderRows();
+}
+function scrollToPos(p) {
+  var head = document.getElementById('listhead').offsetHeight;
+  var y = p * ROWH, top = listEl.scrollTop, h = listEl.clientHeight - head;
+  if (y < top) listEl.scrollTop = y;
+  else if (y + ROWH > top + h) listEl.scrollTop = y + ROWH - h;
+}
+listEl.addEventListener('scroll', renderRows);
+window.addEventListener('resize', renderRows);
+rowsEl.addEventListener('click', function (ev) {
+  var row = ev.target.closest('.row');
+  if (row) { selectRecord(+row.getAttribute('data-pdu')); listEl.focus({preventScroll: true}); }
+});
+document.addEventListener('keydown', function (ev) {
+  if (ev.target === filterEl) return;
+  var p = cur >= 0 ? posOf[cur] : -1, to = -1;
+  if (ev.key === 'ArrowDown') to = p < 0 ? 0 : p + 1;
+  else if (ev.key === 'ArrowUp') to = p < 0 ? 0 : p - 1;
+  else if (ev.key === 'PageDown') to = p + Math.max(1, Math.floor(listEl.clientHeight / ROWH) - 1);
+  else if (ev.key === 'PageUp') to = p - Math.max(1, Math.floor(listEl.clientHeight / ROWH) - 1);
+  else if (ev.key === 'Home') to = 0;
+  else if (ev.key === 'End') to = view.length - 1;
+  else return;
+  ev.preventDefault();
+  to = Math.max(0, Math.min(view.length - 1, to));
+  if (view.length) selectRecord(view[to]);
+});
+
+function selectRecord(idx) {
+  cur = idx;
+  var p = posOf[idx];
+  if (p >= 0) scrollToPos(p);
+  renderRows();
+  var rec = RECS[idx];
+  renderTree(rec);
+  renderHex(rec);
+  sel = -1;
+  lit = [];
+  explainEl.replaceChildren(el('p', 'hint', 'Frame ' + rec.f + ': ' + (rec.m || rec.k) + '. Click a field or a byte: its explanation shows here.'));
+}
+
+// ---- the field tree ----
+var LEGACY = {'0': '#000000', '1': '#0000AA', '2': '#00AA00', '3': '#00AAAA', '4': '#AA0000', '5': '#AA00AA', '6': '#FFAA00', '7': '#AAAAAA',
+  '8': '#555555', '9': '#5555FF', 'a': '#55FF55', 'b': '#55FFFF', 'c': '#FF5555', 'd': '#FF55FF', 'e': '#FFFF55', 'f': '#FFFFFF'};
+var NAMED = {black: '0', dark_blue: '1', dark_green: '2', dark_aqua: '3', dark_red: '4', dark_purple: '5', gold: '6', gray: '7',
+  dark_gray: '8', blue: '9', green: 'a', aqua: 'b', red: 'c', light_purple: 'd', yellow: 'e', white: 'f'};
+var CLASSIC = ['#000', '#00A', '#0A0', '#0AA', '#A00', '#A0A', '#AA0', '#AAA', '#555', '#55F', '#5F5', '#5FF', '#F55', '#F5F', '#FF5', '#FFF'];
+var STYLE = {l: 'b', o: 'i', n: 'u', m: 's', k: 'k', bold: 'b', italic: 'i', underlined: 'u', strikethrough: 's', obfuscated: 'k'};
+
+// A styled run writer: text goes into spans with the current colour and styles.
+function Styler(box) { this.box = box; this.reset(); }
+Styler.prototype.reset = function () { this.color = ''; this.st = {}; };
+Styler.prototype.text = function (t) {
+  if (!t) return;
+  var s = el('span', Object.keys(this.st).join(' '), t);
+  if (this.color) s.style.color = this.color;
+  this.box.appendChild(s);
+};
+Styler.prototype.code = function (c) {
+  c = c.toLowerCase();
+  if (LEGACY[c]) { this.color = LEGACY[c]; this.st = {}; return true; }
+  if (c === 'r') { this.reset(); return true; }
+  if (STYLE[c]) { this.st[STYLE[c]] = 1; return true; }
+  return false;
+};
+// § codes (Query MOTDs, legacy pings, chat text), §x§R§R§G§G§B§B hex colours.
+function legacyInto(box, s) {
+  var w = new Styler(box), buf = '';
+  for (var i = 0; i < s.length; i++) {
+    if (s[i] === '\u00a7' && i + 1 < s.length) {
+      var hex = /^\u00a7[xX]((?:\u00a7[0-9a-fA-F]){6})/.exec(s.slice(i, i + 14));
+      w.text(buf); buf = '';
+      if (hex) { w.color = '#' + hex[1].replace(/\u00a7/g, ''); w.st = {}; i += 13; continue; }
+      w.code(s[i + 1]); i++; continue;
+    }
+    buf += s[i];
+  }
+  w.text(buf);
+}
+// The tree's written-out formatting of an SLP description: "[green]test[reset]".
+function bracketInto(box, s) {
+  var w = new Styler(box), re = /\[(#[0-9a-fA-F]{6}|[a-z_]+)\]/g, last = 0, m;
+  while ((m = re.exec(s))) {
+    var t = m[1];
+    if (t[0] !== '#' && !NAMED[t] && !STYLE[t] && t !== 'reset') continue;
+    w.text(s.slice(last, m.index));
+    last = re.lastIndex;
+    if (t[0] === '#') { w.color = t; } else if (NAMED[t]) { w.color = LEGACY[NAMED[t]]; } else if (t === 'reset') { w.reset(); } else { w.st[STYLE[t]] = 1; }
+  }
+  w.text(s.slice(last));
+}
+// Classic & codes in a string field.
+function ampInto(box, s) {
+  var w = new Styler(box), last = 0, re = /&([0-9a-fA-F])/g, m;
+  while ((m = re.exec(s))) {
+    w.text(s.slice(last, m.index));
+    w.color = CLASSIC[parseInt(m[1], 16)];
+    last = re.lastIndex;
+  }
+  w.text(s.slice(last));
+}
+// A preview of how the client shows node i's text, or null.
+function preview(rec, i, kids) {
+  var n = rec.n[i], name = FIELDS[n[0]][0], v = n[6], box;
+  if (/\.styled$/.test(name) && typeof v === 'string') {
+    box = el('div', 'mc'); bracketInto(box, v); return box;
+  }
+  var runs = (kids[i] || []).filter(function (k) { return FIELDS[rec.n[k][0]][0] === 'classic.color_run'; });
+  if (runs.length) {
+    box = el('div', 'mc');
+    runs.forEach(function (k) {
+      var m = /&[0-9a-fA-F] [^#:]*(#[0-9A-Fa-f]{3})/.exec(rec.n[k][5]);
+      var s = el('span', '', typeof rec.n[k][6] === 'string' ? rec.n[k][6] : '');
+      if (m) s.style.color = m[1];
+      box.appendChild(s);
+    });
+    return box;
+  }
+  if (typeof v !== 'string' || name === 'classic.color_run') return null;
+  // A pair whose value child shows the same text: the child previews it.
+  if ((kids[i] || []).some(function (k) { return rec.n[k][6] === v; })) return null;
+  if (v.indexOf('\u00a7') >= 0 && !/\.raw$|^slp\.status\.json$/.test(name)) {
+    box = el('div', 'mc'); legacyInto(box, v); return box;
+  }
+  if (/^classic\./.test(name) && /&[0-9a-fA-F]/.test(v)) {
+    box = el('div', 'mc'); ampInto(box, v); return box;
+  }
+  return null;
+}
+
+function renderTree(rec) {
+  var n = rec.n, kids = {}, lis = [];
+  depth = new Array(n.length);
+  nodeEls = new Array(n.length);
+  for (var i = 0; i < n.length; i++) {
+    var par = n[i][1];
+    depth[i] = par < 0 ? 0 : depth[par] + 1;
+    if (par >= 0) (kids[par] = kids[par] || []).push(i);
+  }
+  var experts = {};
+  if (rec.e) rec.e.forEach(function (e) { (experts[e[0]] = experts[e[0]] || []).push(e); });
+  var imgs = {};
+  if (rec.img) rec.img.forEach(function (m) { (imgs[m[0]] = imgs[m[0]] || []).push(m); });
+  var root = el('ul'), hdr = el('div', 'hdr', rec.h + partsText(rec));
+  for (i = 0; i < n.length; i++) {
+    var nd = n[i], li = el('li'), d = el('div', 'node');
+    d.setAttribute('data-field', nodeName(rec, i));
+    d.setAttribute('data-offset', String(nd[2]));
+    d.setAttribute('data-length', String(nd[4] & 1 ? 0 : nd[3]));
+    d.setAttribute('data-node', String(i));
+    if (nd[4] & 1) d.className += ' gen';
+    if (FIELDS[nd[0]][3] === 'framenum' && typeof nd[6] === 'number') {
+      d.className += ' link';
+      d.title = 'double-click: go to frame ' + nd[6];
+    }
+    if (nd[4] & 6) d.className += ' bad';
+    var tog = el('span', 'tog', kids[i] ? '\u25be' : '');
+    d.appendChild(tog);
+    d.appendChild(el('span', 'txt', nd[5]));
+    if (!(nd[4] & 1)) d.appendChild(el('span', 'rng', ' [off ' + nd[2] + ', len ' + nd[3] + ']'));
+    if (nd[4] & 2) d.appendChild(el('span', 'rng', ' [truncated]'));
+    if (nd[4] & 4) d.appendChild(el('span', 'rng', ' [malformed]'));
+    li.appendChild(d);
+    var pv = preview(rec, i, kids);
+    if (pv) li.appendChild(pv);
+    (imgs[i] || []).forEach(function (m) {
+      var f = el('figure'), img = el('img', /favicon/.test(nodeName(rec, m[0])) ? 'fav' : 'map');
+      img.alt = m[2];
+      img.src = m[1];
+      f.appendChild(img);
+      f.appendChild(el('figcaption', '', m[2]));
+      li.appendChild(f);
+    });
+    (experts[i] || []).forEach(function (e) {
+      var info = EXPERTS[e[1]], sev = info[1];
+      var x = el('div', 'expert sev-' + sev, '[Expert Info (' + sev[0].toUpperCase() + sev.slice(1) + '/' + info[0] + '): ' + e[2] + ']');
+      x.setAttribute('data-expert-node', String(i));
+      li.appendChild(x);
+    });
+    if (kids[i]) {
+      li.appendChild(el('ul'));
+      if (kids[i].length > 40 && depth[i] > 0) li.className = 'shut';
+      if (li.className === 'shut') tog.textContent = '\u25b8';
+    }
+    nodeEls[i] = d;
+    lis[i] = li;
+    if (nd[1] >= 0 && lis[nd[1]]) lis[nd[1]].lastChild.appendChild(li); else root.appendChild(li);
+  }
+  treeEl.replaceChildren(hdr, root);
+}
+// Which frames a reassembled PDU's bytes came from, as byte ranges.
+function partsText(rec) {
+  if (!rec.parts || rec.parts.length < 2) return '';
+  var len = bytesOf(rec).length, sum = 0, out = [];
+  rec.parts.forEach(function (p) { sum += p[1]; });
+  if (sum !== len) return '';
+  var off = 0;
+  rec.parts.forEach(function (p) { out.push('bytes ' + off + '\u2013' + (off + p[1] - 1) + ' from frame ' + p[0]); off += p[1]; });
+  return '\n[' + out.join('; ') + ']';
+}
+// A link to another frame (Response in frame: N): go there.
+treeEl.addEventListener('dblclick', function (ev) {
+  var d = ev.target.closest('.node.link');
+  if (!d) return;
+  var f = RECS[cur].n[+d.getAttribute('data-node')][6];
+  for (var i = 0; i < RECS.length; i++) {
+    if (RECS[i].f !== f) continue;
+    if (posOf[i] < 0) { filterEl.value = ''; applyFilter(); }
+    selectRecord(i);
+    return;
+  }
+});
+treeEl.addEventListener('click', function (ev) {
+  var t = ev.target;
+  if (t.classList.contains('tog')) {
+    var li = t.closest('li');
+    if (li.querySelector('ul')) { li.classList.toggle('shut'); t.textContent = li.classList.contains('shut') ? '\u25b8' : '\u25be'; }
+    return;
+  }
+  var x = t.closest('.expert');
+  if (x) { selectNode(+x.getAttribute('data-expert-node')); return; }
+  var d = t.closest('.node');
+  if (d) selectNode(+d.getAttribute('data-node'));
+});
+
+// ---- the bytes ----
+function renderHex(rec) {
+  var b = bytesOf(rec), n = Math.min(b.length, HEXMAX), frag = document.createDocumentFragment();
+  var masked = new Uint8Array(b.length);
+  if (rec.mask) rec.mask.forEach(function (m) { masked.fill(1, m[0], m[0] + m[1]); });
+  var from = null;
+  if (rec.parts && rec.parts.length > 1) {
+    var sum = 0; rec.parts.forEach(function (p) { sum += p[1]; });
+    if (sum === b.length) { from = []; rec.parts.forEach(function (p) { for (var k = 0; k < p[1]; k++) from.push(p[0]); }); }
+  }
+  byteEls = new Array(n);
+  asciiEls = new Array(n);
+  var wide = b.length > 0xffff;
+  for (var o = 0; o < n; o += 16) {
+    var row = el('div', 'hrow'), asc = [];
+    var off = o.toString(16);
+    row.appendChild(el('span', 'hoff', ('0000000' + off).slice(wide ? -8 : -4)));
+    for (var j = 0; j < 16; j++) {
+      var i = o + j;
+      if (i >= n) { row.appendChild(el('span', 'hb' + (j === 7 ? ' gap8' : ''), '')); continue; }
+      var c = b[i], m = masked[i];
+      var h = el('span', 'hb' + (j === 7 ? ' gap8' : '') + (m ? ' masked' : ''), m ? '**' : (c < 16 ? '0' : '') + c.toString(16));
+      h.setAttribute('data-byte', String(i));
+      if (from) h.title = 'offset ' + i + ', from frame ' + from[i];
+      var a = el('span', 'ha' + (m ? ' masked' : ''), m ? '*' : c >= 0x20 && c < 0x7f ? String.fromCharCode(c) : '.');
+      a.setAttribute('data-ascii', String(i));
+      byteEls[i] = h; asciiEls[i] = a;
+      row.appendChild(h); asc.push(a);
+    }
+    row.appendChild(el('span', 'hsp', ''));
+    asc.forEach(function (a) { row.appendChild(a); });
+    frag.appendChild(row);
+  }
+  if (b.length === 0) frag.appendChild(el('div', 'more', '(no bytes)'));
+  if (b.length > n) frag.appendChild(el('div', 'more', '\u2026 ' + (b.length - n) + ' more bytes not shown'));
+  if (rec.wl) frag.appendChild(el('div', 'more', 'The capture kept ' + b.length + ' of the ' + rec.wl + ' bytes on the wire.'));
+  hexEl.replaceChildren(frag);
+  hexEl.scrollTop = 0;
+}
+hexEl.addEventListener('click', function (ev) {
+  var t = ev.target, a = t.getAttribute('data-byte') || t.getAttribute('data-ascii');
+  if (a !== null && a !== '') selectByte(+a);
+});
+// The deepest field that covers byte b (of equally deep ones, the first).
+function selectByte(b) {
+  var rec = RECS[cur], best = -1, bd = -1;
+  for (var i = 0; i < rec.n.length; i++) {
+    var n = rec.n[i];
+    if (n[4] & 1) continue;
+    if (b >= n[2] && b < n[2] + n[3] && depth[i] > bd) { best = i; bd = depth[i]; }
+  }
+  if (best >= 0) selectNode(best);
+}
+
+function selectNode(i) {
+  var rec = RECS[cur], n = rec.n[i];
+  if (sel >= 0 && nodeEls[sel]) nodeEls[sel].classList.remove('selected');
+  lit.forEach(function (k) { byteEls[k].classList.remove('hl'); asciiEls[k].classList.remove('hl'); });
+  lit = [];
+  sel = i;
+  var d = nodeEls[i];
+  d.classList.add('selected');
+  for (var li = d.parentNode; li && li !== treeEl; li = li.parentNode) {
+    if (li.classList && li.classList.contains('shut')) { li.classList.remove('shut'); var t = li.querySelector('.tog'); if (t) t.textContent = '\u25be'; }
+  }
+  d.scrollIntoView({block: 'nearest'});
+  if (!(n[4] & 1)) {
+    for (var k = n[2]; k < n[2] + n[3] && k < byteEls.length; k++) {
+      if (!byteEls[k]) continue;
+      byteEls[k].classList.add('hl'); asciiEls[k].classList.add('hl'); lit.push(k);
+    }
+    if (lit.length) byteEls[lit[0]].scrollIntoView({block: 'nearest'});
+  }
+  explain(rec, i);
+}
+
+function explain(rec, i) {
+  var n = rec.n[i], f = FIELDS[n[0]], out = [];
+  var h = el('h3', '', f[1]);
+  h.appendChild(el('code', '', nodeName(rec, i)));
+  out.push(h);
+  out.push(el('p', f[2] ? 'desc' : 'desc none', f[2] || 'No explanation is written for this field yet.'));
+  if (rec.w && rec.w[i]) out.push(el('p', 'worked', rec.w[i]));
+  out.push(el('p', 'line mono', n[5]));
+  if (n[4] & 1) {
+    out.push(el('p', 'bytes', 'Generated by mcdissect (not on the wire): worked out from other fields or packets.'));
+  } else {
+    var b = bytesOf(rec), parts = [];
+    for (var k = n[2]; k < n[2] + Math.min(n[3], 32) && k < b.length; k++) parts.push((b[k] < 16 ? '0' : '') + b[k].toString(16));
+    var masked = rec.mask && rec.mask.some(function (m) { return n[2] < m[0] + m[1] && m[0] < n[2] + n[3]; });
+    out.push(el('p', 'bytes mono', 'Bytes ' + n[2] + '\u2013' + (n[2] + n[3] - 1) + ' (' + n[3] + '): ' +
+      (masked ? '(redacted)' : parts.join(' ') + (n[3] > 32 ? ' \u2026' : ''))));
+  }
+  if (rec.e) rec.e.forEach(function (e) {
+    if (e[0] !== i) return;
+    var info = EXPERTS[e[1]];
+    out.push(el('p', 'expert sev-' + info[1], info[1] + ' ' + info[0] + ': ' + info[2] + '.'));
+  });
+  explainEl.replaceChildren.apply(explainEl, out);
+}
+
+// ---- the filter: protocol names, fields, comparisons, or any text ----
+var PSEUDO = {
+  'frame.number': function (r) { return [r.f]; },
+  'frame.time_relative': function (r) { return [parseFloat(r.t)]; },
+  'mc.protocol': function (r) { return [r.k]; },
+  'mc.direction': function (r) { return [r.dir]; },
+  'mc.message': function (r) { return r.m ? [r.m] : []; },
+  'mc.expert': function (r) { return (r.e || []).map(function (e) { return EXPERTS[e[1]][0]; }); },
+  'mc.reassembled.frames': function (r) { return (r.parts || []).map(function (p) { return p[0]; }); },
+  'tcp': function (r) { return r.st >= 0 ? [true] : []; },
+  'udp': function (r) { return r.st < 0 ? [true] : []; },
+  'tcp.stream': function (r) { return r.st >= 0 ? [r.st] : []; },
+  'ip.src': function (r) { return addr(r.s, 4); }, 'ip.dst': function (r) { return addr(r.d, 4); },
+  'ipv6.src': function (r) { return addr(r.s, 6); }, 'ipv6.dst': function (r) { return addr(r.d, 6); },
+  'tcp.srcport': function (r) { return r.st >= 0 ? [port(r.s)] : []; }, 'tcp.dstport': function (r) { return r.st >= 0 ? [port(r.d)] : []; },
+  'udp.srcport': function (r) { return r.st < 0 ? [port(r.s)] : []; }, 'udp.dstport': function (r) { return r.st < 0 ? [port(r.d)] : []; },
+  'tcp.port': function (r) { return r.st >= 0 ? [port(r.s), port(r.d)] : []; }, 'udp.port': function (r) { return r.st < 0 ? [port(r.s), port(r.d)] : []; }
+};
+function addr(s, v) {
+  var m = /^\[(.*)\]:\d+$/.exec(s) || /^(.*):\d+$/.exec(s);
+  if (!m) return [];
+  var six = m[1].indexOf(':') >= 0;
+  return six === (v === 6) ? [m[1]] : [];
+}
+function port(s) { return +s.slice(s.lastIndexOf(':') + 1); }
+function values(r, name) {
+  if (PSEUDO[name]) return PSEUDO[name](r).map(function (v) { return {v: v, line: String(v)}; });
+  var out = [];
+  for (var i = 0; i < r.n.length; i++) {
+    if (nodeName(r, i) === name) out.push({v: r.n[i][6], line: r.n[i][5]});
+  }
+  return out;
+}
+function knownName(s) {
+  if (PSEUDO[s]) return true;
+  for (var i = 0; i < FIELDS.length; i++) if (FIELDS[i][0] === s || s.indexOf(FIELDS[i][0] + '.') === 0) return true;
+  return /^(query|slp|classic|mc|frame)(\.[a-z0-9_.]+)?$/.test(s);
+}
+var OPS = {'==': '==', 'eq': '==', '!=': '!=', 'ne': '!=', '<': '<', 'lt': '<', '>': '>', 'gt': '>', '<=': '<=', 'le': '<=',
+  '>=': '>=', 'ge': '>=', 'contains': 'contains', 'matches': 'matches', '~': 'matches'};
+function lex(s) {
+  var toks = [], re = /\s*(?:(\(|\)|&&|\|\||==|!=|>=|<=|>|<|!|~)|"((?:[^"\\]|\\.)*)"|(\d{1,3}(?:\.\d{1,3}){3}(?![\w.]))|(-?0x[0-9a-fA-F]+|-?\d+(?:\.\d+)?(?![\w.:]))|([A-Za-z_][\w.:-]*))/y, m;
+  re.lastIndex = 0;
+  while (re.lastIndex < s.length) {
+    var at = re.lastIndex;
+    if (/^\s*$/.test(s.slice(at))) break;
+    m = re.exec(s);
+    if (!m) return null;
+    if (m[1]) toks.push({t: 'p', s: m[1]});
+    else if (m[2] !== undefined) toks.push({t: 's', s: m[2].replace(/\\(.)/g, '$1')});
+    else if (m[3]) toks.push({t: 's', s: m[3]});
+    else if (m[4]) toks.push({t: 'n', s: m[4], n: Number(m[4])});
+    else toks.push({t: 'w', s: m[5]});
+  }
+  return toks;
+}
+function compile(src) {
+  var toks = lex(src), k = 0;
+  if (!toks || !toks.length) return null;
+  function peek(s) { return k < toks.length && (toks[k].t === 'p' || toks[k].t === 'w') && toks[k].s === s; }
+  function or() {
+    var a = and(); if (!a) return null;
+    while (peek('||') || peek('or')) { k++; var b = and(); if (!b) return null; a = (function (x, y) { return function (r) { return x(r) || y(r); }; })(a, b); }
+    return a;
+  }
+  function and() {
+    var a = not(); if (!a) return null;
+    while (peek('&&') || peek('and')) { k++; var b = not(); if (!b) return null; a = (function (x, y) { return function (r) { return x(r) && y(r); }; })(a, b); }
+    return a;
+  }
+  function not() {
+    if (peek('!') || peek('not')) { k++; var a = not(); return a && function (r) { return !a(r); }; }
+    return primary();
+  }
+  function primary() {
+    if (peek('(')) { k++; var a = or(); if (!a || !peek(')')) return null; k++; return a; }
+    var t = toks[k];
+    if (!t || t.t !== 'w' || !knownName(t.s)) return null;
+    k++;
+    var name = t.s, o = k < toks.length ? OPS[toks[k].s] : undefined;
+    if (!o || toks[k].t === 's' || toks[k].t === 'n') return function (r) { return values(r, name).length > 0; };
+    k++;
+    var v = toks[k];
+    if (!v || v.t === 'p') return null;
+    k++;
+    var test = comparer(o, v);
+    if (!test) return null;
+    if (o === '!=') return function (r) { return !values(r, name).some(function (x) { return test(x); }); };
+    return function (r) { return values(r, name).some(function (x) { return test(x); }); };
+  }
+  var f = or();
+  return f && k === toks.length ? f : null;
+}
+function comparer(o, lit) {
+  var num = lit.t === 'n' ? lit.n : NaN, str = lit.s, re;
+  if (o === 'matches') { try { re = new RegExp(str); } catch (e) { return null; } }
+  return function (x) {
+    var v = x.v;
+    if (o === 'contains') return String(v === null ? x.line : v).indexOf(str) >= 0;
+    if (o === 'matches') return re.test(String(v === null ? x.line : v));
+    if (typeof v === 'boolean') v = v ? 1 : 0;
+    if (typeof v === 'number' && !isNaN(num)) {
+      switch (o) { case '==': case '!=': return v === num; case '<': return v < num; case '>': return v > num; case '<=': return v <= num; case '>=': return v >= num; }
+    }
+    if (typeof v === 'number') {
+      // a value name: query.type == "Handshake" matches "Type: Handshake (9)"
+      var shown = x.line.slice(x.line.indexOf(': ') + 2);
+      if (o === '==' || o === '!=') return shown === str || shown.indexOf(str + ' (') === 0;
+      return false;
+    }
+    if (typeof v === 'string') {
+      switch (o) { case '==': case '!=': return v === str; case '<': return v < str; case '>': return v > str; case '<=': return v <= str; case '>=': return v >= str; }
+    }
+    return false;
+  };
+}
+function rowText(r) { return (r.f + ' ' + r.t + ' ' + r.s + ' \u2192 ' + r.d + ' ' + r.p + ' ' + r.i).toLowerCase(); }
+var timer = 0;
+function applyFilter() {
+  var src = filterEl.value.trim(), v = [];
+  filterEl.className = '';
+  if (!src) {
+    for (var i = 0; i < RECS.length; i++) v.push(i);
+  } else {
+    var f = compile(src);
+    if (f) {
+      filterEl.className = 'ok';
+      filterEl.title = 'display filter (a subset of -Y in the page; mcdissect -Y has the whole language)';
+      for (i = 0; i < RECS.length; i++) if (f(RECS[i])) v.push(i);
+    } else {
+      filterEl.className = 'text';
+      filterEl.title = 'not a filter: searching the list for this text';
+      var needle = src.toLowerCase();
+      for (i = 0; i < RECS.length; i++) if (rowText(RECS[i]).indexOf(needle) >= 0) v.push(i);
+    }
+  }
+  setView(v);
+  if (cur >= 0 && posOf[cur] >= 0) scrollToPos(posOf[cur]);
+}
+filterEl.addEventListener('input', function () { clearTimeout(timer); timer = setTimeout(applyFilter, 150); });
+filterEl.addEventListener('keydown', function (ev) { if (ev.key === 'Enter') { clearTimeout(timer); applyFilter(); } });
+
+// ---- start ----
+document.title = META.title ? 'mcdissect \u2014 ' + META.title : 'mcdissect';
+document.getElementById('title').textContent = META.title || '';
+if (META.capped) { var bn = document.getElementById('banner'); bn.textContent = META.capped; bn.hidden = false; }
+var all = [];
+for (var s = 0; s < RECS.length; s++) all.push(s);
+setView(all);
+if (RECS.length) selectRecord(0);
+else treeEl.replaceChildren(el('p', 'hint', 'No records: nothing in this capture was Minecraft traffic (or the filter matched nothing).'));
+// For tests and the curious: milliseconds from navigation to ready.
+document.documentElement.setAttribute('data-ready-ms', String(Math.round(performance.now())));
+document.documentElement.setAttribute('data-script-ms', String(Math.round(performance.now() - T0)));
+document.documentElement.setAttribute('data-ready', '1');
+})();
