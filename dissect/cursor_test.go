@@ -137,9 +137,6 @@ func TestRegistry(t *testing.T) {
 	if _, _, ok := LookupField("dtest.a.b"); ok {
 		t.Error("a name under a non-keyed field was found")
 	}
-	if e, ok := LookupExpert("dtest.example"); !ok || e != tExample {
-		t.Error("expert lookup")
-	}
 	if (Names{1: "one"}).Name(2) != "Unknown (2)" {
 		t.Error("Names fallback")
 	}

@@ -50,14 +50,6 @@ func (r *Registry) Expert(name string, sev Severity, summary string) *ExpertInfo
 	return e
 }
 
-// LookupExpert finds a registered expert item by name.
-func LookupExpert(name string) (*ExpertInfo, bool) {
-	global.Lock()
-	defer global.Unlock()
-	e, ok := global.experts[name]
-	return e, ok
-}
-
 // ExpertItem is one expert item in a PDU, hung on the node it concerns.
 type ExpertItem struct {
 	Node int32 // index into PDU.Nodes

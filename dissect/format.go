@@ -399,6 +399,3 @@ func appendEscaped(dst []byte, s string, quoted bool) []byte {
 func appendHexByte(dst []byte, c byte) []byte {
 	return append(dst, hexDigits[c>>4], hexDigits[c&15])
 }
-
-// Display is AppendValue as a string, for tests and slow paths.
-func Display(n *Node) string { return string(AppendValue(nil, n)) }

@@ -42,20 +42,20 @@ func TestAppendValue(t *testing.T) {
 		{Node{Field: bl, Value: Bool(true)}, "True"},
 		{Node{Field: typ, Value: U(9), Text: "custom\x1b"}, `custom\x1b`},
 	} {
-		if got := Display(&c.n); got != c.want {
+		if got := display(&c.n); got != c.want {
 			t.Errorf("%s %v: got %q, want %q", c.n.Field.Name, c.n.Value, got, c.want)
 		}
 	}
 }
 
-func TestCustomDisplay(t *testing.T) {
+func TestCustomdisplay(t *testing.T) {
 	f := &Field{Name: "fmt.custom", Type: FTUint, Custom: func(dst []byte, n *Node) []byte {
 		return append(append(dst, "custom "...), byte('0'+n.Value.N))
 	}}
-	if got := Display(&Node{Field: f, Value: U(7)}); got != "custom 7" {
+	if got := display(&Node{Field: f, Value: U(7)}); got != "custom 7" {
 		t.Errorf("got %q", got)
 	}
-	if got := Display(&Node{Field: f, Value: U(7), Text: "own text"}); got != "own text" {
+	if got := display(&Node{Field: f, Value: U(7), Text: "own text"}); got != "own text" {
 		t.Errorf("a node's own text comes first: got %q", got)
 	}
 }
@@ -228,3 +228,6 @@ func TestPlainPrefix(t *testing.T) {
 		}
 	}
 }
+
+// display is a node's value as the tree shows it, as a string.
+func display(n *Node) string { return string(AppendValue(nil, n)) }

@@ -15,12 +15,10 @@ func TestManyStreams(t *testing.T) {
 	const nConns, nPDUs = 200, 20
 	rng := rand.New(rand.NewPCG(1, 2))
 	type stream struct {
-		data  []byte
-		cuts  []int // segment boundaries
-		next  int   // next segment to send
-		pdus  int
-		isn   uint32
-		frame uint64
+		data []byte
+		cuts []int // segment boundaries
+		next int   // next segment to send
+		isn  uint32
 	}
 	streams := make([]*stream, nConns)
 	for i := range streams {

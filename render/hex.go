@@ -10,19 +10,13 @@ import (
 // chunk, a favicon); the rest is summarised in one line.
 const maxHexLinesPerField = 8
 
-// AppendHexDump appends the PDU's bytes laid out by field: one block per
+// appendHexDump appends the PDU's bytes laid out by field: one block per
 // leaf field, in offset order, each line giving the offset, up to 16 bytes
 // in hex, the same bytes as ASCII, and the field's label on the block's
 // first line, so that a learner can match every tree line to its bytes.
 // Leaves cover every byte of a PDU (undissected bytes are leaves too), so
-// the blocks together are the whole PDU.
-func AppendHexDump(dst []byte, p *dissect.PDU, o *Options) []byte {
-	dst, _ = appendHexDump(dst, p, o, nil)
-	return dst
-}
-
-// appendHexDump is AppendHexDump with scratch space for the leaf marks,
-// which it returns for reuse: no allocation per record.
+// the blocks together are the whole PDU. hasChild is scratch space for the
+// leaf marks, returned for reuse: no allocation per record.
 func appendHexDump(dst []byte, p *dissect.PDU, o *Options, hasChild []bool) ([]byte, []bool) {
 	hasChild = slices.Grow(hasChild[:0], len(p.Nodes))[:len(p.Nodes)]
 	clear(hasChild)

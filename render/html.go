@@ -54,7 +54,6 @@ type htmlRenderer struct {
 	capped bool  // a record was refused: the page shows the first n
 	fields []int // field ID -> 1 + index in ftab, 0 if not yet used
 	ftab   []*dissect.Field
-	keyed  []*dissect.Field // fields without an ID (made outside a registry)
 	exps   []*dissect.ExpertInfo
 	expIdx map[*dissect.ExpertInfo]int
 	buf    []byte

@@ -279,11 +279,6 @@ func appendSpaces(b []byte, n int) []byte {
 	return append(b, spaces[:n]...)
 }
 
-// AppendNodeLine appends one tree line: "Label: value [off 3, len 4]".
-func AppendNodeLine(dst []byte, n *dissect.Node, o *Options) []byte {
-	return appendNodeTail(appendNodeHead(dst, n), n, o)
-}
-
 // hasValue reports whether n's line shows a value after a colon.
 func hasValue(n *dissect.Node) bool {
 	return n.Field.Type != dissect.FTNone && n.Field.Type != dissect.FTProtocol || n.Text != ""

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -72,18 +71,6 @@ func (c *config) openLive(stderr io.Writer) (analyze.Source, func(), error) {
 		stopTimer = time.AfterFunc(d, src.Stop).Stop
 	}
 	return src, func() { stopTimer(); src.Close() }, nil
-}
-
-// interruptible makes a live source end cleanly on a signal, so that
-// streams are flushed and the output is complete: Stop makes a blocked
-// Next return io.EOF. Any wrapper of the source (-w's tee) passes Stop on.
-func interruptible(src analyze.Source, stop <-chan os.Signal) analyze.Source {
-	go func() {
-		if _, ok := <-stop; ok {
-			src.Stop()
-		}
-	}()
-	return src
 }
 
 // listInterfaces prints -D as tshark does: "1. eth0", "2. lo (Loopback)".

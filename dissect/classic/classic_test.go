@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/mcdissect/mcdissect/dissect"
+	"github.com/mcdissect/mcdissect/dissect/dissecttest"
 )
 
 // Builders for packets, from the seed's tables.
@@ -249,7 +250,7 @@ func TestPackets(t *testing.T) {
 					t.Errorf("no %s\n%s", name, dumpTree(p))
 					continue
 				}
-				if got := dissect.Display(&p.Nodes[i]); got != want {
+				if got := dissecttest.Display(&p.Nodes[i]); got != want {
 					t.Errorf("%s = %s, want %s", name, got, want)
 				}
 			}
@@ -398,7 +399,7 @@ func TestColours(t *testing.T) {
 	var runs []string
 	for i := range p.Nodes {
 		if p.Nodes[i].Field == FieldColorRun {
-			runs = append(runs, dissect.Display(&p.Nodes[i]))
+			runs = append(runs, dissecttest.Display(&p.Nodes[i]))
 		}
 	}
 	want := []string{`&c red #F55: "Red "`, `&a green #5F5: "Green&zX&"`}
@@ -416,7 +417,7 @@ func TestColours(t *testing.T) {
 	if !found {
 		t.Error("no &e note for player ID 127")
 	}
-	if StripColors("&0a&1b&fc") != "abc" {
+	if string(stripColors(nil, []byte("&0a&1b&fc"))) != "abc" {
 		t.Error("StripColors")
 	}
 }
@@ -478,7 +479,7 @@ func TestLevel(t *testing.T) {
 	p := decodeLevel(t, NewConn(nil), gzipLevel(blocks), 16, 8, 16)
 	want := map[string]string{"classic.level.block_count": "2048", "classic.level.volume": "2048", "classic.level.type_count": "Air (0): 683 blocks", "classic.level.chunk_frame": "100"}
 	for k, v := range want {
-		if i := p.Find(k); i < 0 || dissect.Display(&p.Nodes[i]) != v {
+		if i := p.Find(k); i < 0 || dissecttest.Display(&p.Nodes[i]) != v {
 			t.Errorf("%s: want %s\n%s", k, v, dumpTree(p))
 		}
 	}
@@ -611,7 +612,7 @@ func TestKeyVerification(t *testing.T) {
 		t.Fatalf("%v\n%s", err, dumpTree(&p))
 	}
 	for name, want := range map[string]string{"classic.heartbeat.name": `"My Server": the server's name in the list`, "classic.heartbeat.port": `"25565": the port players connect to`} {
-		if i := p.Find(name); i < 0 || dissect.Display(&p.Nodes[i]) != want {
+		if i := p.Find(name); i < 0 || dissecttest.Display(&p.Nodes[i]) != want {
 			t.Errorf("%s want %s\n%s", name, want, dumpTree(&p))
 		}
 	}

@@ -16,11 +16,11 @@ const realCapture = "../../samples/classic-session.pcap" // a copy of shared/cap
 
 // segment is one TCP segment with payload from a pcap.
 type segment struct {
-	frame            uint64
-	src, dst         string
-	seq              uint32
-	payload          []byte
-	syn, fin, hasACK bool
+	frame    uint64
+	src, dst string
+	seq      uint32
+	payload  []byte
+	syn, fin bool
 }
 
 // readPcap is a tiny stdlib-only reader: classic pcap, Ethernet link type,

@@ -42,13 +42,12 @@ func replayWith(t *testing.T, segs []segment, o replayOpts) *replayed {
 	out := &replayed{experts: map[string]int{}}
 	sess := NewSession()
 	type side struct {
-		buf      []byte
-		next     uint32
-		init     bool
-		gap      bool
-		lost     bool
-		lastFrm  uint64
-		finished bool
+		buf     []byte
+		next    uint32
+		init    bool
+		gap     bool
+		lost    bool
+		lastFrm uint64
 	}
 	type conn struct {
 		client, server string
@@ -58,7 +57,6 @@ func replayWith(t *testing.T, segs []segment, o replayOpts) *replayed {
 		sides          [3]*side
 	}
 	conns := map[string]*conn{}
-	var order []*conn
 	key := func(a, b string) string {
 		if a < b {
 			return a + "|" + b
@@ -116,7 +114,6 @@ func replayWith(t *testing.T, segs []segment, o replayOpts) *replayed {
 			}
 			cn = &conn{client: sg.src, server: sg.dst, sides: [3]*side{nil, {}, {}}}
 			conns[k] = cn
-			order = append(order, cn)
 		}
 		dir := dissect.DirC2S
 		if sg.src == cn.server {

@@ -3,7 +3,6 @@ package classic
 import (
 	"math"
 	"strconv"
-	"strings"
 
 	"github.com/mcdissect/mcdissect/dissect"
 )
@@ -24,22 +23,6 @@ func colorIndex(b byte) int {
 		return int(b-'A') + 10
 	}
 	return -1
-}
-
-// StripColors returns s without its &-colour codes (& and one hex digit).
-func StripColors(s string) string {
-	if strings.IndexByte(s, '&') < 0 {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '&' && i+1 < len(s) && isColorDigit(s[i+1]) {
-			i++
-			continue
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
 }
 
 // stripColors appends b without its &-colour codes to dst.

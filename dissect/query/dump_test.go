@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/mcdissect/mcdissect/dissect"
+	"github.com/mcdissect/mcdissect/dissect/dissecttest"
 )
 
 // dump renders p as an indented tree, one node per line, with experts: the
@@ -28,7 +29,7 @@ func dump(p *dissect.PDU) string {
 		if n.Flags&dissect.FlagMalformed != 0 {
 			gen += " [malformed]"
 		}
-		fmt.Fprintf(&b, "%s%s [%d+%d] = %s%s\n", ind, n.Name(), n.Offset, n.Length, dissect.Display(n), gen)
+		fmt.Fprintf(&b, "%s%s [%d+%d] = %s%s\n", ind, n.Name(), n.Offset, n.Length, dissecttest.Display(n), gen)
 		for _, e := range p.Experts {
 			if int(e.Node) == i {
 				fmt.Fprintf(&b, "%s  !! %s %s: %s\n", ind, e.Info.Severity, e.Info.Name, e.Msg)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/mcdissect/mcdissect/dissect"
+	"github.com/mcdissect/mcdissect/dissect/dissecttest"
 )
 
 // hx decodes a hex dump as the seeds print it ("FE FD 09 ..."), spaces and
@@ -78,7 +79,7 @@ func disp(p *dissect.PDU, name string) string {
 	if i < 0 {
 		return "<none>"
 	}
-	return dissect.Display(&p.Nodes[i])
+	return dissecttest.Display(&p.Nodes[i])
 }
 
 // disps is the display of every node named name.
@@ -86,7 +87,7 @@ func disps(p *dissect.PDU, name string) []string {
 	var out []string
 	for i := range p.Nodes {
 		if p.Nodes[i].Name() == name {
-			out = append(out, dissect.Display(&p.Nodes[i]))
+			out = append(out, dissecttest.Display(&p.Nodes[i]))
 		}
 	}
 	return out

@@ -651,12 +651,12 @@ func (c *Conn) login(cur *dissect.Cursor, i int, id int32) {
 				}
 			}
 		case 1: // Encryption Response
-			n := int32(-1)
+			var n int32 // the node the expert item hangs on: the last array read
 			if pv > 0 && pv < 47 {
 				shortArray(cur, FieldLoginSecretLen, FieldLoginSecret)
 				n = shortArray(cur, FieldLoginTokenLen, FieldLoginToken)
 			} else {
-				n = byteArray(cur, FieldLoginSecretLen, FieldLoginSecret)
+				byteArray(cur, FieldLoginSecretLen, FieldLoginSecret)
 				if pv == 759 || pv == 760 {
 					if has, _ := boolean(cur, FieldLoginHasToken); has {
 						n = byteArray(cur, FieldLoginTokenLen, FieldLoginToken)

@@ -102,7 +102,7 @@ func node(t testing.TB, p *dissect.PDU, name string) *dissect.Node {
 }
 
 func display(t testing.TB, p *dissect.PDU, name string) string {
-	return dissect.Display(node(t, p, name))
+	return dissecttest.Display(node(t, p, name))
 }
 
 func dump(p *dissect.PDU) string {
@@ -110,7 +110,7 @@ func dump(p *dissect.PDU) string {
 	for i := range p.Nodes {
 		n := &p.Nodes[i]
 		b.WriteString(strings.Repeat("  ", p.Depth(int32(i))))
-		b.WriteString(n.Name() + " [" + itoa(int(n.Offset)) + "+" + itoa(int(n.Length)) + "]: " + dissect.Display(n) + "\n")
+		b.WriteString(n.Name() + " [" + itoa(int(n.Offset)) + "+" + itoa(int(n.Length)) + "]: " + dissecttest.Display(n) + "\n")
 	}
 	for _, e := range p.Experts {
 		b.WriteString("  expert " + e.Info.Name + ": " + e.Msg + "\n")
@@ -491,9 +491,9 @@ func TestForgeD(t *testing.T) {
 		t.Fatalf("encoder: %q", got)
 	}
 	var raw []byte
-	raw = append(raw, 0)      // not truncated
-	raw = append(raw, 0, 2)   // 2 mods
-	raw = append(raw, 1<<1|0) // forge: 1 channel, not server-only
+	raw = append(raw, 0)    // not truncated
+	raw = append(raw, 0, 2) // 2 mods
+	raw = append(raw, 1<<1) // forge: 1 channel (count << 1), not server-only (bit 0 clear)
 	raw = append(raw, mcstr("forge")...)
 	raw = append(raw, mcstr("47.2.0")...)
 	raw = append(raw, mcstr("tier_sorting")...)
@@ -519,7 +519,7 @@ func TestForgeD(t *testing.T) {
 		case "slp.status.forge.channel.name":
 			chans = append(chans, n.Value.Text())
 		case "slp.status.forge.channel.required":
-			reqs = append(reqs, dissect.Display(n))
+			reqs = append(reqs, dissecttest.Display(n))
 		}
 	}
 	if strings.Join(mods, ",") != "forge,servercore" {

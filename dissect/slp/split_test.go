@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcdissect/mcdissect/dissect"
+	"github.com/mcdissect/mcdissect/dissect/dissecttest"
 )
 
 // The pipeline frames a TCP connection on one goroutine (one Conn) and
@@ -347,7 +348,7 @@ func dumpNodes(p *dissect.PDU, n int) string {
 	var b strings.Builder
 	for i := range p.Nodes[:n] {
 		nd := &p.Nodes[i]
-		b.WriteString(nd.Name() + " [" + itoa(int(nd.Offset)) + "+" + itoa(int(nd.Length)) + "]: " + dissect.Display(nd) + "\n")
+		b.WriteString(nd.Name() + " [" + itoa(int(nd.Offset)) + "+" + itoa(int(nd.Length)) + "]: " + dissecttest.Display(nd) + "\n")
 	}
 	return b.String()
 }

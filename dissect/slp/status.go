@@ -244,13 +244,6 @@ func appendShort(dst, b []byte) []byte {
 	return append(dst, b...)
 }
 
-func shortText(s string) string {
-	if len(s) > 64 {
-		return safeShort([]byte(s))
-	}
-	return s
-}
-
 func (t *statusTree) version(st, m int32, sum *statusSummary) {
 	j := t.j
 	if j.n[m].kind != jObject {
@@ -343,7 +336,6 @@ func (t *statusTree) players(st, m int32, sum *statusSummary) {
 			t.other(pn, k)
 		}
 	}
-	return
 }
 
 func hasSection(b []byte) bool {
