@@ -41,7 +41,11 @@ type Record struct {
 	GapLength int    // for KindGap
 	Reason    string // for undissected ranges and gaps
 	Retrans   int    // bytes of retransmitted copies that differed from the first copy
-	PDU       dissect.PDU
+	Layers    Layers // the headers of the frame that completed it (layers.go)
+	// DeltaShown is the time since the previous record shown (-t dd),
+	// set by the consumer that decides what is shown.
+	DeltaShown time.Duration
+	PDU        dissect.PDU
 
 	seq        uint64       // its index among all the records the back end made
 	buf        []byte       // owns PDU.Data, unless borrowed
@@ -110,6 +114,7 @@ func (r *Record) reset() {
 	r.Kind, r.Frame, r.Time, r.Rel = 0, 0, time.Time{}, 0
 	r.Src, r.Dst, r.TCP, r.Stream, r.Proto = netip.AddrPort{}, netip.AddrPort{}, false, 0, ""
 	r.Parts, r.GapLength, r.Reason, r.Retrans = r.Parts[:0], 0, "", 0
+	r.Layers, r.DeltaShown = Layers{}, 0
 	r.buf, r.data, r.borrowed = r.buf[:0], nil, false
 	p := &r.PDU
 	p.Reset(nil, 0)

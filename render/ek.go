@@ -271,6 +271,9 @@ func (e *ekRenderer) appendValue(b []byte, n *dissect.Node) []byte {
 	case dissect.FTInt:
 		return dissect.AppendInt(b, v.Int())
 	case dissect.FTFloat:
+		if len(v.B) > 0 { // dissect.FExact
+			return append(b, v.B...)
+		}
 		return strconv.AppendFloat(b, v.Float(), 'g', -1, 64)
 	case dissect.FTBool:
 		return strconv.AppendBool(b, v.Bool())

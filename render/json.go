@@ -356,6 +356,9 @@ func appendJSONValue(b []byte, n *dissect.Node) []byte {
 		return dissect.AppendInt(b, v.Int())
 	case dissect.FTFloat:
 		b = append(b, ", \"value\": "...)
+		if len(v.B) > 0 { // dissect.FExact
+			return append(b, v.B...)
+		}
 		return dissect.AppendFloat(b, v.Float(), 'g')
 	case dissect.FTBool:
 		b = append(b, ", \"value\": "...)

@@ -24,6 +24,16 @@ type Options struct {
 	// it, a quote inside a value doubled as in CSV, so that a separator
 	// inside a value cannot split it (-E quote=d|s).
 	Quote byte
+	// Only (-O) shows the tree of these protocols only (frame, ip, ipv6,
+	// tcp, udp, query, slp, classic, mc) and every other layer as its
+	// one-line header. Empty: -V shows every tree.
+	Only []string
+	// Colour (--color) writes SGR sequences for protocols, expert
+	// severities and Minecraft's formatting codes in the text output.
+	Colour bool
+	// Time (-t) is the summary line's time column: "r" (relative, the
+	// default), "a", "ad", "adoy", "d", "dd", "e", "u" or "ud", as tshark.
+	Time string
 }
 
 // Renderer writes records to a stream.
@@ -75,7 +85,7 @@ func New(format string, w io.Writer, o Options) Writer {
 	case "ek":
 		return &ekRenderer{w: bw, o: o}
 	}
-	return &textRenderer{w: bw, o: o}
+	return &textRenderer{w: bw, o: o, layerRefs: resolveLayerRefs(o.Only)}
 }
 
 // redacted reports whether n's value must be masked.

@@ -119,6 +119,7 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 			}
 		}
 		shown++
+		c.out.markShown(rec)
 		if c.count > 0 && shown >= c.count {
 			return true, analyze.ErrStop
 		}
@@ -146,7 +147,7 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	c.opts.Batch = batch
 	var sk *sink
-	if batch > 1 && c.opts.Parallel && flt == nil && len(stats) == 0 && wr == nil && exp == nil {
+	if batch > 1 && c.opts.Parallel && flt == nil && len(stats) == 0 && wr == nil && exp == nil && c.ropts.Time != "dd" { // -t dd: accept marks each record shown
 		// Nothing but -c between dissecting and output: the back end
 		// formats its records itself, in two shards (analyze.Sink).
 		// Its records are done with before the batch is, so batches can

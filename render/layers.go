@@ -1,0 +1,236 @@
+package render
+
+import (
+	"slices"
+	"time"
+
+	"github.com/mcdissect/mcdissect/analyze"
+	"github.com/mcdissect/mcdissect/dissect"
+)
+
+// The layers below Minecraft in the -V text: one line each, as tshark's
+// Frame, Internet Protocol and Transmission Control Protocol lines, from
+// the record's Layers (the headers of the frame that completed it). With
+// -O naming a layer, its fields follow its line.
+
+// layerRefs are the fields -O shows under each layer's line.
+var layerRefs = map[string][]string{
+	"frame": {"frame.number", "frame.time", "frame.time_epoch", "frame.time_delta", "frame.time_relative", "frame.len", "frame.cap_len"},
+	"ip":    {"ip.id", "ip.ttl", "ip.proto", "ip.src", "ip.dst"},
+	"ipv6":  {"ipv6.hlim", "ipv6.nxt", "ipv6.src", "ipv6.dst"},
+	"tcp":   {"tcp.srcport", "tcp.dstport", "tcp.stream", "tcp.len", "tcp.seq", "tcp.ack", "tcp.flags", "tcp.flags.syn", "tcp.flags.ack", "tcp.flags.push", "tcp.flags.reset", "tcp.flags.fin", "tcp.window_size_value", "tcp.window_size"},
+	"udp":   {"udp.srcport", "udp.dstport", "udp.length"},
+}
+
+// resolveLayerRefs resolves the fields of the layers -O names.
+func resolveLayerRefs(only []string) map[string][]analyze.FieldRef {
+	m := map[string][]analyze.FieldRef{}
+	for _, p := range only {
+		for _, name := range layerRefs[p] {
+			if ref, err := analyze.ResolveField(name); err == nil {
+				m[p] = append(m[p], ref)
+			}
+		}
+	}
+	return m
+}
+
+// appendLayers appends the record's frame line, its network and transport
+// lines, and for reassembled PDUs the frames they came from.
+func (t *textRenderer) appendLayers(dst []byte, r *analyze.Record) []byte {
+	l := &r.Layers
+	dst = t.proto(dst)
+	dst = append(dst, "Frame "...)
+	dst = dissect.AppendUint(dst, r.Frame)
+	dst = append(dst, ": "...)
+	if l.Has&analyze.HasFrame != 0 {
+		dst = dissect.AppendUint(dst, uint64(l.WireLen))
+		dst = append(dst, " bytes on wire ("...)
+		dst = dissect.AppendUint(dst, uint64(l.WireLen)*8)
+		dst = append(dst, " bits), "...)
+		dst = dissect.AppendUint(dst, uint64(l.CapLen))
+		dst = append(dst, " bytes captured ("...)
+		dst = dissect.AppendUint(dst, uint64(l.CapLen)*8)
+		dst = append(dst, " bits), "...)
+	}
+	dst = t.clock.appendStamp(dst, r.Time)
+	dst = append(dst, " UTC"...)
+	if r.TCP {
+		dst = append(dst, ", TCP stream "...)
+		dst = dissect.AppendInt(dst, int64(r.Stream))
+	} else {
+		dst = append(dst, ", UDP"...)
+	}
+	dst = append(dst, ", "...)
+	switch r.PDU.Dir {
+	case dissect.DirC2S:
+		dst = append(dst, "client → server"...)
+	case dissect.DirS2C:
+		dst = append(dst, "server → client"...)
+	default:
+		dst = append(dst, "direction unknown"...)
+	}
+	dst = t.endProto(dst)
+	dst = t.appendLayerFields(dst, r, "frame")
+	if !r.Src.IsValid() {
+		return appendParts(dst, r)
+	}
+	dst = t.proto(dst)
+	ipName := "ip"
+	if r.Src.Addr().Is4() || r.Src.Addr().Is4In6() {
+		dst = append(dst, "Internet Protocol Version 4, Src: "...)
+	} else {
+		ipName = "ipv6"
+		dst = append(dst, "Internet Protocol Version 6, Src: "...)
+	}
+	dst = r.Src.Addr().Unmap().AppendTo(dst)
+	dst = append(dst, ", Dst: "...)
+	dst = r.Dst.Addr().Unmap().AppendTo(dst)
+	dst = t.endProto(dst)
+	dst = t.appendLayerFields(dst, r, ipName)
+	dst = t.proto(dst)
+	if r.TCP {
+		dst = append(dst, "Transmission Control Protocol, Src Port: "...)
+	} else {
+		dst = append(dst, "User Datagram Protocol, Src Port: "...)
+	}
+	dst = dissect.AppendUint(dst, uint64(r.Src.Port()))
+	dst = append(dst, ", Dst Port: "...)
+	dst = dissect.AppendUint(dst, uint64(r.Dst.Port()))
+	if r.TCP && l.Has&analyze.HasTCP != 0 {
+		dst = append(dst, ", Seq: "...)
+		dst = dissect.AppendUint(dst, uint64(l.Seq))
+		if l.TCPFlags&analyze.TCPFlagACK != 0 {
+			dst = append(dst, ", Ack: "...)
+			dst = dissect.AppendUint(dst, uint64(l.Ack))
+		}
+		dst = append(dst, ", Len: "...)
+		dst = dissect.AppendUint(dst, uint64(l.TCPLen))
+	}
+	dst = t.endProto(dst)
+	if r.TCP {
+		dst = t.appendLayerFields(dst, r, "tcp")
+	} else {
+		dst = t.appendLayerFields(dst, r, "udp")
+	}
+	return appendParts(dst, r)
+}
+
+// appendLayerFields appends, when -O names the layer, its fields one
+// level in.
+func (t *textRenderer) appendLayerFields(dst []byte, r *analyze.Record, layer string) []byte {
+	refs := t.layerRefs[layer]
+	for i := range refs {
+		refs[i].Each(r, func(n *dissect.Node) {
+			dst = appendIndent(dst, 1)
+			dst = AppendNodeLine(dst, n, &t.o)
+			dst = append(dst, '\n')
+		})
+	}
+	return dst
+}
+
+// proto starts a protocol's header line (bold, with colour); endProto ends
+// it and the line.
+func (t *textRenderer) proto(dst []byte) []byte {
+	if t.o.Colour {
+		dst = append(dst, sgrBold...)
+	}
+	return dst
+}
+
+func (t *textRenderer) endProto(dst []byte) []byte {
+	if t.o.Colour {
+		dst = append(dst, sgrReset...)
+	}
+	return append(dst, '\n')
+}
+
+// appendParts appends the frames a reassembled PDU came from.
+func appendParts(dst []byte, r *analyze.Record) []byte {
+	if !(len(r.Parts) > 1 || r.TCP && len(r.Parts) == 1 && r.Parts[0].Frame != r.Frame) {
+		return dst
+	}
+	total := 0
+	for _, p := range r.Parts {
+		total += p.Bytes
+	}
+	dst = append(dst, '[')
+	dst = dissect.AppendInt(dst, int64(len(r.Parts)))
+	if r.TCP {
+		dst = append(dst, " reassembled TCP segment"...)
+	} else {
+		dst = append(dst, " IPv4 fragment"...)
+	}
+	if len(r.Parts) != 1 {
+		dst = append(dst, 's')
+	}
+	dst = append(dst, " ("...)
+	dst = dissect.AppendInt(dst, int64(total))
+	dst = append(dst, " bytes): "...)
+	for i, p := range r.Parts {
+		if i > 0 {
+			dst = append(dst, ", "...)
+		}
+		dst = append(dst, '#')
+		dst = dissect.AppendUint(dst, p.Frame)
+		dst = append(dst, '(')
+		dst = dissect.AppendInt(dst, int64(p.Bytes))
+		dst = append(dst, ')')
+	}
+	return append(dst, "]\n"...)
+}
+
+// treeShown reports whether -O lets the tree of the record's protocol be
+// shown in full.
+func (t *textRenderer) treeShown(r *analyze.Record) bool {
+	if len(t.o.Only) == 0 {
+		return true
+	}
+	p := r.Proto
+	if len(r.PDU.Nodes) > 0 {
+		p = r.PDU.Nodes[0].Field.Name
+	}
+	return slices.Contains(t.o.Only, p)
+}
+
+// TimeFormats are the -t values, as tshark's.
+var TimeFormats = []string{"a", "ad", "adoy", "d", "dd", "e", "r", "u", "ud"}
+
+// appendTimeColumn appends the summary line's time, as -t chose: tshark's
+// formats, to the microsecond.
+func appendTimeColumn(dst []byte, r *analyze.Record, format string) []byte {
+	switch format {
+	case "a", "ad", "adoy", "u", "ud":
+		t := r.Time
+		if format[0] == 'u' {
+			t = t.UTC()
+		} else {
+			t = t.Local()
+		}
+		switch format {
+		case "ad", "ud":
+			dst = t.AppendFormat(dst, "2006-01-02 ")
+		case "adoy":
+			dst = t.AppendFormat(dst, "2006/002 ")
+		}
+		dst = t.AppendFormat(dst, "15:04:05.")
+		return dissect.AppendUintPad(dst, uint64(t.Nanosecond()/1000), 6)
+	case "e":
+		us := r.Time.UnixMicro()
+		if us < 0 {
+			return appendSeconds(dst, time.Duration(us)*time.Microsecond)
+		}
+		dst = dissect.AppendInt(dst, us/1e6)
+		dst = append(dst, '.')
+		return dissect.AppendUintPad(dst, uint64(us%1e6), 6)
+	case "d":
+		if r.Layers.Has&analyze.HasFrame == 0 {
+			return dst // released at a flush: no frame of its own was read
+		}
+		return appendSeconds(dst, r.Layers.Delta)
+	case "dd":
+		return appendSeconds(dst, r.DeltaShown)
+	}
+	return appendSeconds(dst, r.Rel)
+}
