@@ -200,7 +200,7 @@ func (a *Analyzer) Packet(data []byte, ci gopacket.CaptureInfo, link layers.Link
 	}
 	a.frame++
 	a.stats.Frames++
-	a.net.begin(ci)
+	a.net.begin(a.frame, ci)
 	if a.first.IsZero() {
 		a.first = ci.Timestamp
 	}

@@ -71,10 +71,29 @@ func (l *Layers) WindowSize() uint32 {
 // netLayers is the front end's view of the frame being fed and the TCP
 // state relative numbers need.
 type netLayers struct {
-	cur    Layers // the frame being fed
-	prev   time.Time
-	inFeed bool // a TCP segment is being fed: units now are completed by the current frame
-	conns  map[connPair]*seqBase
+	cur   Layers // the frame being fed
+	frame uint64 // its number
+	prev  time.Time
+	conns map[connPair]*seqBase
+	// The layers of the frames before, for units a later frame, a flush
+	// or the end releases: their frame is the newest of their parts.
+	recent      [recentFrames]Layers
+	recentFrame [recentFrames]uint64
+}
+
+// recentFrames is how many frames' layers are kept: a unit released
+// further behind shows only its addresses, ports and times.
+const recentFrames = 256
+
+// of returns the layers of frame, if it is the current frame or a recent one.
+func (n *netLayers) of(frame uint64) Layers {
+	if frame == n.frame {
+		return n.cur
+	}
+	if i := frame % recentFrames; n.recentFrame[i] == frame {
+		return n.recent[i]
+	}
+	return Layers{}
 }
 
 // connPair is a TCP connection's two ends, the lower first.
@@ -94,7 +113,12 @@ type seqBase struct {
 const maxSeqBases = 1 << 16
 
 // begin starts a frame's layers.
-func (n *netLayers) begin(ci gopacket.CaptureInfo) {
+func (n *netLayers) begin(frame uint64, ci gopacket.CaptureInfo) {
+	if n.frame != 0 {
+		i := n.frame % recentFrames
+		n.recent[i], n.recentFrame[i] = n.cur, n.frame
+	}
+	n.frame = frame
 	n.cur = Layers{Has: HasFrame, WireLen: uint32(ci.Length), CapLen: uint32(ci.CaptureLength), WScale: -1}
 	if !n.prev.IsZero() {
 		n.cur.Delta = since(ci.Timestamp, n.prev)

@@ -58,9 +58,7 @@ func newTCPState(a *Analyzer) *tcpState {
 
 func (t *tcpState) packet(frame uint64, ci gopacket.CaptureInfo, flow gopacket.Flow, tcp *layers.TCP) {
 	t.a.net.tcpSegment(t.a, tcp)
-	t.a.net.inFeed = true
 	t.r.Feed(frame, ci, flow, tcp)
-	t.a.net.inFeed = false
 }
 
 func (t *tcpState) flushIdle(now time.Time) { t.r.FlushIdle(now) }
@@ -231,9 +229,7 @@ func (h *tcpConn) Deliver(u *reassembly.Unit) {
 	j.op, j.frame, j.time, j.dir = opEmit, u.Frame, u.Time, ddir(u.Dir)
 	j.side = h.side(u.Dir, u.Conn)
 	j.off = u.StreamOffset
-	if a.net.inFeed && u.Frame == a.frame {
-		j.lay = a.net.cur
-	}
+	j.lay = a.net.of(u.Frame)
 	switch u.Kind {
 	case reassembly.KindPDU:
 		h.decodeJob(j)
