@@ -26,6 +26,7 @@ type outputFlags struct {
 	colour     string
 	version    bool
 	lastShown  time.Time // -t dd
+	prog       *progress // progress.go, nil when not shown
 }
 
 func (o *outputFlags) add(fs *pflag.FlagSet) {
@@ -76,14 +77,10 @@ func (o *outputFlags) colourOn(out io.Writer) bool {
 	return os.Getenv("NO_COLOR") == "" && isTerminal(out)
 }
 
-// isTerminal reports whether w is a character device (a terminal).
+// isTerminal reports whether w is a terminal.
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
+	return ok && isTTY(f)
 }
 
 // printVersion writes tshark --version's first lines, for mcdissect.
@@ -123,6 +120,7 @@ var errVersion = errors.New("version")
 // markShown sets the record's time since the previous record shown, for
 // -t dd; records are accepted in order, one at a time.
 func (o *outputFlags) markShown(r *analyze.Record) {
+	o.prog.record()
 	if !o.lastShown.IsZero() {
 		r.DeltaShown = r.Time.Sub(o.lastShown)
 	}

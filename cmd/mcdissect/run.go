@@ -65,6 +65,8 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 		defer pprof.StopCPUProfile()
 	}
 
+	prog := c.out.startProgress(c, stdout, stderr) // outputs.go
+	defer prog.stop()
 	src, closeSrc, err := c.openSource(stdin)
 	if err != nil {
 		fmt.Fprintf(stderr, "mcdissect: %v\n", err)
@@ -195,6 +197,7 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 		src = interruptible(src, stop)
 	}
 	warning, runErr := analyze.Run(src, a)
+	prog.stop()
 	if sk != nil {
 		if err := sk.close(); err != nil && runErr == nil {
 			runErr = err
