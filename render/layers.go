@@ -234,3 +234,68 @@ func appendTimeColumn(dst []byte, r *analyze.Record, format string) []byte {
 	}
 	return appendSeconds(dst, r.Rel)
 }
+
+// appendEKLayer appends to an -T ek layer object the header fields of the
+// record's frame that tshark's ek output has, when they are known:
+// frame (length, captured length, delta), ip or ipv6 (ttl, id, protocol),
+// tcp (seq, ack, len, flags, windows) or udp (length).
+func appendEKLayer(b []byte, r *analyze.Record, layer string) []byte {
+	l := &r.Layers
+	num := func(b []byte, name string, v uint64) []byte {
+		b = append(b, `,"`...)
+		b = append(b, name...)
+		b = append(b, `":`...)
+		return dissect.AppendUint(b, v)
+	}
+	switch layer {
+	case "frame":
+		if l.Has&analyze.HasFrame != 0 {
+			b = append(b, `,"frame_frame_time_delta":`...)
+			b = analyze.AppendSeconds9(b, l.Delta)
+			b = num(b, "frame_frame_len", uint64(l.WireLen))
+			b = num(b, "frame_frame_cap_len", uint64(l.CapLen))
+		}
+	case "ip":
+		if l.Has&analyze.HasIPv4 != 0 {
+			b = num(b, "ip_ip_ttl", uint64(l.TTL))
+			b = append(b, `,"ip_ip_id":"0x`...)
+			b = appendHex(b, uint64(l.IPID), 4)
+			b = append(b, '"')
+			b = num(b, "ip_ip_proto", uint64(l.IPProto))
+		}
+	case "ipv6":
+		if l.Has&analyze.HasIPv6 != 0 {
+			b = num(b, "ipv6_ipv6_hlim", uint64(l.TTL))
+			b = num(b, "ipv6_ipv6_nxt", uint64(l.IPProto))
+		}
+	case "tcp":
+		if l.Has&analyze.HasTCP != 0 {
+			b = num(b, "tcp_tcp_len", uint64(l.TCPLen))
+			b = num(b, "tcp_tcp_seq", uint64(l.Seq))
+			b = num(b, "tcp_tcp_ack", uint64(l.Ack))
+			b = append(b, `,"tcp_tcp_flags":"0x`...)
+			b = appendHex(b, uint64(l.TCPFlags), 4)
+			b = append(b, '"')
+			b = num(b, "tcp_tcp_window_size_value", uint64(l.Window))
+			b = num(b, "tcp_tcp_window_size", uint64(l.WindowSize()))
+		}
+	case "udp":
+		if l.Has&analyze.HasUDP != 0 {
+			b = num(b, "udp_udp_length", uint64(l.UDPLen))
+		}
+	}
+	return b
+}
+
+// appendHex appends v in lower-case hex, at least digits digits, as
+// tshark writes ip.id and tcp.flags.
+func appendHex(b []byte, v uint64, digits int) []byte {
+	var tmp [16]byte
+	i := len(tmp)
+	for v != 0 || len(tmp)-i < digits {
+		i--
+		tmp[i] = "0123456789abcdef"[v&15]
+		v >>= 4
+	}
+	return append(b, tmp[i:]...)
+}
