@@ -93,6 +93,7 @@ func (j *jsonRenderer) Append(b []byte, r *analyze.Record, first bool) []byte {
 		b = append(b, ", \"gap_length\": "...)
 		b = dissect.AppendInt(b, int64(r.GapLength))
 	}
+	b = appendJSONLayers(b, r) // layers.go
 	b = append(b, ", \"tree\": "...)
 	if len(r.PDU.Nodes) > 0 {
 		b = j.appendTree(b, &r.PDU)

@@ -299,3 +299,45 @@ func appendHex(b []byte, v uint64, digits int) []byte {
 	}
 	return append(b, tmp[i:]...)
 }
+
+// appendJSONLayers appends to a -T json record its frame's header fields,
+// by field name, as numbers: "layers": {"frame.len": 82, ...}. Nothing
+// when the record's frame is not known.
+func appendJSONLayers(b []byte, r *analyze.Record) []byte {
+	l := &r.Layers
+	if l.Has&analyze.HasFrame == 0 {
+		return b
+	}
+	num := func(b []byte, name string, v uint64) []byte {
+		b = append(b, ", \""...)
+		b = append(b, name...)
+		b = append(b, "\": "...)
+		return dissect.AppendUint(b, v)
+	}
+	b = append(b, ", \"layers\": {\"frame.len\": "...)
+	b = dissect.AppendUint(b, uint64(l.WireLen))
+	b = num(b, "frame.cap_len", uint64(l.CapLen))
+	b = append(b, ", \"frame.time_delta\": "...)
+	b = analyze.AppendSeconds9(b, l.Delta)
+	switch {
+	case l.Has&analyze.HasIPv4 != 0:
+		b = num(b, "ip.ttl", uint64(l.TTL))
+		b = num(b, "ip.id", uint64(l.IPID))
+		b = num(b, "ip.proto", uint64(l.IPProto))
+	case l.Has&analyze.HasIPv6 != 0:
+		b = num(b, "ipv6.hlim", uint64(l.TTL))
+		b = num(b, "ipv6.nxt", uint64(l.IPProto))
+	}
+	switch {
+	case l.Has&analyze.HasTCP != 0:
+		b = num(b, "tcp.seq", uint64(l.Seq))
+		b = num(b, "tcp.ack", uint64(l.Ack))
+		b = num(b, "tcp.len", uint64(l.TCPLen))
+		b = num(b, "tcp.flags", uint64(l.TCPFlags))
+		b = num(b, "tcp.window_size_value", uint64(l.Window))
+		b = num(b, "tcp.window_size", uint64(l.WindowSize()))
+	case l.Has&analyze.HasUDP != 0:
+		b = num(b, "udp.length", uint64(l.UDPLen))
+	}
+	return append(b, '}')
+}
