@@ -35,9 +35,21 @@ func resolveLayerRefs(only []string) map[string][]analyze.FieldRef {
 	return m
 }
 
-// appendLayers appends the record's frame line, its network and transport
-// lines, and for reassembled PDUs the frames they came from.
+// appendHeader appends the record's frame line, its network and transport
+// lines, and for reassembled PDUs the frames they came from, without
+// colour or -O's fields (the HTML page shows these lines too).
+func appendHeader(dst []byte, r *analyze.Record, clock *stampCache) []byte {
+	return appendLayerLines(dst, r, clock, nil)
+}
+
+// appendLayers is appendHeader with the renderer's colour and -O.
 func (t *textRenderer) appendLayers(dst []byte, r *analyze.Record) []byte {
+	return appendLayerLines(dst, r, &t.clock, t)
+}
+
+// appendLayerLines appends the layer lines; t, if not nil, adds colour and
+// -O's fields.
+func appendLayerLines(dst []byte, r *analyze.Record, clock *stampCache, t *textRenderer) []byte {
 	l := &r.Layers
 	dst = t.proto(dst)
 	dst = append(dst, "Frame "...)
@@ -53,7 +65,7 @@ func (t *textRenderer) appendLayers(dst []byte, r *analyze.Record) []byte {
 		dst = dissect.AppendUint(dst, uint64(l.CapLen)*8)
 		dst = append(dst, " bits), "...)
 	}
-	dst = t.clock.appendStamp(dst, r.Time)
+	dst = clock.appendStamp(dst, r.Time)
 	dst = append(dst, " UTC"...)
 	if r.TCP {
 		dst = append(dst, ", TCP stream "...)
@@ -119,6 +131,12 @@ func (t *textRenderer) appendLayers(dst []byte, r *analyze.Record) []byte {
 // appendLayerFields appends, when -O names the layer, its fields one
 // level in.
 func (t *textRenderer) appendLayerFields(dst []byte, r *analyze.Record, layer string) []byte {
+	if t == nil || len(t.o.Only) == 0 {
+		return dst
+	}
+	if t.layerRefs == nil {
+		t.layerRefs = resolveLayerRefs(t.o.Only)
+	}
 	refs := t.layerRefs[layer]
 	for i := range refs {
 		refs[i].Each(r, func(n *dissect.Node) {
@@ -133,14 +151,14 @@ func (t *textRenderer) appendLayerFields(dst []byte, r *analyze.Record, layer st
 // proto starts a protocol's header line (bold, with colour); endProto ends
 // it and the line.
 func (t *textRenderer) proto(dst []byte) []byte {
-	if t.o.Colour {
+	if t != nil && t.o.Colour {
 		dst = append(dst, sgrBold...)
 	}
 	return dst
 }
 
 func (t *textRenderer) endProto(dst []byte) []byte {
-	if t.o.Colour {
+	if t != nil && t.o.Colour {
 		dst = append(dst, sgrReset...)
 	}
 	return append(dst, '\n')

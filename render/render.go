@@ -85,7 +85,7 @@ func New(format string, w io.Writer, o Options) Writer {
 	case "ek":
 		return &ekRenderer{w: bw, o: o}
 	}
-	return &textRenderer{w: bw, o: o, layerRefs: resolveLayerRefs(o.Only)}
+	return &textRenderer{w: bw, o: o}
 }
 
 // redacted reports whether n's value must be masked.
