@@ -95,6 +95,7 @@ type Analyzer struct {
 	payload gopacket.Payload
 	decoded []gopacket.LayerType
 	trunc   truncFeedback // fastIPv4's
+	net     netLayers     // the frame's headers for its records (layers.go)
 	defrag  *ip4defrag.IPv4Defragmenter
 	frags   fragFrames
 
@@ -218,6 +219,7 @@ func (a *Analyzer) Packet(data []byte, ci gopacket.CaptureInfo, link layers.Link
 	}
 	a.frame++
 	a.stats.Frames++
+	a.net.begin(a.frame, ci)
 	if a.first.IsZero() {
 		a.first = ci.Timestamp
 	}

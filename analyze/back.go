@@ -64,6 +64,7 @@ type job struct {
 	side   *side // TCP: the connection's direction; nil for a datagram (so it says which transport)
 	addrs  int32 // a datagram's source and destination in the batch's addrs
 	reason string
+	lay    Layers // the headers of the frame that completed it, if known (layers.go)
 }
 
 // side is what all the records of one direction of a TCP connection
@@ -188,6 +189,7 @@ func (a *backEnd) record(j *job, b *batch) *Record {
 	a.made++
 	r.Kind, r.Frame, r.Time, r.Rel = j.kind, j.frame, j.time, j.rel
 	r.TCP, r.GapLength, r.Reason = j.side != nil, j.gapLen, j.reason
+	r.Layers = j.lay
 	if s := j.side; s != nil {
 		r.Src, r.Dst, r.Stream, r.Proto, r.udp = s.src, s.dst, s.stream, s.proto, -1
 	} else {

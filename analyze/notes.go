@@ -69,6 +69,7 @@ func (h *tcpConn) note(c *reassembly.ConnInfo, d reassembly.Dir, kind int, frame
 	a := h.t.a
 	j := a.newJob()
 	j.op, j.kind, j.frame, j.time, j.dir = opEmit, KindNote, frame, t, ddir(d)
+	j.lay = a.net.of(frame)
 	j.side = h.side(d, c)
 	j.off, j.gapLen, j.reason = off, kind, msg
 	a.commit(nil)
@@ -165,6 +166,7 @@ func (h *tcpConn) reportUnclaimed(c *reassembly.ConnInfo) {
 		a := h.t.a
 		j := a.newJob()
 		j.op, j.kind, j.frame, j.time, j.dir = opEmit, KindUndissected, c.EndFrame, c.EndTime, ddir(reassembly.Dir(d))
+		j.lay = a.net.of(c.EndFrame)
 		j.side = h.side(reassembly.Dir(d), c)
 		reason := "a stream on a Minecraft port that no protocol claims: " + strconv.FormatInt(l.bytes, 10) + " bytes in "
 		if l.frames == 1 {
@@ -208,6 +210,7 @@ func (a *Analyzer) fragNotes(lists []*fragList, frame uint64, t time.Time) {
 		}
 		j := a.newJob()
 		j.op, j.kind, j.frame, j.time, j.dir, j.udp = opEmit, KindNote, at, atT, dissect.DirUnknown, udpNone
+		j.lay = a.net.of(at)
 		j.gapLen = noteFragments
 		j.reason = "datagram " + strconv.Itoa(int(l.key.id)) + " from " + l.key.src.String() + " to " + l.key.dst.String() + ": " +
 			strconv.Itoa(len(l.parts)) + " fragment(s) of " + strconv.Itoa(n) + " bytes captured, never completed"

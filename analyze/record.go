@@ -42,7 +42,11 @@ type Record struct {
 	GapLength int    // for KindGap
 	Reason    string // for undissected ranges and gaps
 	Retrans   int    // bytes of retransmitted copies that differed from the first copy
-	PDU       dissect.PDU
+	Layers    Layers // the headers of the frame that completed it (layers.go)
+	// DeltaShown is the time since the previous record shown (-t dd),
+	// set by the consumer that decides what is shown.
+	DeltaShown time.Duration
+	PDU        dissect.PDU
 
 	seq        uint64       // its index among all the records the back end made
 	udp        int8         // a datagram's protocol, its index in udpProtocols; -1 for TCP
@@ -112,6 +116,7 @@ func (r *Record) reset() {
 	r.Kind, r.Frame, r.Time, r.Rel = 0, 0, time.Time{}, 0
 	r.Src, r.Dst, r.TCP, r.Stream, r.Proto = netip.AddrPort{}, netip.AddrPort{}, false, 0, ""
 	r.Parts, r.GapLength, r.Reason, r.Retrans = r.Parts[:0], 0, "", 0
+	r.Layers, r.DeltaShown = Layers{}, 0
 	r.buf, r.data, r.borrowed = r.buf[:0], nil, false
 	p := &r.PDU
 	p.Reset(nil, 0)

@@ -53,6 +53,7 @@ func newTCPState(a *Analyzer) *tcpState {
 }
 
 func (t *tcpState) packet(frame uint64, ci gopacket.CaptureInfo, flow gopacket.Flow, tcp *layers.TCP) {
+	t.a.net.tcpSegment(t.a, tcp)
 	t.r.Feed(frame, ci, flow, tcp)
 }
 
@@ -235,6 +236,7 @@ func (h *tcpConn) Deliver(u *reassembly.Unit) {
 	j.op, j.frame, j.time, j.dir = opEmit, u.Frame, u.Time, ddir(u.Dir)
 	j.side = h.side(u.Dir, u.Conn)
 	j.off = u.StreamOffset
+	j.lay = a.net.of(u.Frame)
 	switch u.Kind {
 	case reassembly.KindPDU:
 		h.decodeJob(j)

@@ -32,7 +32,7 @@ func isPseudo(f *dissect.Field) bool {
 		PFProtocol, PFDirection, PFMessage, PFExpert, PFFrames, PFGapLength:
 		return true
 	}
-	return isNetPseudo(f)
+	return isNetPseudo(f) || isLayerPseudo(f)
 }
 
 // NeedsTree reports whether the field's values come from the dissection
@@ -71,9 +71,9 @@ func (f FieldRef) eachPseudo(r *Record, fn func(n *dissect.Node)) {
 	case PFFrameNumber:
 		emit(dissect.U(r.Frame))
 	case PFTimeRelative:
-		emit(dissect.F(r.Rel.Seconds()))
+		emit(dissect.FExact(r.Rel.Seconds(), AppendSeconds9(r.pseudoText[:0], r.Rel)))
 	case PFTimeEpoch:
-		emit(dissect.F(float64(r.Time.UnixNano()) / 1e9))
+		emit(dissect.FExact(float64(r.Time.UnixNano())/1e9, AppendEpoch9(r.pseudoText[:0], r.Time)))
 	case PFIPSrc:
 		if v4 {
 			emit(dissect.B(r.Src.Addr().Unmap().AppendTo(r.pseudoText[:0])))
@@ -131,6 +131,10 @@ func (f FieldRef) eachPseudo(r *Record, fn func(n *dissect.Node)) {
 			emit(dissect.U(uint64(r.GapLength)))
 		}
 	default:
+		if isLayerPseudo(f.Field) {
+			eachLayer(r, f.Field, emit) // layers.go
+			return
+		}
 		eachNet(r, f.Field, emit) // pseudo_net.go
 	}
 }

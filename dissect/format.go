@@ -49,6 +49,9 @@ func AppendValue(dst []byte, n *Node) []byte {
 		}
 		return append(dst, "False"...)
 	case FTFloat:
+		if len(v.B) > 0 { // FExact
+			return appendUnit(append(dst, v.B...), f)
+		}
 		return appendUnit(AppendFloat(dst, v.Float(), 'f'), f)
 	case FTString:
 		return AppendQuoted(dst, v.View())

@@ -39,11 +39,17 @@ type Value struct {
 	B []byte
 }
 
-func U(v uint64) Value         { return Value{N: v} }
-func I(v int64) Value          { return Value{N: uint64(v)} }
-func F(v float64) Value        { return Value{N: math.Float64bits(v)} }
-func S(v string) Value         { return Value{B: unsafe.Slice(unsafe.StringData(v), len(v))} }
-func B(v []byte) Value         { return Value{B: v} }
+func U(v uint64) Value  { return Value{N: v} }
+func I(v int64) Value   { return Value{N: uint64(v)} }
+func F(v float64) Value { return Value{N: math.Float64bits(v)} }
+func S(v string) Value  { return Value{B: unsafe.Slice(unsafe.StringData(v), len(v))} }
+func B(v []byte) Value  { return Value{B: v} }
+
+// FExact is a float whose exact decimal text is known (a time to the
+// nanosecond, which a float64 cannot hold): renderers print the text,
+// filters compare the float.
+func FExact(v float64, text []byte) Value { return Value{N: math.Float64bits(v), B: text} }
+
 func Bool(v bool) Value        { return Value{N: b2u(v)} }
 func (v Value) Int() int64     { return int64(v.N) }
 func (v Value) Float() float64 { return math.Float64frombits(v.N) }

@@ -94,6 +94,23 @@ func TestTsharkDifferential(t *testing.T) {
 		"tcp.srcport > tcp.dstport",
 		`string(tcp.port) contains "255"`,
 		"ip && tcp.port >= 49734 and tcp.port <= 51004",
+		// The layers' header fields: the frame that completes a PDU.
+		"tcp.seq == 1",
+		"tcp.ack > 100 && tcp.seq < 50",
+		"tcp.len >= 100",
+		"ip.ttl == 64",
+		"ip.id & 0xff == 0x03",
+		"ip.proto == 17",
+		"frame.len > 200",
+		"frame.cap_len < 100",
+		"tcp.flags.push == 1 && tcp.flags.fin == 0",
+		"tcp.flags == 0x18",
+		"tcp.window_size > 65535",
+		"tcp.window_size_value < 1000",
+		"udp.length in {8..100}",
+		"frame.time_delta < 0.001",
+		"frame.time_relative > 1",
+		"frame.time_epoch > 1795342882.6424",
 	}
 	all, err := tsharkMatches(tshark, merged, exprs)
 	if err != nil {

@@ -121,14 +121,18 @@ func (e *ekRenderer) appendLayers(b []byte, r *analyze.Record) []byte {
 		b = append(b, ':')
 		b = appendJSONEscaped(b, r.Proto)
 	}
-	b = append(b, `"}`...)
+	b = append(b, '"')
+	b = appendEKLayer(b, r, "frame") // layers.go
+	b = append(b, '}')
 
 	var addr [64]byte
 	b = append(b, `,"`+ipName+`":{"`+ipName+`_`+ipName+`_src":"`...)
 	b = append(b, r.Src.Addr().Unmap().AppendTo(addr[:0])...)
 	b = append(b, `","`+ipName+`_`+ipName+`_dst":"`...)
 	b = append(b, r.Dst.Addr().Unmap().AppendTo(addr[:0])...)
-	b = append(b, `"},"`+tr+`":{"`+tr+`_`+tr+`_srcport":`...)
+	b = append(b, '"')
+	b = appendEKLayer(b, r, ipName)
+	b = append(b, `},"`+tr+`":{"`+tr+`_`+tr+`_srcport":`...)
 	b = dissect.AppendUint(b, uint64(r.Src.Port()))
 	b = append(b, `,"`+tr+`_`+tr+`_dstport":`...)
 	b = dissect.AppendUint(b, uint64(r.Dst.Port()))
@@ -136,6 +140,7 @@ func (e *ekRenderer) appendLayers(b []byte, r *analyze.Record) []byte {
 		b = append(b, `,"tcp_tcp_stream":`...)
 		b = dissect.AppendInt(b, int64(r.Stream))
 	}
+	b = appendEKLayer(b, r, tr)
 	b = append(b, '}')
 
 	b = append(b, `,"mc":{"mc_mc_protocol":`...)
@@ -271,6 +276,9 @@ func (e *ekRenderer) appendValue(b []byte, n *dissect.Node) []byte {
 	case dissect.FTInt:
 		return dissect.AppendInt(b, v.Int())
 	case dissect.FTFloat:
+		if len(v.B) > 0 { // dissect.FExact
+			return append(b, v.B...)
+		}
 		return strconv.AppendFloat(b, v.Float(), 'g', -1, 64)
 	case dissect.FTBool:
 		return strconv.AppendBool(b, v.Bool())

@@ -120,6 +120,9 @@ func AppendRaw(b []byte, n *dissect.Node) []byte {
 	case dissect.FTInt:
 		return dissect.AppendInt(b, v.Int())
 	case dissect.FTFloat:
+		if len(v.B) > 0 { // dissect.FExact
+			return append(b, v.B...)
+		}
 		return strconv.AppendFloat(b, v.Float(), 'f', -1, 64)
 	case dissect.FTBool:
 		if v.Bool() {

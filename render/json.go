@@ -93,6 +93,7 @@ func (j *jsonRenderer) Append(b []byte, r *analyze.Record, first bool) []byte {
 		b = append(b, ", \"gap_length\": "...)
 		b = dissect.AppendInt(b, int64(r.GapLength))
 	}
+	b = appendJSONLayers(b, r) // layers.go
 	b = append(b, ", \"tree\": "...)
 	if len(r.PDU.Nodes) > 0 {
 		b = j.appendTree(b, &r.PDU)
@@ -356,6 +357,9 @@ func appendJSONValue(b []byte, n *dissect.Node) []byte {
 		return dissect.AppendInt(b, v.Int())
 	case dissect.FTFloat:
 		b = append(b, ", \"value\": "...)
+		if len(v.B) > 0 { // dissect.FExact
+			return append(b, v.B...)
+		}
 		return dissect.AppendFloat(b, v.Float(), 'g')
 	case dissect.FTBool:
 		b = append(b, ", \"value\": "...)

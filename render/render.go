@@ -26,6 +26,16 @@ type Options struct {
 	Quote byte
 	// For -T html: the page's title (the capture's name).
 	Title string
+	// Only (-O) shows the tree of these protocols only (frame, ip, ipv6,
+	// tcp, udp, query, slp, classic, mc) and every other layer as its
+	// one-line header. Empty: -V shows every tree.
+	Only []string
+	// Colour (--color) writes SGR sequences for protocols, expert
+	// severities and Minecraft's formatting codes in the text output.
+	Colour bool
+	// Time (-t) is the summary line's time column: "r" (relative, the
+	// default), "a", "ad", "adoy", "d", "dd", "e", "u" or "ud", as tshark.
+	Time string
 }
 
 // Renderer writes records to a stream.

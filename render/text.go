@@ -23,6 +23,8 @@ type textRenderer struct {
 	// record being written (--explain explains a field once a record).
 	explained []uint32
 	gen       uint32
+	layerRefs map[string][]analyze.FieldRef // -O: the fields of the layers it names
+	scratch   []byte                        // for colourise
 }
 
 func (t *textRenderer) Begin() error { return nil }
@@ -35,10 +37,14 @@ func (t *textRenderer) Record(r *analyze.Record) error {
 }
 
 func (t *textRenderer) Append(dst []byte, r *analyze.Record, _ bool) []byte {
-	dst = appendSummary(dst, r, &t.pairs)
+	if t.o.Colour || t.o.Time != "" {
+		dst = t.appendSummaryStyled(dst, r)
+	} else {
+		dst = appendSummary(dst, r, &t.pairs)
+	}
 	dst = append(dst, '\n')
 	if t.o.Verbose {
-		dst = appendHeader(dst, r, &t.clock)
+		dst = t.appendLayers(dst, r)
 		dst = t.appendTree(dst, r)
 	}
 	if t.o.Hex {
@@ -113,65 +119,6 @@ func padLeft(dst, s []byte, w int) []byte {
 	return append(dst, s...)
 }
 
-// appendHeader appends the record's frame line and, for reassembled PDUs,
-// the frames they came from, as tshark shows them.
-func appendHeader(dst []byte, r *analyze.Record, clock *stampCache) []byte {
-	dst = append(dst, "Frame "...)
-	dst = dissect.AppendUint(dst, r.Frame)
-	dst = append(dst, ": "...)
-	dst = clock.appendStamp(dst, r.Time)
-	dst = append(dst, " UTC"...)
-	if r.TCP {
-		dst = append(dst, ", TCP stream "...)
-		dst = dissect.AppendInt(dst, int64(r.Stream))
-	} else {
-		dst = append(dst, ", UDP"...)
-	}
-	dst = append(dst, ", "...)
-	switch r.PDU.Dir {
-	case dissect.DirC2S:
-		dst = append(dst, "client → server"...)
-	case dissect.DirS2C:
-		dst = append(dst, "server → client"...)
-	default:
-		dst = append(dst, "direction unknown"...)
-	}
-	dst = append(dst, '\n')
-	if len(r.Parts) > 1 || r.TCP && len(r.Parts) == 1 && r.Parts[0].Frame != r.Frame {
-		total := 0
-		for _, p := range r.Parts {
-			total += p.Bytes
-		}
-		dst = append(dst, '[')
-		dst = dissect.AppendInt(dst, int64(len(r.Parts)))
-		plural := "s"
-		if len(r.Parts) == 1 {
-			plural = ""
-		}
-		if r.TCP {
-			dst = append(dst, " reassembled TCP segment"...)
-		} else {
-			dst = append(dst, " IPv4 fragment"...)
-		}
-		dst = append(dst, plural...)
-		dst = append(dst, " ("...)
-		dst = dissect.AppendInt(dst, int64(total))
-		dst = append(dst, " bytes): "...)
-		for i, p := range r.Parts {
-			if i > 0 {
-				dst = append(dst, ", "...)
-			}
-			dst = append(dst, '#')
-			dst = dissect.AppendUint(dst, p.Frame)
-			dst = append(dst, '(')
-			dst = dissect.AppendInt(dst, int64(p.Bytes))
-			dst = append(dst, ')')
-		}
-		dst = append(dst, "]\n"...)
-	}
-	return dst
-}
-
 // appendTree appends the tree, four spaces a level, each line with its
 // byte range, generated items in brackets and expert items under the node
 // they concern.
@@ -183,6 +130,7 @@ func (t *textRenderer) appendTree(dst []byte, r *analyze.Record) []byte {
 		clear(t.explained)
 		t.gen = 1
 	}
+	shown := t.treeShown(r)
 	for i := range p.Nodes {
 		n := &p.Nodes[i]
 		d := 0
@@ -190,8 +138,15 @@ func (t *textRenderer) appendTree(dst []byte, r *analyze.Record) []byte {
 			d = depth[n.Parent] + 1
 		}
 		depth[i] = d
-		dst = t.heads.append(dst, n, d)
-		dst = appendNodeTail(dst, n, &t.o)
+		if !shown && d > 0 {
+			continue
+		}
+		if t.o.Colour {
+			dst = t.appendNodeColour(dst, n, d)
+		} else {
+			dst = t.heads.append(dst, n, d)
+			dst = appendNodeTail(dst, n, &t.o)
+		}
 		dst = append(dst, '\n')
 		if t.o.Explain {
 			dst = t.appendExplain(dst, p, n, d+1)
@@ -199,7 +154,13 @@ func (t *textRenderer) appendTree(dst []byte, r *analyze.Record) []byte {
 		for k := range p.Experts {
 			if e := &p.Experts[k]; int(e.Node) == i {
 				dst = appendIndent(dst, d+1)
-				dst = AppendExpert(dst, e)
+				if t.o.Colour {
+					dst = append(dst, sgrSeverity(e.Info.Severity)...)
+					dst = AppendExpert(dst, e)
+					dst = append(dst, sgrReset...)
+				} else {
+					dst = AppendExpert(dst, e)
+				}
 				dst = append(dst, '\n')
 			}
 		}

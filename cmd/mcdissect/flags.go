@@ -38,6 +38,8 @@ type config struct {
 	cpuProfile, memProfile             string
 	lineBuffered, printPackets         bool
 
+	out outputFlags // outputs.go: -t, -O, --color, --version
+
 	opts  analyze.Options
 	ropts render.Options
 	refs  []analyze.FieldRef
@@ -103,6 +105,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.BoolVar(&c.noHeuristics, "no-heuristics", false, "pick protocols by port and -d only, e.g. --no-heuristics")
 	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write a pprof CPU profile to `FILE`, e.g. --cpuprofile cpu.out")
 	fs.StringVar(&c.memProfile, "memprofile", "", "write a pprof heap profile to `FILE` at exit, e.g. --memprofile mem.out")
+	c.out.add(fs)
 	help := fs.BoolP("help", "h", false, "show this help")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, usageHead)
@@ -115,6 +118,9 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 		fs.SetOutput(stderr)
 		fs.Usage()
 		return nil, errHelp
+	}
+	if c.out.version {
+		return c, errVersion
 	}
 	c.countSet = fs.Changed("count")
 	if fs.NArg() > 0 {
@@ -182,6 +188,9 @@ func (c *config) check() error {
 		return errors.New("--explain explains the -V tree: use it with -V (text output)")
 	}
 	c.ropts = render.Options{Verbose: c.verbose, Hex: c.hex, Redact: c.redact, Explain: c.explain, Fields: c.refs, Occurrence: 'a', Title: c.title()}
+	if err := c.out.apply(c); err != nil {
+		return err
+	}
 	for _, o := range c.fieldOpts {
 		k, v, _ := strings.Cut(o, "=")
 		switch k {

@@ -56,8 +56,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if err == errHelp {
 			return exitOK
 		}
+		if err == errVersion {
+			printVersion(stdout)
+			return exitOK
+		}
 		fmt.Fprintf(stderr, "mcdissect: %v\n", err)
 		return exitUsage
 	}
+	cfg.ropts.Colour = cfg.ropts.Colour || cfg.out.colourOn(stdout) && cfg.format == "text"
 	return cfg.run(stdin, stdout, stderr)
 }

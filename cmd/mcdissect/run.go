@@ -76,6 +76,8 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 		defer pprof.StopCPUProfile()
 	}
 
+	prog := c.out.startProgress(c, stdout, stderr) // outputs.go
+	defer prog.stop()
 	src, closeSrc, regular, err := c.openSource(stdin, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "mcdissect: %v\n", err)
@@ -141,6 +143,7 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 			}
 		}
 		shown++
+		c.out.markShown(rec)
 		if c.count > 0 && shown >= c.count {
 			return true, analyze.ErrStop
 		}
@@ -176,7 +179,7 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 	// The page needs its records in order on one goroutine (its field
 	// table, its cap): the last path below.
 	page := c.format == "html"
-	if batch > 1 && c.opts.Parallel && flt == nil && len(stats) == 0 && wr == nil && exp == nil && !page {
+	if batch > 1 && c.opts.Parallel && flt == nil && len(stats) == 0 && wr == nil && exp == nil && !page && c.ropts.Time != "dd" { // -t dd: accept marks each record shown
 		// Nothing but -c between dissecting and output: the back end
 		// formats its records itself, in two shards (analyze.Sink).
 		// Its records are done with before the batch is, so batches can
@@ -223,6 +226,7 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 		})
 	}
 	warning, runErr := analyze.Run(src, a)
+	prog.stop()
 	if sk != nil {
 		if err := sk.close(); err != nil && runErr == nil {
 			runErr = err

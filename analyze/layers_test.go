@@ -1,0 +1,136 @@
+package analyze
+
+import (
+	"encoding/binary"
+	"maps"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/google/gopacket/layers"
+
+	"github.com/mcdissect/mcdissect/dissect"
+	"github.com/mcdissect/mcdissect/internal/capgen"
+)
+
+func TestExactTimes(t *testing.T) {
+	for _, c := range []struct {
+		d    time.Duration
+		want string
+	}{
+		{0, "0.000000000"}, {1, "0.000000001"}, {1500 * time.Millisecond, "1.500000000"},
+		{642434100 * time.Nanosecond, "0.642434100"}, {-1, "-0.000000001"},
+	} {
+		if got := string(AppendSeconds9(nil, c.d)); got != c.want {
+			t.Errorf("AppendSeconds9(%d) = %q, want %q", c.d, got, c.want)
+		}
+	}
+	for _, c := range []struct {
+		t          time.Time
+		epoch, abs string
+	}{
+		{time.Unix(1795342882, 642434100), "1795342882.642434100", "Nov 22, 2026 10:21:22.642434100 UTC"},
+		{time.Unix(1714564800, 0), "1714564800.000000000", "May  1, 2024 12:00:00.000000000 UTC"},
+		{time.Unix(-1, 500000000), "-0.500000000", "Dec 31, 1969 23:59:59.500000000 UTC"},
+	} {
+		if got := string(AppendEpoch9(nil, c.t)); got != c.epoch {
+			t.Errorf("AppendEpoch9(%v) = %q, want %q", c.t, got, c.epoch)
+		}
+		if got := string(AppendFrameTime(nil, c.t)); got != c.abs {
+			t.Errorf("AppendFrameTime(%v) = %q, want %q", c.t, got, c.abs)
+		}
+	}
+}
+
+func TestWindowSize(t *testing.T) {
+	for _, c := range []struct {
+		l    Layers
+		want uint32
+	}{
+		{Layers{Window: 64, WScale: 10, TCPFlags: TCPFlagACK}, 65536},
+		{Layers{Window: 64, WScale: -1, TCPFlags: TCPFlagACK}, 64},      // scale unknown: raw, as tshark
+		{Layers{Window: 65495, WScale: 7, TCPFlags: TCPFlagSYN}, 65495}, // a SYN's window is never scaled
+		{Layers{Window: 512, WScale: 0, TCPFlags: TCPFlagACK}, 512},
+	} {
+		if got := c.l.WindowSize(); got != c.want {
+			t.Errorf("%+v: %d, want %d", c.l, got, c.want)
+		}
+	}
+}
+
+// TestLayersOfRecords: a record carries the headers of the frame that
+// completed it, sequence numbers relative to the ISN (wrapping past
+// 2^32), or to one before the first seen when the capture starts
+// mid-stream; IPv6 and UDP fill their own fields.
+func TestLayersOfRecords(t *testing.T) {
+	slpStatus := []byte{0x01, 0x00}
+	for _, c := range []struct {
+		name      string
+		build     func(w *capgen.Writer)
+		seq, ack  uint32
+		tcpLen    uint32
+		hasFields LayerSet
+	}{
+		{"from the SYN, ISN near 2^32", func(w *capgen.Writer) {
+			c := w.TCP(tcpClient, tcpServer, t0)
+			c.SetISN(0xfffffff0, 7)
+			c.Handshake()
+			c.Send(true, slpHandshake)
+			c.SendSplit(true, slpStatus, 1)
+			c.Close()
+		}, 1 + uint32(len(slpHandshake)) + 1, 1, 1, HasFrame | HasIPv4 | HasTCP},
+		{"mid-stream", func(w *capgen.Writer) {
+			c := w.TCP(tcpClient, tcpServer, t0)
+			c.Skip(true, 1000)
+			c.Send(true, slpHandshake)
+			c.Send(true, slpStatus)
+		}, 1 + uint32(len(slpHandshake)), 1, 2, HasFrame | HasIPv4 | HasTCP},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			recs, _, err := analyzeBytes(t, buildCapture(t, c.build), Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var last *Record
+			for _, r := range recs {
+				if r.Kind == KindPDU && r.PDU.Message == "Status Request" {
+					last = r
+				}
+			}
+			if last == nil {
+				t.Fatalf("no Status Request among %d records", len(recs))
+			}
+			l := last.Layers
+			if l.Has != c.hasFields || l.Seq != c.seq || l.Ack != c.ack || l.TCPLen != c.tcpLen || l.TTL == 0 || l.IPProto != 6 {
+				t.Errorf("layers %+v, want has %b seq %d ack %d len %d", l, c.hasFields, c.seq, c.ack, c.tcpLen)
+			}
+			if l.WireLen != l.CapLen || l.WireLen < 54 {
+				t.Errorf("frame lengths %d/%d", l.WireLen, l.CapLen)
+			}
+		})
+	}
+	t.Run("IPv6 UDP", func(t *testing.T) {
+		frame := linkFrame(layers.LinkTypeEthernet, true, ipUDP(t, true, 50000, 25565, handshakeReq), false)
+		recs, _, err := analyzeBytes(t, pcapFile(binary.LittleEndian, false, uint32(layers.LinkTypeEthernet), [][]byte{frame}, 0), Options{})
+		if err != nil || len(recs) != 1 {
+			t.Fatalf("%d records, %v", len(recs), err)
+		}
+		r := recs[0]
+		l := r.Layers
+		if l.Has != HasFrame|HasIPv6|HasUDP || l.TTL != 64 || l.IPProto != 17 || l.UDPLen != uint16(8+len(handshakeReq)) || l.WireLen != uint32(len(frame)) {
+			t.Errorf("layers %+v", l)
+		}
+		got := map[string]string{}
+		for _, name := range []string{"ipv6.hlim", "ipv6.nxt", "udp.length", "ip.ttl", "tcp.seq", "frame.len"} {
+			ref, err := ResolveField(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ref.Each(r, func(n *dissect.Node) { got[name] = strconv.FormatUint(n.Value.N, 10) })
+		}
+		want := map[string]string{"ipv6.hlim": "64", "ipv6.nxt": "17", "udp.length": "15", "frame.len": strconv.Itoa(len(frame))}
+		if !maps.Equal(got, want) {
+			t.Errorf("fields %v, want %v", got, want)
+		}
+	})
+}

@@ -1,0 +1,128 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/mcdissect/mcdissect/analyze"
+	"github.com/mcdissect/mcdissect/render"
+)
+
+// The output flags a tshark user reaches for: -t, -O, --color, --version.
+
+// outputFlags are their values before checking.
+type outputFlags struct {
+	timeFormat string
+	only       string
+	colour     string
+	version    bool
+	lastShown  time.Time // -t dd
+	prog       *progress // progress.go, nil when not shown
+}
+
+func (o *outputFlags) add(fs *pflag.FlagSet) {
+	fs.StringVarP(&o.timeFormat, "time-format", "t", "r", "summary time `FORMAT`, as tshark: a (absolute), ad (with date), adoy (with day of year), d (delta), dd (delta displayed), e (epoch), r (relative), u (UTC), ud (UTC with date), e.g. -t ad")
+	fs.StringVarP(&o.only, "only-protocols", "O", "", "like -V, but the tree of these `PROTOCOLS` only, the others as one line (frame, ip, ipv6, tcp, udp, query, slp, classic, mc), e.g. -O slp,tcp")
+	fs.StringVar(&o.colour, "color", "auto", "colour the text output: `WHEN` is auto (a terminal, and NO_COLOR unset), always or never, e.g. --color=always")
+	fs.BoolVar(&o.version, "version", false, "print the version, Go's and gopacket's and the build tags, and exit, e.g. --version")
+}
+
+// apply checks the flags and sets the render options; colour is decided
+// later, when the output is known (colourOn).
+func (o *outputFlags) apply(c *config) error {
+	if !slices.Contains(render.TimeFormats, o.timeFormat) {
+		return fmt.Errorf("-t %q: choose one of %s", o.timeFormat, strings.Join(render.TimeFormats, ", "))
+	}
+	if o.timeFormat != "r" {
+		c.ropts.Time = o.timeFormat
+	}
+	if o.only != "" {
+		for _, p := range strings.Split(o.only, ",") {
+			if !slices.Contains(onlyProtocols, p) {
+				return fmt.Errorf("-O %q: %q is not a protocol; choose among %s", o.only, p, strings.Join(onlyProtocols, ", "))
+			}
+			c.ropts.Only = append(c.ropts.Only, p)
+		}
+		c.verbose, c.ropts.Verbose = true, true
+	}
+	switch o.colour {
+	case "auto", "always", "never":
+	default:
+		return fmt.Errorf("--color=%q: choose auto, always or never", o.colour)
+	}
+	return nil
+}
+
+// onlyProtocols are the names -O takes.
+var onlyProtocols = []string{"frame", "ip", "ipv6", "tcp", "udp", "query", "slp", "classic", "mc"}
+
+// colourOn decides --color: always, never, or (auto) when out is a
+// terminal and NO_COLOR is unset or empty (no-color.org).
+func (o *outputFlags) colourOn(out io.Writer) bool {
+	switch o.colour {
+	case "always":
+		return true
+	case "never":
+		return false
+	}
+	return os.Getenv("NO_COLOR") == "" && isTerminal(out)
+}
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && isTTY(f)
+}
+
+// printVersion writes tshark --version's first lines, for mcdissect.
+func printVersion(w io.Writer) {
+	version, gopacket, tags := "(devel)", "unknown", ""
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		if bi.Main.Version != "" {
+			version = bi.Main.Version
+		}
+		for _, d := range bi.Deps {
+			if d.Path == "github.com/google/gopacket" {
+				gopacket = d.Version
+			}
+		}
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "-tags":
+				tags = s.Value
+			case "vcs.revision":
+				if version == "(devel)" && len(s.Value) >= 12 {
+					version += " " + s.Value[:12]
+				}
+			}
+		}
+	}
+	if tags == "" {
+		tags = "none (pure Go capture; -tags pcap adds libpcap)"
+	}
+	fmt.Fprintf(w, "mcdissect %s\n\n", version)
+	fmt.Fprintf(w, "Built with %s %s/%s, gopacket %s.\nBuild tags: %s.\n", runtime.Version(), runtime.GOOS, runtime.GOARCH, gopacket, tags)
+	fmt.Fprintf(w, "Dissects Minecraft Query (UDP), Server List Ping and Classic (TCP) as tshark dissects what it knows.\n")
+}
+
+// errVersion is parseFlags' answer to --version.
+var errVersion = errors.New("version")
+
+// markShown sets the record's time since the previous record shown, for
+// -t dd; records are accepted in order, one at a time.
+func (o *outputFlags) markShown(r *analyze.Record) {
+	o.prog.record()
+	if !o.lastShown.IsZero() {
+		r.DeltaShown = r.Time.Sub(o.lastShown)
+	}
+	o.lastShown = r.Time
+}

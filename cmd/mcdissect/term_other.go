@@ -1,0 +1,12 @@
+//go:build !linux
+
+package main
+
+import "os"
+
+// isTTY reports whether f is a character device, which is how a terminal
+// shows here (so is /dev/null).
+func isTTY(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
