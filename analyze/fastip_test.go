@@ -6,8 +6,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/google/gopacket"
-	"github.com/google/gopacket/layers"
+	"github.com/gopacket/gopacket"
+	"github.com/gopacket/gopacket/layers"
 )
 
 // ipTCP serialises an IPv4 packet carrying one TCP segment; opts are IPv4

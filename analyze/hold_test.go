@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/gopacket/layers"
+	"github.com/gopacket/gopacket/layers"
 )
 
 // TestUnansweredRequestIsSaidSo: a request that gets no response is output

@@ -3,15 +3,13 @@ package analyze
 import (
 	"encoding/binary"
 
-	"github.com/google/gopacket/layers"
+	"github.com/gopacket/gopacket/layers"
 
 	"github.com/mcdissect/mcdissect/capture"
 )
 
 // LinkTypeLinuxSLL2 is what `tcpdump -i any` writes since libpcap 1.10
-// (LINKTYPE 276). gopacket 1.1.19 predates it, so its 20-byte header is
-// read here; and gopacket's LinkType is a byte, so readers hand us 276
-// truncated to 20, a value no other link type uses (capture.LinkTypeLinuxSLL2).
+// (LINKTYPE 276); its 20-byte header is read here.
 const LinkTypeLinuxSLL2 = capture.LinkTypeLinuxSLL2
 
 // netStart finds where the IP header starts in a frame of the given link

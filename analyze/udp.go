@@ -3,7 +3,7 @@ package analyze
 import (
 	"net/netip"
 
-	"github.com/google/gopacket"
+	"github.com/gopacket/gopacket"
 
 	"github.com/mcdissect/mcdissect/dissect"
 )

@@ -22,8 +22,8 @@ import (
 	"os"
 	"sync/atomic"
 
-	"github.com/google/gopacket"
-	"github.com/google/gopacket/layers"
+	"github.com/gopacket/gopacket"
+	"github.com/gopacket/gopacket/layers"
 )
 
 // Packet is one captured packet.
@@ -77,10 +77,9 @@ type Stats struct {
 const MaxSnaplen = 262144
 
 // LinkTypeLinuxSLL2 is what `tcpdump -i any` writes since libpcap 1.10
-// (LINKTYPE 276). gopacket 1.1.19 predates it, and its LinkType is a byte,
-// so readers hand it on as 276 truncated to 20, a value no other link type
-// uses. Live captures on "any" use the older SLL (113), which fits.
-const LinkTypeLinuxSLL2 layers.LinkType = 276 & 0xff
+// (LINKTYPE 276). Live captures on "any" use the older SLL (113), which
+// every reader knows.
+const LinkTypeLinuxSLL2 = layers.LinkTypeLinuxSLL2
 
 // ErrNotCapture is returned by OpenFile and OpenReader for input that is
 // neither pcap nor pcapng.

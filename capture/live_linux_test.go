@@ -18,7 +18,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/gopacket/layers"
+	"github.com/gopacket/gopacket/layers"
 )
 
 // These tests capture on lo with a filter on their own ports, so other

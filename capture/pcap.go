@@ -7,8 +7,8 @@ import (
 	"io"
 	"time"
 
-	"github.com/google/gopacket/layers"
-	"github.com/google/gopacket/pcapgo"
+	"github.com/gopacket/gopacket/layers"
+	"github.com/gopacket/gopacket/pcapgo"
 )
 
 // openRecords recognises a pcap or pcapng stream by its first bytes.

@@ -9,8 +9,8 @@ import (
 	"math"
 	"time"
 
-	"github.com/google/gopacket"
-	"github.com/google/gopacket/layers"
+	"github.com/gopacket/gopacket"
+	"github.com/gopacket/gopacket/layers"
 )
 
 // ngReader reads pcapng with bounded memory. gopacket 1.1.19's reader is
@@ -169,10 +169,8 @@ func (n *ngReader) iface(body int) error {
 	return nil
 }
 
-// linkType maps a 16-bit LINKTYPE to gopacket's byte-sized type; the one
-// above 255 we read (SLL2) maps to the value its readers would give it
-// (LinkTypeLinuxSLL2).
-func linkType(v uint16) layers.LinkType { return layers.LinkType(v & 0xff) }
+// linkType is a pcapng interface's LINKTYPE as gopacket's type (16 bits).
+func linkType(v uint16) layers.LinkType { return layers.LinkType(v) }
 
 func (n *ngReader) Next() (Packet, error) {
 	if n.done || n.stopped.Load() {

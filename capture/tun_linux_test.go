@@ -8,7 +8,7 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/google/gopacket/layers"
+	"github.com/gopacket/gopacket/layers"
 	"golang.org/x/sys/unix"
 )
 

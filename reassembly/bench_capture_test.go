@@ -9,10 +9,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/gopacket"
-	"github.com/google/gopacket/layers"
-	"github.com/google/gopacket/pcapgo"
-	gpr "github.com/google/gopacket/reassembly"
+	"github.com/gopacket/gopacket"
+	"github.com/gopacket/gopacket/layers"
+	"github.com/gopacket/gopacket/pcapgo"
+	gpr "github.com/gopacket/gopacket/reassembly"
 )
 
 // captureSeg is one TCP segment of a capture, held in memory without

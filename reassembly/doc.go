@@ -78,7 +78,7 @@
 //
 // # Built on gopacket
 //
-// github.com/google/gopacket/reassembly stores and orders the out-of-order
+// github.com/gopacket/gopacket/reassembly stores and orders the out-of-order
 // bytes (its pages, with its page limits set from Limits). Frame attribution
 // does not use ScatterGather.CaptureInfo: that panics on the second page of a
 // segment longer than a page (gopacket issue #483), and giving each packet

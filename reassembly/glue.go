@@ -1,9 +1,9 @@
 package reassembly
 
 import (
-	"github.com/google/gopacket"
-	"github.com/google/gopacket/layers"
-	gpr "github.com/google/gopacket/reassembly"
+	"github.com/gopacket/gopacket"
+	"github.com/gopacket/gopacket/layers"
+	gpr "github.com/gopacket/gopacket/reassembly"
 )
 
 // This file is the only place that talks to gopacket's Assembler.

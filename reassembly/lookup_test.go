@@ -5,8 +5,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/google/gopacket"
-	"github.com/google/gopacket/layers"
+	"github.com/gopacket/gopacket"
+	"github.com/gopacket/gopacket/layers"
 )
 
 // TestLookupBothWays: segments of interleaved connections, both ways, find

@@ -3,9 +3,9 @@ package reassembly
 import (
 	"time"
 
-	"github.com/google/gopacket"
-	"github.com/google/gopacket/layers"
-	gpr "github.com/google/gopacket/reassembly"
+	"github.com/gopacket/gopacket"
+	"github.com/gopacket/gopacket/layers"
+	gpr "github.com/gopacket/gopacket/reassembly"
 )
 
 // maxAhead is how far past the expected position a segment may start; a

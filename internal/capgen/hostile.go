@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/gopacket/layers"
+	"github.com/gopacket/gopacket/layers"
 )
 
 // Hostile captures: inputs built to make an analyzer keep state, each of a

@@ -4,7 +4,7 @@ import (
 	"net/netip"
 	"time"
 
-	"github.com/google/gopacket/layers"
+	"github.com/gopacket/gopacket/layers"
 )
 
 // TCPConn writes the segments of one TCP connection. Sequence numbers are
