@@ -4,8 +4,8 @@ import (
 	"net/netip"
 	"time"
 
-	"github.com/google/gopacket"
-	"github.com/google/gopacket/layers"
+	"github.com/gopacket/gopacket"
+	"github.com/gopacket/gopacket/layers"
 
 	"github.com/mcdissect/mcdissect/dissect"
 )

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/gopacket/layers"
+	"github.com/gopacket/gopacket/layers"
 
 	"github.com/mcdissect/mcdissect/dissect"
 	"github.com/mcdissect/mcdissect/internal/capgen"

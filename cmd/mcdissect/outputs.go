@@ -91,7 +91,7 @@ func printVersion(w io.Writer) {
 			version = bi.Main.Version
 		}
 		for _, d := range bi.Deps {
-			if d.Path == "github.com/google/gopacket" {
+			if d.Path == "github.com/gopacket/gopacket" {
 				gopacket = d.Version
 			}
 		}

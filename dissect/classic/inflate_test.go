@@ -28,6 +28,19 @@ func checkInflate(t *testing.T, src []byte, raw bool, limit int) {
 			putLevelBuf(out)
 		}
 	}
+	// The streaming path (a level only counted) sees the same bytes, in
+	// order, and ends the same way.
+	var got []byte
+	n, bomb, tr, err := in.stream(src, raw, limit, func(b []byte, at int) {
+		if at != len(got) {
+			t.Fatalf("chunk at %d after %d bytes", at, len(got))
+		}
+		got = append(got, b...)
+	})
+	if fmt.Sprint(err) != fmt.Sprint(werr) || bomb != wbomb || tr != wtr || n != len(got) || !bytes.Equal(got, wout) {
+		t.Fatalf("stream raw %v limit %d, %d bytes: got %d (%d) bytes, %v, bomb %v, trailing %d; compress/flate %d bytes, %v, bomb %v, trailing %d",
+			raw, limit, len(src), n, len(got), err, bomb, tr, len(wout), werr, wbomb, wtr)
+	}
 }
 
 // compressed returns b deflated (raw) or gzipped at a level.

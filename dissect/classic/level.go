@@ -256,6 +256,47 @@ func decLevelFinalize(d *dec) {
 	// stack, as the level's one allocation is its inflated blocks.
 	var counts [1024]uint32
 	ids := 0
+	if !p.Export && len(l.data[1]) == 0 {
+		// Only counted, one array: counted while it streams through a
+		// small buffer, so a level costs its compressed bytes and a
+		// 64 KiB window whatever its size (a 512×64×512 level inflated
+		// whole cost 16 MiB cleared and copied as it grew).
+		in := inflaters.Get().(*inflater)
+		defer inflaters.Put(in)
+		skip := 0
+		if !l.fastMap {
+			skip = 4 // the block count before the blocks
+		}
+		var prefix [4]byte
+		total, bomb, trailing, err := in.stream(l.data[0], l.fastMap, int(limit), func(b []byte, at int) {
+			if at < skip {
+				k := copy(prefix[at:skip], b)
+				b = b[k:]
+			}
+			count8(&counts, b)
+		})
+		ii := p.AddGenerated(lv, FieldInflated, dissect.U(uint64(total)), "")
+		if levelProblem(c, ii, bomb, err, trailing, total, limit, want, l.fastMap) {
+			return
+		}
+		blocks := total
+		if !l.fastMap {
+			if total < 4 {
+				c.Expert(ii, ExpertLevelCount, "classic.level: "+strconv.Itoa(total)+" inflated bytes, too few for the 4-byte block count")
+				return
+			}
+			cnt := binary.BigEndian.Uint32(prefix[:])
+			bi := p.AddGenerated(lv, FieldBlockCount, dissect.U(uint64(cnt)), "")
+			blocks = total - 4
+			if uint64(cnt) != volume || blocks != int(cnt) {
+				c.Expert(bi, ExpertLevelCount, "classic.level.block_count: prefix "+strconv.FormatUint(uint64(cnt), 10)+", inflated "+strconv.Itoa(blocks)+" blocks, X×Y×Z = "+strconv.FormatUint(volume, 10))
+			}
+		} else if uint64(blocks) != volume || l.volume != uint32(volume) {
+			c.Expert(ii, ExpertLevelCount, "classic.level: FastMap volume "+strconv.FormatUint(uint64(l.volume), 10)+", inflated "+strconv.Itoa(blocks)+" blocks, X×Y×Z = "+strconv.FormatUint(volume, 10))
+		}
+		d.appendTypeCounts(p, lv, &counts, 256)
+		return
+	}
 	for arr := 0; arr < 2; arr++ {
 		if arr == 1 && len(l.data[1]) == 0 {
 			break
@@ -271,16 +312,8 @@ func decLevelFinalize(d *dec) {
 			name += "-upper"
 		}
 		ii := p.AddGenerated(lv, FieldInflated, dissect.U(uint64(len(out))), "")
-		switch {
-		case bomb:
-			c.Expert(ii, ExpertLevelBomb, "classic.level: the data inflates past "+strconv.FormatUint(limit, 10)+" bytes (X×Y×Z"+plus4(l.fastMap)+" = "+strconv.FormatUint(want, 10)+" announced; cap twice that + 64 KiB, at most "+strconv.Itoa(MaxInflated)+"): inflation stopped there")
+		if levelProblem(c, ii, bomb, err, trailing, len(out), limit, want, l.fastMap) {
 			return
-		case err != nil:
-			c.Expert(ii, ExpertLevelInflate, "classic.level: "+err.Error()+" after "+strconv.Itoa(len(out))+" inflated bytes")
-			return
-		}
-		if trailing > 0 {
-			c.Expert(ii, ExpertLevelTrailing, "classic.level: "+strconv.Itoa(trailing)+" bytes after the end of the compressed stream")
 		}
 		blocks := out
 		if !l.fastMap {
@@ -319,6 +352,11 @@ func decLevelFinalize(d *dec) {
 		ids = 256
 		count8(&counts, lower)
 	}
+	d.appendTypeCounts(p, lv, &counts, ids)
+}
+
+// appendTypeCounts adds a node per block type seen, under the level.
+func (d *dec) appendTypeCounts(p *dissect.PDU, lv int32, counts *[1024]uint32, ids int) {
 	for id, n := range counts[:ids] {
 		if n == 0 {
 			continue
@@ -330,6 +368,24 @@ func decLevelFinalize(d *dec) {
 		d.out = append(d.out, " blocks"...)
 		d.textFrom(p.AddGenerated(lv, FieldTypeCount, dissect.U(uint64(n)), ""), a)
 	}
+}
+
+// levelProblem adds the expert items of an inflation that went wrong (a
+// bomb, a broken stream) or left bytes after its end; it reports whether
+// the level stops there.
+func levelProblem(c *dissect.Cursor, ii int32, bomb bool, err error, trailing, n int, limit, want uint64, fastMap bool) bool {
+	switch {
+	case bomb:
+		c.Expert(ii, ExpertLevelBomb, "classic.level: the data inflates past "+strconv.FormatUint(limit, 10)+" bytes (X×Y×Z"+plus4(fastMap)+" = "+strconv.FormatUint(want, 10)+" announced; cap twice that + 64 KiB, at most "+strconv.Itoa(MaxInflated)+"): inflation stopped there")
+		return true
+	case err != nil:
+		c.Expert(ii, ExpertLevelInflate, "classic.level: "+err.Error()+" after "+strconv.Itoa(n)+" inflated bytes")
+		return true
+	}
+	if trailing > 0 {
+		c.Expert(ii, ExpertLevelTrailing, "classic.level: "+strconv.Itoa(trailing)+" bytes after the end of the compressed stream")
+	}
+	return false
 }
 
 // count8 adds the byte values of b to counts. Levels are long runs of one
@@ -383,10 +439,11 @@ func plus4(fast bool) string {
 // across levels (and connections) from a pool, as each decompressor holds
 // a 32 KiB window and its tables.
 type inflater struct {
-	fast fastInflater
-	br   bytes.Reader
-	gz   *gzip.Reader
-	fl   io.ReadCloser // a flate.Resetter
+	chunk []byte // stream's buffer
+	fast  fastInflater
+	br    bytes.Reader
+	gz    *gzip.Reader
+	fl    io.ReadCloser // a flate.Resetter
 }
 
 var inflaters = sync.Pool{New: func() any { return new(inflater) }}
@@ -499,6 +556,72 @@ func (in *inflater) std(src []byte, raw bool, limit int, buf []byte) (out []byte
 		return buf, false, 0, err
 	}
 	return buf, false, br.Len(), nil
+}
+
+// streamChunk is the buffer stream inflates into: the level passes through
+// it, never whole.
+const streamChunk = 64 << 10
+
+// stream inflates src (gzip, or raw deflate under FastMap) through
+// compress/flate, handing fn the inflated bytes chunk by chunk with the
+// offset of each, at most limit+1 of them: bomb is set when there are
+// more than limit. It returns how many bytes it inflated (at most limit),
+// and, as inflate does, the bytes after the stream and what went wrong.
+func (in *inflater) stream(src []byte, raw bool, limit int, fn func(b []byte, at int)) (n int, bomb bool, trailing int, err error) {
+	r, err := in.reader(src, raw)
+	if err != nil {
+		return 0, false, 0, err
+	}
+	defer in.br.Reset(nil) // the pool does not keep the level's data alive
+	if in.chunk == nil {
+		in.chunk = make([]byte, streamChunk)
+	}
+	chunk := in.chunk
+	for {
+		m, rerr := r.Read(chunk[:min(len(chunk), limit+1-n)])
+		if n+m > limit {
+			fn(chunk[:limit-n], n)
+			return limit, true, 0, nil
+		}
+		if m > 0 {
+			fn(chunk[:m], n)
+			n += m
+		}
+		switch {
+		case rerr == io.EOF:
+			return n, false, in.br.Len(), nil
+		case rerr == io.ErrUnexpectedEOF:
+			return n, false, 0, errors.New("the compressed stream ends early (" + strconv.Itoa(len(src)) + " bytes joined)")
+		case rerr != nil:
+			return n, false, 0, rerr
+		}
+	}
+}
+
+// reader readies the pooled decompressor on src.
+func (in *inflater) reader(src []byte, raw bool) (io.Reader, error) {
+	in.br.Reset(src)
+	br := &in.br
+	if raw {
+		if in.fl == nil {
+			in.fl = flate.NewReader(br)
+		} else {
+			in.fl.(flate.Resetter).Reset(br, nil)
+		}
+		return in.fl, nil
+	}
+	var e error
+	if in.gz == nil {
+		in.gz, e = gzip.NewReader(br)
+	} else {
+		e = in.gz.Reset(br)
+	}
+	if e != nil {
+		in.br.Reset(nil)
+		return nil, errors.New("gzip header: " + e.Error())
+	}
+	in.gz.Multistream(false)
+	return in.gz, nil
 }
 
 // readAtMost reads r into buf until EOF or n bytes.
