@@ -33,8 +33,10 @@ import (
 // in the ring (and a check of the ring's sockaddr_ll stays as a guard).
 //
 // `-i any` and links without an Ethernet-like header (PPP, GRE, ...) use a
-// cooked (SOCK_DGRAM) socket; a Linux cooked header (SLL, 16 bytes) is
-// written in front of each packet, in the ring's free room before it.
+// cooked (SOCK_DGRAM) socket; a Linux cooked v2 header (SLL2, 20 bytes, as
+// `tcpdump -i any` writes since libpcap 1.10) is written in front of each
+// packet, in the ring's free room before it: the kernel leaves 16 bytes
+// there, PACKET_RESERVE asks for the 4 more SLL2 needs.
 // Links that carry bare IP (tun, wireguard: ARPHRD_NONE) are raw IP.
 
 const (
@@ -49,7 +51,7 @@ const (
 
 	sizeofSockaddrLL = 20
 	tpacket3HdrLen   = 48 // TPACKET_ALIGN(sizeof(struct tpacket3_hdr))
-	sllHdrLen        = 16
+	sllHdrLen        = 20 // SLL2
 
 	arphrdEther    = 1
 	arphrdLoopback = 772
@@ -108,7 +110,7 @@ func OpenLive(iface string, o LiveOptions) (Source, error) {
 	sockType := unix.SOCK_RAW
 	loIndex := 0
 	if ifi == nil { // any
-		a.cooked, a.link, l = true, layers.LinkTypeLinuxSLL, layoutCooked
+		a.cooked, a.link, l = true, LinkTypeLinuxSLL2, layoutCooked
 		if lo := loopbackIndex(); lo > 0 {
 			loIndex = lo
 		}
@@ -127,7 +129,7 @@ func OpenLive(iface string, o LiveOptions) (Source, error) {
 		case arphrdNone, arphrdRawIP:
 			a.link, l = layers.LinkTypeRaw, layoutRaw
 		default:
-			a.cooked, a.link, l = true, layers.LinkTypeLinuxSLL, layoutCooked
+			a.cooked, a.link, l = true, LinkTypeLinuxSLL2, layoutCooked
 		}
 		if ifi.Flags&net.FlagLoopback != 0 {
 			loIndex = ifi.Index
@@ -187,6 +189,13 @@ func OpenLive(iface string, o LiveOptions) (Source, error) {
 func (a *afPacket) setup(ifi *net.Interface, o LiveOptions, raw []bpf.RawInstruction) error {
 	if err := unix.SetsockoptInt(a.fd, unix.SOL_PACKET, unix.PACKET_VERSION, unix.TPACKET_V3); err != nil {
 		return fmt.Errorf("TPACKET_V3: %v", err)
+	}
+	if a.cooked {
+		// Room for SLL2's 20 bytes before the network header: the kernel
+		// leaves 16 after the sockaddr_ll of a cooked socket.
+		if err := unix.SetsockoptInt(a.fd, unix.SOL_PACKET, unix.PACKET_RESERVE, sllHdrLen-16); err != nil {
+			return fmt.Errorf("PACKET_RESERVE: %v", err)
+		}
 	}
 	fprog := unix.SockFprog{Len: uint16(len(raw)), Filter: (*unix.SockFilter)(unsafe.Pointer(&raw[0]))}
 	if err := unix.SetsockoptSockFprog(a.fd, unix.SOL_SOCKET, unix.SO_ATTACH_FILTER, &fprog); err != nil {
@@ -306,20 +315,21 @@ func (a *afPacket) packet(h int) (Packet, bool) {
 	}
 	data := a.ring[h+mac : end : end]
 	if a.cooked {
-		// SLL: packet type, ARPHRD type, address length, 8 bytes of
-		// address, protocol; written in the free room before the data.
+		// SLL2: protocol, reserved, interface index, ARPHRD type, packet
+		// type, address length, 8 bytes of address; written in the free
+		// room before the data.
 		_ = netOff
 		hd := h + mac - sllHdrLen
 		if hd < sll+sizeofSockaddrLL {
 			return Packet{}, false
 		}
 		hdr := a.ring[hd : h+mac]
-		hdr[0], hdr[1] = 0, pkttype
-		hdr[2], hdr[3] = a.ring[sll+9], a.ring[sll+8] // sll_hatype, host order (little endian) to network
-		halen := a.ring[sll+11]
-		hdr[4], hdr[5] = 0, halen
-		copy(hdr[6:14], a.ring[sll+12:sll+20])
-		hdr[14], hdr[15] = a.ring[sll+2], a.ring[sll+3] // sll_protocol, already network order
+		hdr[0], hdr[1] = a.ring[sll+2], a.ring[sll+3] // sll_protocol, already network order
+		hdr[2], hdr[3] = 0, 0
+		binary.BigEndian.PutUint32(hdr[4:8], uint32(ifindex))
+		binary.BigEndian.PutUint16(hdr[8:10], binary.NativeEndian.Uint16(a.ring[sll+8:sll+10])) // sll_hatype, host order
+		hdr[10], hdr[11] = pkttype, a.ring[sll+11]
+		copy(hdr[12:20], a.ring[sll+12:sll+20])
 		data = a.ring[hd:end:end]
 		snap += sllHdrLen
 		wire += sllHdrLen

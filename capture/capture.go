@@ -77,8 +77,8 @@ type Stats struct {
 const MaxSnaplen = 262144
 
 // LinkTypeLinuxSLL2 is what `tcpdump -i any` writes since libpcap 1.10
-// (LINKTYPE 276). Live captures on "any" use the older SLL (113), which
-// every reader knows.
+// (LINKTYPE 276), and what live captures on "any" and on links without an
+// Ethernet-like header are given.
 const LinkTypeLinuxSLL2 = layers.LinkTypeLinuxSLL2
 
 // ErrNotCapture is returned by OpenFile and OpenReader for input that is

@@ -86,8 +86,8 @@ func collect(t *testing.T, src Source, out chan<- seen) error {
 		switch p.LinkType {
 		case layers.LinkTypeEthernet:
 			off = 14
-		case layers.LinkTypeLinuxSLL:
-			off = 16
+		case LinkTypeLinuxSLL2:
+			off = 20
 		default:
 			return fmt.Errorf("link type %v on lo", p.LinkType)
 		}
@@ -123,7 +123,7 @@ func TestLiveLoopback(t *testing.T) {
 	}{
 		{"filter", "lo", func(p int) LiveOptions { return LiveOptions{Filter: fmt.Sprintf("udp dst port %d", p)} }, layers.LinkTypeEthernet},
 		{"ports", "lo", func(p int) LiveOptions { return LiveOptions{Ports: []uint16{uint16(p)}} }, layers.LinkTypeEthernet},
-		{"any", "any", func(p int) LiveOptions { return LiveOptions{Filter: fmt.Sprintf("udp dst port %d", p)} }, layers.LinkTypeLinuxSLL},
+		{"any", "any", func(p int) LiveOptions { return LiveOptions{Filter: fmt.Sprintf("udp dst port %d", p)} }, LinkTypeLinuxSLL2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, port := udpSink(t)
