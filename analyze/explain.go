@@ -31,6 +31,7 @@ var pseudoExplanations = map[string]string{
 	"tcp.port":                    "Either TCP port of the segment, source or destination, as in Wireshark: tcp.port == 25565 selects a server's traffic whichever way it flows.",
 	"udp.port":                    "Either UDP port of the datagram, source or destination: udp.port == 25565 selects Query requests and their responses together.",
 	"tcp.analysis.retransmission": "This segment carries bytes of the stream that an earlier segment already carried, as Wireshark's tcp.analysis.retransmission means it: the sender thought them lost. mcdissect uses the first copy and says so here, on the retransmission's own frame.",
+	"tcp.analysis.lost_segment":   "Bytes of the stream before this point were never captured, as Wireshark's tcp.analysis.lost_segment (\"previous segment(s) not captured\") means it: common at a capture's start and when the kernel drops packets under load. The missing length is in mc.gap.length.",
 	"tcp.analysis.out_of_order":   "This segment carries new bytes below the highest sequence number already seen: it arrived after later data and fills a hole, as Wireshark's tcp.analysis.out_of_order means it. Reassembly puts it in its place.",
 	"tcp.stream":                  "The number of the TCP connection in the capture, from 0 in order of appearance, as Wireshark numbers streams. Filter with tcp.stream == N to follow one conversation.",
 

@@ -23,6 +23,7 @@ import (
 var (
 	FieldRetransmission = regTCP.Label("tcp.analysis.retransmission", "This frame is a (suspected) retransmission")
 	FieldOutOfOrder     = regTCP.Label("tcp.analysis.out_of_order", "This frame is a (suspected) out-of-order segment")
+	FieldLostSegment    = regTCP.Label("tcp.analysis.lost_segment", "Previous segment(s) not captured")
 	FieldEvicted        = dissect.Core.Label("mc.conn.evicted", "Connection no longer tracked (too many connections)")
 	FieldFragments      = regIP.Label("ip.fragments.incomplete", "IPv4 datagram whose fragments never all arrived")
 

@@ -295,6 +295,7 @@ func gapPDU(p *dissect.PDU, proto string, dir dissect.Dir, length int, off int64
 	c := dissect.Begin(p, rootField(proto), nil, 0)
 	i := p.AddGenerated(0, FieldGap, dissect.Value{}, "")
 	p.AddGenerated(i, PFGapLength, dissect.U(uint64(length)), "")
+	p.AddGenerated(i, FieldLostSegment, dissect.Value{}, "") // Wireshark's name for a hole in the stream
 	p.AddExpert(i, ExpertGap, itoa(length)+" bytes missing at stream offset "+itoa64(off)+" ("+reason+"); nothing is parsed across them")
 	c.Finish()
 	p.Dir = dir
