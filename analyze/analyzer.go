@@ -220,6 +220,9 @@ func (a *Analyzer) Packet(data []byte, ci gopacket.CaptureInfo, link layers.Link
 	a.frame++
 	a.stats.Frames++
 	a.net.begin(a.frame, ci)
+	if link == layers.LinkTypeEthernet && len(data) >= 14 {
+		a.net.eth(data)
+	}
 	if a.first.IsZero() {
 		a.first = ci.Timestamp
 	}

@@ -31,6 +31,8 @@ type Layers struct {
 	Seq, Ack uint32 // relative to each direction's initial sequence number
 	TCPLen   uint32 // the segment's payload length, as the IP header gives it
 	Delta    time.Duration
+	EthSrc   [6]byte // Ethernet source and destination (HasEth)
+	EthDst   [6]byte
 }
 
 // LayerSet says which layers of a Layers are known.
@@ -42,6 +44,7 @@ const (
 	HasIPv6
 	HasTCP
 	HasUDP
+	HasEth
 )
 
 // TCP flag bits, as in tcp.flags.

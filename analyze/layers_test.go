@@ -78,13 +78,13 @@ func TestLayersOfRecords(t *testing.T) {
 			c.Send(true, slpHandshake)
 			c.SendSplit(true, slpStatus, 1)
 			c.Close()
-		}, 1 + uint32(len(slpHandshake)) + 1, 1, 1, HasFrame | HasIPv4 | HasTCP},
+		}, 1 + uint32(len(slpHandshake)) + 1, 1, 1, HasFrame | HasIPv4 | HasTCP | HasEth},
 		{"mid-stream", func(w *capgen.Writer) {
 			c := w.TCP(tcpClient, tcpServer, t0)
 			c.Skip(true, 1000)
 			c.Send(true, slpHandshake)
 			c.Send(true, slpStatus)
-		}, 1 + uint32(len(slpHandshake)), 1, 2, HasFrame | HasIPv4 | HasTCP},
+		}, 1 + uint32(len(slpHandshake)), 1, 2, HasFrame | HasIPv4 | HasTCP | HasEth},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			recs, _, err := analyzeBytes(t, buildCapture(t, c.build), Options{})
@@ -117,7 +117,7 @@ func TestLayersOfRecords(t *testing.T) {
 		}
 		r := recs[0]
 		l := r.Layers
-		if l.Has != HasFrame|HasIPv6|HasUDP || l.TTL != 64 || l.IPProto != 17 || l.UDPLen != uint16(8+len(handshakeReq)) || l.WireLen != uint32(len(frame)) {
+		if l.Has != HasFrame|HasIPv6|HasUDP|HasEth || l.TTL != 64 || l.IPProto != 17 || l.UDPLen != uint16(8+len(handshakeReq)) || l.WireLen != uint32(len(frame)) {
 			t.Errorf("layers %+v", l)
 		}
 		got := map[string]string{}

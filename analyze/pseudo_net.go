@@ -12,8 +12,7 @@ import (
 // ip.addr == 10.0.0.0/8, udp, ipv6. A combined field has two occurrences,
 // source first, as in Wireshark's tree: tcp.port == 25565 is true when
 // either end uses the port, tcp.port != 25565 when neither does.
-//
-// There is no eth.addr: records keep no link-layer addresses.
+// (eth.addr is in pseudo_eth.go.)
 var (
 	PFIPAddr   = regIP.Str("ip.addr", "Source or destination address")
 	PFIPv6Addr = regIPv6.Str("ipv6.addr", "Source or destination address")

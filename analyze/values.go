@@ -32,7 +32,7 @@ func isPseudo(f *dissect.Field) bool {
 		PFProtocol, PFDirection, PFMessage, PFExpert, PFFrames, PFGapLength:
 		return true
 	}
-	return isNetPseudo(f) || isLayerPseudo(f)
+	return isNetPseudo(f) || isLayerPseudo(f) || isEthPseudo(f)
 }
 
 // NeedsTree reports whether the field's values come from the dissection
@@ -133,6 +133,10 @@ func (f FieldRef) eachPseudo(r *Record, fn func(n *dissect.Node)) {
 	default:
 		if isLayerPseudo(f.Field) {
 			eachLayer(r, f.Field, emit) // layers.go
+			return
+		}
+		if isEthPseudo(f.Field) {
+			eachEth(r, f.Field, emit) // pseudo_eth.go
 			return
 		}
 		eachNet(r, f.Field, emit) // pseudo_net.go

@@ -94,6 +94,9 @@ func TestTsharkDifferential(t *testing.T) {
 		"tcp.srcport > tcp.dstport",
 		`string(tcp.port) contains "255"`,
 		"ip && tcp.port >= 49734 and tcp.port <= 51004",
+		"eth.addr == 00:00:00:00:00:00",
+		"eth.src != 00:00:00:00:00:00",
+		"eth && !(eth.dst == ff:ff:ff:ff:ff:ff)",
 		// The layers' header fields: the frame that completes a PDU.
 		"tcp.seq == 1",
 		"tcp.ack > 100 && tcp.seq < 50",
