@@ -3,7 +3,6 @@ package render
 import (
 	"bufio"
 	"strconv"
-	"strings"
 
 	"github.com/mcdissect/mcdissect/analyze"
 	"github.com/mcdissect/mcdissect/dissect"
@@ -29,8 +28,8 @@ type ekRenderer struct {
 	o     Options
 	buf   []byte
 	clock stampCache
-	seen  map[string]int // names in the current layer -> occurrences
-	order []int32        // nodes of the layer, first occurrence of each name
+	seen  map[ekName]int32 // names in the current layer -> occurrences
+	order []int32          // nodes of the layer, first occurrence of each name
 	key   []byte
 }
 
@@ -77,9 +76,9 @@ func (e *ekRenderer) appendFields(b []byte, r *analyze.Record) []byte {
 					b = append(b, ',')
 				}
 				first = false
-				b = append(b, '"')
-				b = appendUnderscored(b, fr.Name)
-				b = append(b, `":[`...)
+				e.key = appendUnderscored(e.key[:0], fr.Name)
+				b = appendJSONBytes(b, e.key)
+				b = append(b, `:[`...)
 			} else {
 				b = append(b, ',')
 			}
@@ -204,37 +203,39 @@ func (e *ekRenderer) appendTreeLayer(b []byte, r *analyze.Record) []byte {
 	p := &r.PDU
 	root := p.Nodes[0].Field.Name
 	if e.seen == nil {
-		e.seen = map[string]int{}
+		e.seen = map[ekName]int32{}
 	}
-	clear(e.seen)
+	clear(e.seen) // keeps its buckets: no allocation per record
 	e.order = e.order[:0]
 	for i := 1; i < len(p.Nodes); i++ {
 		n := &p.Nodes[i]
 		if !ekShown(n) {
 			continue
 		}
-		name := n.Name()
-		if e.seen[name] == 0 {
+		k := ekName{n.Field, n.Key}
+		if e.seen[k] == 0 {
 			e.order = append(e.order, int32(i))
 		}
-		e.seen[name]++
+		e.seen[k]++
 	}
 	b = append(b, `,"`...)
 	b = appendJSONEscaped(b, root)
 	b = append(b, `":{`...)
 	for k, i := range e.order {
 		n := &p.Nodes[i]
-		name := n.Name()
 		if k > 0 {
 			b = append(b, ',')
 		}
 		e.key = append(e.key[:0], root...)
 		e.key = append(e.key, '_')
-		e.key = appendUnderscored(e.key, name)
-		b = append(b, '"')
-		b = appendJSONEscaped(b, string(e.key))
-		b = append(b, `":`...)
-		if e.seen[name] == 1 {
+		e.key = appendUnderscored(e.key, n.Field.Name)
+		if n.Key != "" {
+			e.key = append(e.key, '_')
+			e.key = appendUnderscored(e.key, n.Key)
+		}
+		b = appendJSONBytes(b, e.key)
+		b = append(b, ':')
+		if e.seen[ekName{n.Field, n.Key}] == 1 {
 			b = e.appendValue(b, n)
 			continue
 		}
@@ -254,6 +255,13 @@ func (e *ekRenderer) appendTreeLayer(b []byte, r *analyze.Record) []byte {
 		b = append(b, ']')
 	}
 	return append(b, '}')
+}
+
+// ekName is a node's filter name as a map key, without building the
+// string: its field and, for keyed fields, its key.
+type ekName struct {
+	f   *dissect.Field
+	key string
 }
 
 // ekShown reports whether a node has a value for ek: labels without text
@@ -297,8 +305,15 @@ func (e *ekRenderer) appendValue(b []byte, n *dissect.Node) []byte {
 	return appendJSONString(b, n.Text)
 }
 
-// appendUnderscored appends a filter name with its dots as underscores
-// (and anything else JSON or Elasticsearch would mind escaped).
+// appendUnderscored appends a filter name with its dots as underscores,
+// as tshark's ek names fields; the caller escapes the result for JSON.
 func appendUnderscored(b []byte, name string) []byte {
-	return appendJSONEscaped(b, strings.ReplaceAll(name, ".", "_"))
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if c == '.' {
+			c = '_'
+		}
+		b = append(b, c)
+	}
+	return b
 }
