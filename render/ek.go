@@ -28,8 +28,15 @@ type ekRenderer struct {
 	o     Options
 	buf   []byte
 	clock stampCache
-	seen  map[ekName]int32 // names in the current layer -> occurrences
-	order []int32          // nodes of the layer, first occurrence of each name
+	// Occurrences of each name in the current record: by field ID for
+	// most fields (stamped with the record's generation, so that nothing
+	// is cleared per record), in seen for keyed ones.
+	cnt   []int32
+	gen   []uint32
+	g     uint32
+	seen  map[ekName]int32 // keyed names -> index in extra
+	extra []int32
+	order []int32 // nodes of the layer, first occurrence of each name
 	key   []byte
 }
 
@@ -107,15 +114,19 @@ func (e *ekRenderer) appendLayers(b []byte, r *analyze.Record) []byte {
 	b = append(b, `,"frame_frame_time_relative":`...)
 	b = appendRelative(b, r.Rel)
 	b = append(b, `,"frame_frame_protocols":"`...)
-	ipName := "ip"
+	// The names of the network and transport layers, made once (no
+	// string is concatenated per record).
+	ipName, ipKeys := "ip", &ekIPKeys[0]
 	if !(r.Src.Addr().Is4() || r.Src.Addr().Is4In6()) {
-		ipName = "ipv6"
+		ipName, ipKeys = "ipv6", &ekIPKeys[1]
 	}
-	tr := "udp"
+	tr, trKeys := "udp", &ekPortKeys[0]
 	if r.TCP {
-		tr = "tcp"
+		tr, trKeys = "tcp", &ekPortKeys[1]
 	}
-	b = append(b, ipName+":"+tr...)
+	b = append(b, ipName...)
+	b = append(b, ':')
+	b = append(b, tr...)
 	if r.Proto != "" && r.Proto != tr {
 		b = append(b, ':')
 		b = appendJSONEscaped(b, r.Proto)
@@ -125,15 +136,15 @@ func (e *ekRenderer) appendLayers(b []byte, r *analyze.Record) []byte {
 	b = append(b, '}')
 
 	var addr [64]byte
-	b = append(b, `,"`+ipName+`":{"`+ipName+`_`+ipName+`_src":"`...)
+	b = append(b, ipKeys[0]...)
 	b = append(b, r.Src.Addr().Unmap().AppendTo(addr[:0])...)
-	b = append(b, `","`+ipName+`_`+ipName+`_dst":"`...)
+	b = append(b, ipKeys[1]...)
 	b = append(b, r.Dst.Addr().Unmap().AppendTo(addr[:0])...)
 	b = append(b, '"')
 	b = appendEKLayer(b, r, ipName)
-	b = append(b, `},"`+tr+`":{"`+tr+`_`+tr+`_srcport":`...)
+	b = append(b, trKeys[0]...)
 	b = dissect.AppendUint(b, uint64(r.Src.Port()))
-	b = append(b, `,"`+tr+`_`+tr+`_dstport":`...)
+	b = append(b, trKeys[1]...)
 	b = dissect.AppendUint(b, uint64(r.Dst.Port()))
 	if r.TCP {
 		b = append(b, `,"tcp_tcp_stream":`...)
@@ -202,21 +213,22 @@ func (e *ekRenderer) appendLayers(b []byte, r *analyze.Record) []byte {
 func (e *ekRenderer) appendTreeLayer(b []byte, r *analyze.Record) []byte {
 	p := &r.PDU
 	root := p.Nodes[0].Field.Name
-	if e.seen == nil {
-		e.seen = map[ekName]int32{}
+	e.g++
+	if len(e.seen) > 0 {
+		clear(e.seen) // keeps its buckets: no allocation per record
+		e.extra = e.extra[:0]
 	}
-	clear(e.seen) // keeps its buckets: no allocation per record
 	e.order = e.order[:0]
 	for i := 1; i < len(p.Nodes); i++ {
 		n := &p.Nodes[i]
 		if !ekShown(n) {
 			continue
 		}
-		k := ekName{n.Field, n.Key}
-		if e.seen[k] == 0 {
+		c := e.count(n)
+		if *c == 0 {
 			e.order = append(e.order, int32(i))
 		}
-		e.seen[k]++
+		*c++
 	}
 	b = append(b, `,"`...)
 	b = appendJSONEscaped(b, root)
@@ -235,7 +247,7 @@ func (e *ekRenderer) appendTreeLayer(b []byte, r *analyze.Record) []byte {
 		}
 		b = appendJSONBytes(b, e.key)
 		b = append(b, ':')
-		if e.seen[ekName{n.Field, n.Key}] == 1 {
+		if *e.count(n) == 1 {
 			b = e.appendValue(b, n)
 			continue
 		}
@@ -255,6 +267,47 @@ func (e *ekRenderer) appendTreeLayer(b []byte, r *analyze.Record) []byte {
 		b = append(b, ']')
 	}
 	return append(b, '}')
+}
+
+// ekIPKeys and ekPortKeys are the heads of the ip/ipv6 and udp/tcp
+// layers' members, as appendLayers writes them.
+var (
+	ekIPKeys   = [2][2]string{ekAddrKeys("ip"), ekAddrKeys("ipv6")}
+	ekPortKeys = [2][2]string{ekPortHeads("udp"), ekPortHeads("tcp")}
+)
+
+func ekAddrKeys(l string) [2]string {
+	return [2]string{`,"` + l + `":{"` + l + `_` + l + `_src":"`, `","` + l + `_` + l + `_dst":"`}
+}
+
+func ekPortHeads(l string) [2]string {
+	return [2]string{`},"` + l + `":{"` + l + `_` + l + `_srcport":`, `,"` + l + `_` + l + `_dstport":`}
+}
+
+// count is where the occurrences of n's name in the current record are
+// counted.
+func (e *ekRenderer) count(n *dissect.Node) *int32 {
+	if id := n.Field.ID(); id > 0 && n.Key == "" {
+		if id >= len(e.cnt) {
+			e.cnt = append(e.cnt, make([]int32, id+1-len(e.cnt))...)
+			e.gen = append(e.gen, make([]uint32, id+1-len(e.gen))...)
+		}
+		if e.gen[id] != e.g {
+			e.gen[id], e.cnt[id] = e.g, 0
+		}
+		return &e.cnt[id]
+	}
+	if e.seen == nil {
+		e.seen = map[ekName]int32{}
+	}
+	k := ekName{n.Field, n.Key}
+	i, ok := e.seen[k]
+	if !ok {
+		i = int32(len(e.extra))
+		e.seen[k] = i
+		e.extra = append(e.extra, 0)
+	}
+	return &e.extra[i]
 }
 
 // ekName is a node's filter name as a map key, without building the
