@@ -40,21 +40,32 @@ port_free() { # PORT: refuse to capture on a port something else already uses
   fi
 }
 
-CAP_PID=""
-cap_start() { # FILE FILTER
-  local err; err="$(mktemp)"
-  tcpdump -i lo -s 0 -U -nn -w "$1" "$2" 2>"$err" &
+CAP_PID=""; CAP_ERR=""
+cap_start() { # FILE FILTER [TCPDUMP_OPTION...]
+  CAP_ERR="$(mktemp)"
+  tcpdump -i lo -s 0 -U -nn "${@:3}" -w "$1" "$2" 2>"$CAP_ERR" &
   CAP_PID=$!
-  for _ in $(seq 50); do grep -q "listening on" "$err" && break; sleep 0.1; done
-  grep -q "listening on" "$err" || { cat "$err" >&2; exit 1; }
-  rm -f "$err"
+  for _ in $(seq 50); do grep -q "listening on" "$CAP_ERR" && break; sleep 0.1; done
+  grep -q "listening on" "$CAP_ERR" || { cat "$CAP_ERR" >&2; exit 1; }
   sleep 0.3
 }
-cap_stop() {
+cap_stop() { # tcpdump's closing counts (captured / received by filter / dropped by kernel) go into the log
   sleep 1 # let FINs and late replies in
+  kill -CONT "$CAP_PID" 2>/dev/null || true
   kill -INT "$CAP_PID"; wait "$CAP_PID" 2>/dev/null || true
+  { echo "## tcpdump"; grep -E "packets (captured|received|dropped)" "$CAP_ERR"; } >>"$LOG"
+  rm -f "$CAP_ERR"
   chown --reference="$SAMPLES" "$PCAP" 2>/dev/null || true
-  CAP_PID=""
+  CAP_PID=""; CAP_ERR=""
+}
+# stall PID ROUNDS STOP_S RUN_S: stop the capturing tcpdump for STOP_S, let it run for RUN_S,
+# ROUNDS times. While it is stopped nobody reads its ring buffer; once the buffer (-B) is full
+# the kernel drops what the filter accepts, as it does when tcpdump falls behind on a busy
+# machine. The drops are the kernel's own, counted in tcpdump's "dropped by kernel" line.
+stall() {
+  for _ in $(seq "$2"); do
+    kill -STOP "$1"; sleep "$3"; kill -CONT "$1"; sleep "$4"
+  done
 }
 
 SRV_PID=""
@@ -86,6 +97,9 @@ queryd() { # PORT [flags...]  -- our stand-in Query server (background); log to 
 nmpd() { # MODE PORT LIFETIME  -- minecraft-protocol server (background)
   (cd "$NODE_DIR" && exec node server.js "$1" "$2" "$3") 2>>"$LOG.server" &
   NMP_PID=$!; srv_wait_tcp "$2"
+}
+in_status() { # N: wait (at most 20 s) until the server has logged N connections switching to the status state
+  for _ in $(seq 400); do [ "$(grep -c -- '-> status' "$LOG.server" 2>/dev/null)" -ge "$1" ] && return 0; sleep 0.05; done
 }
 finish() { # append server logs after the client log
   if [ -f "$LOG.server" ]; then { echo "## server log"; cat "$LOG.server"; } >>"$LOG"; rm -f "$LOG.server"; fi
@@ -200,14 +214,48 @@ t_slp_status_concurrent() { # 50 concurrent status pings from msu, then 50 from 
   cap_stop; srv_stop $NMP_PID; finish
 }
 
-ALL="query_clients query_gamedig query_25565 query_full_300players slp_status_msu slp_status_mcutil slp_status_gamedig slp_status_nmp slp_status_craftping slp_status_gomc slp_legacy login_offline login_online slp_status_concurrent"
+t_slp_status_losses() { # 50 nmp pings and 50 mcutil pings at once; tcpdump with the smallest ring, stopped and continued meanwhile, so the kernel drops packets
+  local P=${MCD_LOSSES_PORT:-25565}; begin slp-status-losses; port_free $P # the default port, where a server is busiest
+  nmpd status-log $P 60
+  cap_start "$PCAP" "port $P" ${MCD_CAP_OPTS:--s 4096 -B 1}
+  ( LOG="$LOG.nmp"; nodec nmp-ping-many $P 50 ) &
+  local C1=$!
+  in_status 1 # Node takes a while to start: the Go pings start with the first Node one
+  ( LOG="$LOG.mcutil"; mcutil -n 50 status $H $P ) &
+  local C2=$!
+  local stop="${MCD_STOP_S:-0.1}" run="${MCD_RUN_S:-0.03}" n=0
+  while kill -0 $C1 2>/dev/null || kill -0 $C2 2>/dev/null; do stall "$CAP_PID" 1 "$stop" "$run"; n=$((n + 1)); done
+  echo "## tcpdump ${MCD_CAP_OPTS:--s 4096 -B 1} was stopped $n times for ${stop} s, running ${run} s in between, until both clients had finished" >>"$LOG"
+  wait $C1 $C2 || true
+  cat "$LOG.nmp" "$LOG.mcutil" >>"$LOG"; rm -f "$LOG.nmp" "$LOG.mcutil"
+  cap_stop; srv_stop $NMP_PID; finish
+}
+
+t_slp_status_midstream() { # a capture that starts while 50 nmp + 30 mcutil pings wait for their status response: no SYN, handshake or request captured
+  local P=25573; begin slp-status-midstream; port_free $P
+  nmpd status-hold $P 60 # answers no status request until SIGUSR1
+  ( LOG="$LOG.nmp"; nodec nmp-ping-many $P 50 ) &
+  local C1=$!
+  in_status 50
+  ( LOG="$LOG.mcutil"; mcutil -n 30 status $H $P ) &
+  local C2=$!
+  in_status 80
+  echo "## capture started after $(grep -c -- '-> status' "$LOG.server") connections were in the status state, waiting for their response" >>"$LOG"
+  cap_start "$PCAP" "port $P"
+  kill -USR1 $NMP_PID # the server answers them all now
+  wait $C1 $C2 || true
+  cat "$LOG.nmp" "$LOG.mcutil" >>"$LOG"; rm -f "$LOG.nmp" "$LOG.mcutil"
+  cap_stop; srv_stop $NMP_PID; finish
+}
+
+ALL="query_clients query_gamedig query_25565 query_full_300players slp_status_msu slp_status_mcutil slp_status_gamedig slp_status_nmp slp_status_craftping slp_status_gomc slp_legacy login_offline login_online slp_status_concurrent slp_status_losses slp_status_midstream"
 
 [ $# -gt 0 ] || set -- list
 if [ "$1" = list ]; then echo $ALL | tr ' ' '\n' | tr _ -; exit 0; fi
 [ "$1" = all ] && set -- $ALL
 setup
 cleanup() {
-  [ -n "$CAP_PID" ] && kill -INT "$CAP_PID" 2>/dev/null
+  [ -n "$CAP_PID" ] && kill -CONT "$CAP_PID" 2>/dev/null && kill -INT "$CAP_PID" 2>/dev/null
   [ -z "${MCD_BIN:-}" ] && [ -n "$BIN" ] && rm -rf "$BIN"
   true
 }

@@ -96,6 +96,31 @@ async function main () {
       const mc = require('minecraft-protocol')
       return out(which, await mc.ping({ host, port, closeTimeout: 5000 }))
     }
+    case 'nmp-ping-many': { // N concurrent nmp pings; one line each: the local port and what came back
+      const mc = require('minecraft-protocol')
+      const net = require('net')
+      const n = Number(nArg)
+      const one = (i) => {
+        const rec = { i, port: null, responseBytes: null, pong: false }
+        // nmp's own connect option (tcp_dns.js does the same net.connect), so the local port is known
+        const connect = (client) => {
+          const s = net.connect(port, host)
+          s.once('connect', () => { rec.port = s.localPort })
+          client.on('server_info', (p) => { rec.responseBytes = Buffer.byteLength(p.response) })
+          client.on('ping', () => { rec.pong = true })
+          client.setSocket(s)
+        }
+        return mc.ping({ host, port, closeTimeout: 15000, connect })
+          .then((d) => `${which} #${i} port ${rec.port}: status response ${rec.responseBytes} JSON bytes (version ${d.version.name}/${d.version.protocol}, players ${d.players.online}/${d.players.max}), pong ${rec.pong ? 'received' : 'not received'}`,
+            (e) => { throw new Error(`${which} #${i} port ${rec.port}: ${e && e.message}`) })
+      }
+      const res = await Promise.allSettled(Array.from({ length: n }, (_, i) => one(i)))
+      res.forEach(r => r.status === 'fulfilled' ? console.log(r.value) : console.error(r.reason.message))
+      const bad = res.filter(r => r.status !== 'fulfilled').length
+      console.log(`${which}: ${n} concurrent, ${n - bad} ok, ${bad} failed`)
+      if (bad) process.exitCode = 1
+      return
+    }
     case 'nmp-login': { // offline-mode client, leaves ~1.5 s after the join game (login) packet
       const mc = require('minecraft-protocol')
       const client = mc.createClient({ host, port, username: 'mcdissect', auth: 'offline', version: '1.21.1' })

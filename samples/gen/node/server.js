@@ -9,6 +9,11 @@
 //                       a system chat message, then waits for the client to leave
 //         login-online  online-mode login: Encryption Request is sent; the session-server
 //                       check is pointed at 127.0.0.1:443 (nothing listens) so it fails locally
+//         status-log    as status, and logs each connection's status response and pong
+//                       (client port, JSON bytes): the server's side of the truth
+//         status-hold   as status-log, but status responses wait until the server gets
+//                       SIGUSR1 (or 10 s after the first), as a busy server keeps pings
+//                       waiting: a capture can start while every ping waits for its answer
 const mc = require('minecraft-protocol')
 const https = require('https')
 const zlib = require('zlib')
@@ -64,6 +69,25 @@ const options = {
   'online-mode': mode === 'login-online',
   agent: loopbackAgent,
   hideErrors: false
+}
+// status-log, status-hold: minecraft-protocol's beforePing hook, which only logs (and, for
+// status-hold, holds the answer back); the response itself is the one minecraft-protocol built.
+if (mode === 'status-log' || mode === 'status-hold') {
+  let held = mode === 'status-hold' ? [] : null // answers waiting for SIGUSR1
+  const release = () => { const h = held; held = null; if (h) { log('releasing', h.length, 'held status responses'); h.forEach(f => f()) } }
+  if (held) process.on('SIGUSR1', release)
+  options.beforePing = (response, client, answer) => {
+    const addr = client.socket.remoteAddress + ':' + client.socket.remotePort
+    const send = () => {
+      log(addr, 'status response', Buffer.byteLength(JSON.stringify(response)), 'JSON bytes')
+      answer(null, response)
+    }
+    if (held) {
+      if (!held.length) setTimeout(release, 10000) // never hold a ping longer than this
+      held.push(send)
+    } else send()
+    client.once('ping', (p) => log(addr, 'ping -> pong'))
+  }
 }
 const server = mc.createServer(options)
 const log = (...a) => console.error(new Date().toISOString(), '[server]', ...a)
