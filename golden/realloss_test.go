@@ -1,0 +1,338 @@
+package golden
+
+import (
+	"os"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/gopacket/gopacket"
+	"github.com/gopacket/gopacket/layers"
+	"github.com/gopacket/gopacket/pcapgo"
+
+	"github.com/mcdissect/mcdissect/analyze"
+)
+
+// The real captures with real capture losses (samples/README.md):
+// slp-status-losses.pcap, 100 concurrent status pings while tcpdump was
+// stopped and continued with the smallest ring, so the kernel dropped
+// packets; slp-status-midstream.pcap, a capture started while 80 pings
+// waited for their answer. TestRealLossTruth works out, from the TCP
+// sequence numbers alone and the peers' own logs, which SLP messages of
+// each connection were captured whole, and holds mcdissect's records to
+// it: every captured message dissected (no more, no fewer), every hole
+// reported as missing bytes on the frame that comes after it, no
+// undissected bytes without a reason, and never the resync failure.
+
+// What the peers write (the same on every connection; the logs confirm
+// the JSON length and that every ping was answered): nmp's handshake
+// (protocol 767 as 2 VarInt bytes, "127.0.0.1", the port, next state 1)
+// is 1+16 bytes; mcutil's (protocol -1 as 5 VarInt bytes) 1+19; a status
+// request 2; a ping or pong 10; the status response, for JSON of n bytes,
+// its length, 00, the string length and the JSON.
+type msg struct {
+	name     string
+	from, to int // stream offsets
+}
+
+func layout(sizes []int, names []string) []msg {
+	var out []msg
+	off := 0
+	for i, n := range sizes {
+		out = append(out, msg{names[i], off, off + n})
+		off += n
+	}
+	return out
+}
+
+func varIntLen(v int) int {
+	n := 1
+	for v >= 0x80 {
+		v >>= 7
+		n++
+	}
+	return n
+}
+
+type seg struct {
+	seq   uint32
+	n     int
+	frame uint64
+}
+
+type half struct {
+	syn, fin       bool
+	synSeq, finSeq uint32
+	segs           []seg
+	finFrame       uint64
+}
+
+type rec struct {
+	frame  uint64
+	server bool // sent by the server
+	kind   analyze.Kind
+	msg    string
+	gap    int
+	reason string
+	texts  []string // expert names and messages
+}
+
+func TestRealLossTruth(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		port uint16
+		// what the capture must show for the test to mean something
+		minLostResponses, minNoSYN int
+	}{
+		{"slp-status-losses", 25565, 5, 1},
+		{"slp-status-midstream", 25573, 0, 50},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			pcap := "../samples/" + c.name + ".pcap"
+			logb, err := os.ReadFile("../samples/" + c.name + ".log")
+			if err != nil {
+				t.Fatal(err)
+			}
+			log := string(logb)
+
+			// The peers' side of the truth.
+			jsonLen := regexp.MustCompile(`status response (\d+) JSON bytes`).FindStringSubmatch(log)
+			if jsonLen == nil {
+				t.Fatal("the server log has no status response")
+			}
+			jl, _ := strconv.Atoi(jsonLen[1])
+			body := 1 + varIntLen(jl) + jl
+			server := layout([]int{varIntLen(body) + body, 10}, []string{"Status Response", "Pong Response"})
+			clients := map[string][]msg{
+				"nmp":    layout([]int{17, 2, 10}, []string{"Handshake", "Status Request", "Ping Request"}),
+				"mcutil": layout([]int{20, 2, 10}, []string{"Handshake", "Status Request", "Ping Request"}),
+			}
+			ports := func(re string) map[uint16]bool {
+				m := map[uint16]bool{}
+				for _, s := range regexp.MustCompile(re).FindAllStringSubmatch(log, -1) {
+					p, _ := strconv.Atoi(s[1])
+					m[uint16(p)] = true
+				}
+				return m
+			}
+			nmp := ports(`nmp-ping-many #\d+ port (\d+): status response ` + jsonLen[1] + ` JSON bytes .* pong received`)
+			answered := ports(`\[server\] 127\.0\.0\.1:(\d+) status response`)
+			ponged := ports(`\[server\] 127\.0\.0\.1:(\d+) ping -> pong`)
+			if c.minLostResponses > 0 {
+				m := regexp.MustCompile(`(\d+) packets dropped by kernel`).FindStringSubmatch(log)
+				if m == nil || m[1] == "0" {
+					t.Fatalf("the log does not show packets dropped by the kernel: %v", m)
+				}
+			}
+
+			// The capture's side: each connection's segments, by sequence number.
+			conns := map[uint16]*[2]half{} // client port -> client, server halves
+			f, err := os.Open(pcap)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			pr, err := pcapgo.NewReader(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for frame := uint64(1); ; frame++ {
+				data, _, err := pr.ReadPacketData()
+				if err != nil {
+					break
+				}
+				pk := gopacket.NewPacket(data, pr.LinkType(), gopacket.NoCopy)
+				tcp, _ := pk.Layer(layers.LayerTypeTCP).(*layers.TCP)
+				if tcp == nil {
+					t.Fatalf("frame %d is not TCP", frame)
+				}
+				i, cp := 0, uint16(tcp.SrcPort)
+				if uint16(tcp.SrcPort) == c.port {
+					i, cp = 1, uint16(tcp.DstPort)
+				}
+				if conns[cp] == nil {
+					conns[cp] = new([2]half)
+				}
+				h := &conns[cp][i]
+				if tcp.SYN {
+					h.syn, h.synSeq = true, tcp.Seq
+				}
+				if n := len(tcp.Payload); n > 0 {
+					h.segs = append(h.segs, seg{tcp.Seq, n, frame})
+				}
+				if tcp.FIN {
+					h.fin, h.finSeq, h.finFrame = true, tcp.Seq+uint32(len(tcp.Payload)), frame
+				}
+			}
+
+			// mcdissect's records.
+			recs := map[uint16][]rec{}
+			a := analyze.New(analyze.Options{}, func(r *analyze.Record) error {
+				x := rec{frame: r.Frame, server: r.Src.Port() == c.port, kind: r.Kind, msg: r.PDU.Message, gap: r.GapLength, reason: r.Reason}
+				for _, e := range r.PDU.Experts {
+					x.texts = append(x.texts, e.Info.Name+": "+e.Msg)
+				}
+				cp := r.Src.Port()
+				if x.server {
+					cp = r.Dst.Port()
+				}
+				recs[cp] = append(recs[cp], x)
+				return nil
+			})
+			g, err := os.Open(pcap)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer g.Close()
+			src, err := analyze.OpenFile(g)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := analyze.Run(src, a); err != nil {
+				t.Fatal(err)
+			}
+
+			for cp, rs := range recs {
+				for _, r := range rs {
+					if r.kind == analyze.KindUndissected && r.reason == "" {
+						t.Errorf("port %d frame %d: undissected bytes without a reason", cp, r.frame)
+					}
+					for _, s := range append(r.texts, r.reason) {
+						if strings.Contains(s, "no boundary to resync") {
+							t.Errorf("port %d frame %d: %s", cp, r.frame, s)
+						}
+					}
+				}
+			}
+
+			captured, lost := map[string]int{}, map[string]int{}
+			dissected := map[string]int{}
+			noSYN, unknown := 0, 0
+			cps := make([]int, 0, len(conns))
+			for cp := range conns {
+				cps = append(cps, int(cp))
+			}
+			sort.Ints(cps)
+			for _, p := range cps {
+				cp := uint16(p)
+				if !answered[cp] || !ponged[cp] {
+					t.Errorf("port %d: the server log does not show its status response and pong", cp)
+				}
+				kind := "mcutil"
+				if nmp[cp] {
+					kind = "nmp"
+				}
+				for i, lay := range [][]msg{clients[kind], server} {
+					h := &conns[cp][i]
+					total := lay[len(lay)-1].to
+					var base uint32
+					switch {
+					case h.syn:
+						base = h.synSeq + 1
+					case h.fin:
+						base = h.finSeq - uint32(total)
+					default:
+						unknown++ // neither end captured: where its bytes sit is not known
+						continue
+					}
+					if !h.syn {
+						noSYN++
+					}
+					have := make([]bool, total)
+					for _, s := range h.segs {
+						for k := 0; k < s.n; k++ {
+							if o := int(s.seq - base + uint32(k)); o >= 0 && o < total {
+								have[o] = true
+							}
+						}
+					}
+					var want, got []string
+					for _, m := range lay {
+						whole := true
+						for o := m.from; o < m.to; o++ {
+							whole = whole && have[o]
+						}
+						if whole {
+							want = append(want, m.name)
+							captured[m.name]++
+						} else {
+							lost[m.name]++
+						}
+					}
+					type gap struct {
+						n     int
+						frame uint64
+					}
+					var gaps []gap
+					for _, r := range recs[cp] {
+						if r.server != (i == 1) {
+							continue
+						}
+						switch r.kind {
+						case analyze.KindPDU:
+							got = append(got, r.msg)
+							dissected[r.msg]++
+						case analyze.KindGap:
+							gaps = append(gaps, gap{r.gap, r.frame})
+						}
+					}
+					sort.Strings(want)
+					sort.Strings(got)
+					if strings.Join(want, ",") != strings.Join(got, ",") {
+						t.Errorf("port %d %s side: captured whole %q, dissected %q", cp, []string{"client", "server"}[i], want, got)
+					}
+					// Holes: where the direction's start is known, each hole is
+					// reported with its length. One that a later segment of data
+					// ends is reported on that segment's frame. One that only the
+					// FIN shows (a lost ping or pong, the last data) is reported
+					// when the connection closes, on its last frame, not on the
+					// FIN (tshark flags the first segment whose sequence number
+					// jumps): held to "at or after the FIN" here.
+					if h.syn {
+						segs := append([]seg(nil), h.segs...)
+						sort.Slice(segs, func(a, b int) bool { return segs[a].seq-base < segs[b].seq-base })
+						type hole struct {
+							n     int
+							frame uint64
+							atFIN bool
+						}
+						var holes []hole
+						pos := 0
+						for _, s := range segs {
+							if o := int(s.seq - base); o > pos {
+								holes = append(holes, hole{o - pos, s.frame, false})
+							}
+							if e := int(s.seq-base) + s.n; e > pos {
+								pos = e
+							}
+						}
+						if h.fin && int(h.finSeq-base) > pos {
+							holes = append(holes, hole{int(h.finSeq-base) - pos, h.finFrame, true})
+						}
+						ok := len(holes) == len(gaps)
+						for k := 0; ok && k < len(holes); k++ {
+							g, hl := gaps[k], holes[k]
+							ok = g.n == hl.n && (g.frame == hl.frame || hl.atFIN && g.frame >= hl.frame)
+						}
+						if !ok {
+							t.Errorf("port %d %s side: holes %+v, reported %+v", cp, []string{"client", "server"}[i], holes, gaps)
+						}
+					}
+				}
+			}
+			t.Logf("%d connections; messages captured whole %v, lost %v, dissected %v; %d directions without SYN, %d with neither SYN nor FIN",
+				len(conns), captured, lost, dissected, noSYN, unknown)
+			if dissected["Status Response"] != captured["Status Response"] {
+				t.Errorf("%d status responses dissected, %d captured whole", dissected["Status Response"], captured["Status Response"])
+			}
+			if lost["Status Response"] < c.minLostResponses || noSYN < c.minNoSYN || captured["Status Response"] == 0 {
+				t.Errorf("the sample no longer shows what it is for: %d status responses lost, %d directions without SYN", lost["Status Response"], noSYN)
+			}
+			if len(recs) != len(conns) {
+				t.Errorf("records on %d connections, %d in the capture", len(recs), len(conns))
+			}
+		})
+	}
+}
