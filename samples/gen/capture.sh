@@ -214,8 +214,8 @@ t_slp_status_concurrent() { # 50 concurrent status pings from msu, then 50 from 
   cap_stop; srv_stop $NMP_PID; finish
 }
 
-t_slp_status_losses() { # 50 nmp pings and 50 mcutil pings at once; tcpdump with the smallest ring, stopped and continued meanwhile, so the kernel drops packets
-  local P=${MCD_LOSSES_PORT:-25565}; begin slp-status-losses; port_free $P # the default port, where a server is busiest
+slp_losses() { # NAME PORT: 50 nmp pings and 50 mcutil pings at once; tcpdump with the smallest ring, stopped and continued meanwhile, so the kernel drops packets
+  local P=$2; begin "$1"; port_free $P
   nmpd status-log $P 60
   cap_start "$PCAP" "port $P" ${MCD_CAP_OPTS:--s 4096 -B 1}
   ( LOG="$LOG.nmp"; nodec nmp-ping-many $P 50 ) &
@@ -230,6 +230,8 @@ t_slp_status_losses() { # 50 nmp pings and 50 mcutil pings at once; tcpdump with
   cat "$LOG.nmp" "$LOG.mcutil" >>"$LOG"; rm -f "$LOG.nmp" "$LOG.mcutil"
   cap_stop; srv_stop $NMP_PID; finish
 }
+t_slp_status_losses() { slp_losses slp-status-losses 25565; }                     # the default port, where a server is busiest
+t_slp_status_losses_heuristic() { slp_losses slp-status-losses-heuristic 25572; } # a port that is not SLP's: the protocol is recognised from the bytes
 
 t_slp_status_midstream() { # a capture that starts while 50 nmp + 30 mcutil pings wait for their status response: no SYN, handshake or request captured
   local P=25573; begin slp-status-midstream; port_free $P
@@ -248,7 +250,7 @@ t_slp_status_midstream() { # a capture that starts while 50 nmp + 30 mcutil ping
   cap_stop; srv_stop $NMP_PID; finish
 }
 
-ALL="query_clients query_gamedig query_25565 query_full_300players slp_status_msu slp_status_mcutil slp_status_gamedig slp_status_nmp slp_status_craftping slp_status_gomc slp_legacy login_offline login_online slp_status_concurrent slp_status_losses slp_status_midstream"
+ALL="query_clients query_gamedig query_25565 query_full_300players slp_status_msu slp_status_mcutil slp_status_gamedig slp_status_nmp slp_status_craftping slp_status_gomc slp_legacy login_offline login_online slp_status_concurrent slp_status_losses slp_status_losses_heuristic slp_status_midstream"
 
 [ $# -gt 0 ] || set -- list
 if [ "$1" = list ]; then echo $ALL | tr ' ' '\n' | tr _ -; exit 0; fi
