@@ -85,9 +85,25 @@ func TestRealLossTruth(t *testing.T) {
 		port uint16
 		// what the capture must show for the test to mean something
 		minLostResponses, minNoSYN int
+		// Connection sides where mcdissect is known to fall short of the
+		// truth, "port/client" or "port/server": the test fails when one
+		// of them is right too, so that the entry goes.
+		known map[string]bool
 	}{
-		{"slp-status-losses", 25565, 5, 1},
-		{"slp-status-midstream", 25573, 0, 50},
+		{"slp-status-losses", 25565, 5, 1, nil},
+		{"slp-status-midstream", 25573, 0, 50, nil},
+		// On a port that is not SLP's, analyze recognises a stream whose
+		// start is missing only by two PDUs in a row (tcp.go midStream,
+		// want = 2): where all the capture kept of a connection is its
+		// ping and its pong, or a pong, one PDU a side, both stay
+		// undissected, with the reason "capture starts mid-stream" even
+		// where the SYN was captured.
+		{"slp-status-losses-heuristic", 25572, 5, 1, map[string]bool{
+			"39614/client": true, "39614/server": true,
+			"39620/client": true, "39620/server": true,
+			"39626/client": true, "39626/server": true,
+			"40122/server": true, "40132/server": true,
+		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			pcap := "../samples/" + c.name + ".pcap"
@@ -280,8 +296,13 @@ func TestRealLossTruth(t *testing.T) {
 					}
 					sort.Strings(want)
 					sort.Strings(got)
-					if strings.Join(want, ",") != strings.Join(got, ",") {
-						t.Errorf("port %d %s side: captured whole %q, dissected %q", cp, []string{"client", "server"}[i], want, got)
+					side := strconv.Itoa(int(cp)) + "/" + []string{"client", "server"}[i]
+					if same := strings.Join(want, ",") == strings.Join(got, ","); same == c.known[side] {
+						if same {
+							t.Errorf("%s: now dissected as captured (%q): drop it from the known shortfalls", side, got)
+						} else {
+							t.Errorf("%s: captured whole %q, dissected %q", side, want, got)
+						}
 					}
 					// Holes: where the direction's start is known, each hole is
 					// reported with its length. One that a later segment of data
