@@ -250,7 +250,21 @@ t_slp_status_midstream() { # a capture that starts while 50 nmp + 30 mcutil ping
   cap_stop; srv_stop $NMP_PID; finish
 }
 
-ALL="query_clients query_gamedig query_25565 query_full_300players slp_status_msu slp_status_mcutil slp_status_gamedig slp_status_nmp slp_status_craftping slp_status_gomc slp_legacy login_offline login_online slp_status_concurrent slp_status_losses slp_status_losses_heuristic slp_status_midstream"
+t_slp_play_midstream() { # a capture that starts while 3 nmp clients are logged in (play state, compressed framing): keep-alives, then they leave
+  local P=25565; begin slp-play-midstream; port_free $P
+  nmpd login-offline $P 150
+  # not nodec: logging in three clients takes a loaded machine more than nodec's 30 s
+  ( echo "## node client.js nmp-login-many $P 3"; cd "$NODE_DIR" && timeout 120 node --no-deprecation client.js nmp-login-many $H $P 3 ) >"$LOG.nmp" 2>&1 &
+  local C1=$!
+  for _ in $(seq 1800); do [ "$(grep -c playerJoin "$LOG.server" 2>/dev/null)" -ge 3 ] && break; sleep 0.05; done
+  echo "## capture started after $(grep -c playerJoin "$LOG.server") clients had joined" >>"$LOG"
+  cap_start "$PCAP" "port $P"
+  wait $C1 || true
+  cat "$LOG.nmp" >>"$LOG"; rm -f "$LOG.nmp"
+  cap_stop; srv_stop $NMP_PID; finish
+}
+
+ALL="query_clients query_gamedig query_25565 query_full_300players slp_status_msu slp_status_mcutil slp_status_gamedig slp_status_nmp slp_status_craftping slp_status_gomc slp_legacy login_offline login_online slp_status_concurrent slp_status_losses slp_status_losses_heuristic slp_status_midstream slp_play_midstream"
 
 [ $# -gt 0 ] || set -- list
 if [ "$1" = list ]; then echo $ALL | tr ' ' '\n' | tr _ -; exit 0; fi

@@ -139,6 +139,24 @@ async function main () {
       })
       return
     }
+    case 'nmp-login-many': { // N offline-mode clients that log in, stay 10 s in the play state (answering keep-alives), then leave
+      const mc = require('minecraft-protocol')
+      const n = Number(nArg)
+      const one = (i) => new Promise((resolve) => {
+        const client = mc.createClient({ host, port, username: 'mcdissect' + i, auth: 'offline', version: '1.21.1' })
+        const rec = { port: null, keepAlives: 0 }
+        client.on('connect', () => { rec.port = client.socket.localPort })
+        client.on('keep_alive', () => { rec.keepAlives++ })
+        client.on('error', (e) => console.error(`${which} #${i}: error ${e.message}`))
+        client.on('login', () => setTimeout(() => client.end('mcdissect done'), 10000))
+        client.on('end', () => {
+          console.log(`${which} #${i} port ${rec.port}: ${client.username} ${rec.keepAlives} keep-alives answered, end`)
+          resolve()
+        })
+      })
+      await Promise.all(Array.from({ length: n }, (_, i) => one(i)))
+      return
+    }
     default:
       throw new Error('unknown client ' + which)
   }
