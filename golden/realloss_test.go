@@ -357,3 +357,109 @@ func TestRealLossTruth(t *testing.T) {
 		})
 	}
 }
+
+// TestRealPlayMidstream: slp-play-midstream.pcap starts while three
+// minecraft-protocol clients are logged in to an offline-mode server on
+// port 25565 (play state, compressed framing): the capture has only
+// keep-alives, 11 bytes each way, and the FINs. Nothing of them may pass
+// silently: every captured payload byte is in a record (a PDU, undissected
+// bytes with a reason, or a gap). And they are Server List Ping
+// connections (the peers' log says which ports logged in), which
+// mcdissect does not know yet: it takes the server's keep-alive
+// (0a 00 26 + 8 bytes) for a Classic Position Update, as its mid-stream
+// recognition on 25565 accepts one Classic packet as proof. The test
+// fails when that changes, so that the expectation is turned round.
+func TestRealPlayMidstream(t *testing.T) {
+	const pcap, port = "../samples/slp-play-midstream.pcap", 25565
+	logb, err := os.ReadFile("../samples/slp-play-midstream.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	joined := map[uint16]bool{}
+	for _, m := range regexp.MustCompile(`nmp-login-many #\d+ port (\d+): mcdissect\d+ \d+ keep-alives answered, end`).FindAllStringSubmatch(string(logb), -1) {
+		p, _ := strconv.Atoi(m[1])
+		joined[uint16(p)] = true
+	}
+	if len(joined) != 3 {
+		t.Fatalf("the log shows %d clients that logged in and left", len(joined))
+	}
+
+	// Captured payload bytes per connection side, from the capture.
+	payload := map[string]int{}
+	f, err := os.Open(pcap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	pr, err := pcapgo.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		data, _, err := pr.ReadPacketData()
+		if err != nil {
+			break
+		}
+		tcp, _ := gopacket.NewPacket(data, pr.LinkType(), gopacket.NoCopy).Layer(layers.LayerTypeTCP).(*layers.TCP)
+		if tcp == nil {
+			t.Fatal("a frame that is not TCP")
+		}
+		if tcp.SYN {
+			t.Fatal("a SYN: the capture should start mid-connection")
+		}
+		side := strconv.Itoa(int(tcp.SrcPort)) + "/client"
+		if tcp.SrcPort == port {
+			side = strconv.Itoa(int(tcp.DstPort)) + "/server"
+		}
+		payload[side] += len(tcp.Payload)
+	}
+
+	covered := map[string]int{}
+	protos := map[string]bool{}
+	g, err := os.Open(pcap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	src, err := analyze.OpenFile(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := analyze.New(analyze.Options{}, func(r *analyze.Record) error {
+		cp, side := r.Src.Port(), "/client"
+		if cp == port {
+			cp, side = r.Dst.Port(), "/server"
+		}
+		if !joined[cp] {
+			t.Errorf("frame %d: a record on port %d, which no client of the log used", r.Frame, cp)
+		}
+		switch r.Kind {
+		case analyze.KindGap:
+			covered[strconv.Itoa(int(cp))+side] += r.GapLength
+		case analyze.KindUndissected:
+			if r.Reason == "" {
+				t.Errorf("frame %d: undissected bytes without a reason", r.Frame)
+			}
+			fallthrough
+		case analyze.KindPDU:
+			covered[strconv.Itoa(int(cp))+side] += len(r.PDU.Data)
+		}
+		protos[r.Proto] = true
+		return nil
+	})
+	if _, err := analyze.Run(src, a); err != nil {
+		t.Fatal(err)
+	}
+	for side, n := range payload {
+		if covered[side] != n {
+			t.Errorf("%s: %d payload bytes captured, %d in records", side, n, covered[side])
+		}
+	}
+	if len(payload) != 6 {
+		t.Errorf("%d connection sides carry payload, want 6", len(payload))
+	}
+	// Known shortfall: read as Classic, not as Server List Ping.
+	if !protos["classic"] || protos["slp"] {
+		t.Errorf("records' protocols %v: no longer the known misreading as Classic; turn this expectation round", protos)
+	}
+}
