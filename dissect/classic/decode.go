@@ -46,15 +46,21 @@ type pending struct {
 
 // Decode dissects one framed packet of this connection. m.Dir says the
 // direction; m.Frame is remembered for the level's chunks. The PDU is
-// complete (TCP payload the framer delimited); DecodeWire takes a wire
+// complete (TCP payload the framer delimited); DecodeCut takes a wire
 // length for a packet the capture cut.
 func (c *Conn) Decode(p *dissect.PDU, data []byte, m dissect.Meta) {
-	c.DecodeWire(p, data, len(data), m)
+	c.DecodeCut(p, data, len(data), m)
 }
 
-// DecodeWire is Decode for a packet of wireLen bytes of which data holds
-// the first len(data): reads past the end are Truncated.
-func (c *Conn) DecodeWire(p *dissect.PDU, data []byte, wireLen int, m dissect.Meta) {
+// DecodeCut is Decode for a packet the capture cut (by a gap or by the
+// connection's end): wireLen is its length on the wire, the length Frame
+// asked for, and data holds the first len(data) bytes. The packet ID and
+// every field whose bytes are all there are decoded as usual; the field
+// the bytes end in is Truncated (dissect.Cursor), with the expert item
+// naming it, its offset and how many of its bytes there are, and the Info
+// ends in "[cut: N of M bytes]", as SLP's does. A cut packet teaches the
+// negotiation nothing, and a key cut short is not checked.
+func (c *Conn) DecodeCut(p *dissect.PDU, data []byte, wireLen int, m dissect.Meta) {
 	// Field by field: the Conn is on the heap, and rewriting the whole
 	// struct would put every pointer in it through the write barrier.
 	d := &c.d
@@ -78,7 +84,7 @@ func (c *Conn) DecodeWire(p *dissect.PDU, data []byte, wireLen int, m dissect.Me
 	if len(data) == 0 {
 		d.c.Uint8(FieldPacketID)
 		d.c.Finish()
-		p.Message, p.Info = "Empty", "Empty packet"
+		p.Message, p.Info = "Empty", "Empty packet"+cutNote(0, wireLen)
 		return
 	}
 	pk, why := c.lookup(m.Dir, data[0])
@@ -88,7 +94,7 @@ func (c *Conn) DecodeWire(p *dissect.PDU, data []byte, wireLen int, m dissect.Me
 		d.c.Malformed(idNode, ExpertUnknownPacket, "classic.packet_id at offset 0: "+why+"; the framing of this direction is lost")
 		d.c.Finish()
 		p.Message = "Unknown packet"
-		p.Info = "Unknown packet " + hex2(id) + " (" + dirName(m.Dir) + ")"
+		p.Info = "Unknown packet " + hex2(id) + " (" + dirName(m.Dir) + ")" + cutNote(len(data), wireLen)
 		return
 	}
 	d.p = pk
@@ -120,7 +126,41 @@ func (c *Conn) DecodeWire(p *dissect.PDU, data []byte, wireLen int, m dissect.Me
 		d.c.Finish()
 	}
 	p.Message = pk.name
+	if wireLen > len(data) {
+		d.info = appendCut(d.info, len(data), wireLen)
+		sayCut(p, len(data), wireLen)
+	}
 	d.done(p, pk.name)
+}
+
+// appendCut appends the note a cut PDU's Info ends in: how many of its
+// bytes the capture holds (SLP's wording).
+func appendCut(b []byte, have, wire int) []byte {
+	b = append(b, " [cut: "...)
+	b = dissect.AppendInt(b, int64(have))
+	b = append(b, " of "...)
+	b = dissect.AppendInt(b, int64(wire))
+	return append(b, " bytes]"...)
+}
+
+// sayCut adds to the truncated expert item of a cut PDU (the cursor's,
+// naming the field the bytes end in) that the PDU was cut and how much of
+// it there is.
+func sayCut(p *dissect.PDU, have, wire int) {
+	for i := len(p.Experts) - 1; i >= 0; i-- {
+		if e := &p.Experts[i]; e.Info == dissect.ExpertTruncated {
+			e.Msg += "; the packet was cut (by a gap or the connection's end): " + strconv.Itoa(have) + " of its " + strconv.Itoa(wire) + " bytes captured"
+			return
+		}
+	}
+}
+
+// cutNote is appendCut's note as a string, empty for a PDU that is whole.
+func cutNote(have, wire int) string {
+	if wire <= have {
+		return ""
+	}
+	return string(appendCut(nil, have, wire))
 }
 
 // noFastWalk makes every layout go through the cursor: tests compare.
