@@ -2,7 +2,9 @@ package classic
 
 import (
 	"bytes"
+	"regexp"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -46,6 +48,16 @@ func TestCutPackets(t *testing.T) {
 				if suffix := " [cut: " + strconv.Itoa(k) + " of " + strconv.Itoa(n) + " bytes]"; !strings.HasSuffix(p.Info, suffix) {
 					t.Errorf("cut at %d: Info %q", k, p.Info)
 				}
+				// The Info makes up no value of a field that is not there
+				// (a zero read from nothing): each number in it (but in
+				// quoted texts, which may be cut) is one of the whole
+				// packet's Info.
+				info := strings.TrimSuffix(p.Info, " [cut: "+strconv.Itoa(k)+" of "+strconv.Itoa(n)+" bytes]")
+				for _, num := range infoNumbers(info) {
+					if !slices.Contains(infoNumbers(whole.Info), num) {
+						t.Errorf("cut at %d: Info %q says %s, the whole packet's %q does not", k, p.Info, num, whole.Info)
+					}
+				}
 				// The truncated field is the one the cut falls in.
 				fn := &p.Nodes[last.Node]
 				if fn.Flags&dissect.FlagTruncated == 0 || int(fn.Offset+fn.Length) != k {
@@ -77,6 +89,16 @@ func TestCutPackets(t *testing.T) {
 			}
 		})
 	}
+}
+
+var (
+	quoted = regexp.MustCompile(`"[^"]*"?`)
+	number = regexp.MustCompile(`-?[0-9]+(\.[0-9]+)?`)
+)
+
+// infoNumbers are the numbers of an Info, outside quoted texts.
+func infoNumbers(info string) []string {
+	return number.FindAllString(quoted.ReplaceAllString(info, ""), -1)
 }
 
 // spans reports whether p has a node of f at off that covers byte k (or

@@ -744,12 +744,14 @@ var yellowMsg255 = makeYellowMsg(255)
 
 func decExtInfo(d *dec) {
 	app, _ := d.str(FieldAppName, false)
-	n, _ := d.c.Uint16(FieldExtCount)
+	n, ni := d.c.Uint16(FieldExtCount)
 	d.info = append(d.info, ' ')
 	d.info = appendQuote(d.info, app)
-	d.info = append(d.info, ", "...)
-	d.info = dissect.AppendInt(d.info, int64(n))
-	d.info = append(d.info, " extensions"...)
+	if ni >= 0 { // not cut off
+		d.info = append(d.info, ", "...)
+		d.info = dissect.AppendInt(d.info, int64(n))
+		d.info = append(d.info, " extensions"...)
+	}
 }
 
 func decExtEntry(d *dec) {
@@ -757,8 +759,10 @@ func decExtEntry(d *dec) {
 	v, vi := d.c.Uint32(FieldExtVersion)
 	d.info = append(d.info, ' ')
 	d.info = append(d.info, name...)
-	d.info = append(d.info, " v"...)
-	d.info = dissect.AppendUint(d.info, uint64(v))
+	if vi >= 0 { // not cut off
+		d.info = append(d.info, " v"...)
+		d.info = dissect.AppendUint(d.info, uint64(v))
+	}
 	if ni < 0 || vi < 0 || !d.tree {
 		return
 	}
@@ -820,7 +824,9 @@ func decBulk(d *dec) {
 	if d.conn.n.extBlocks {
 		c.Take(FieldBulkHigh, 64)
 	}
-	d.info = append(d.info, ", "...)
-	d.info = dissect.AppendInt(d.info, int64(count))
-	d.info = append(d.info, " blocks"...)
+	if ci >= 0 { // not cut off
+		d.info = append(d.info, ", "...)
+		d.info = dissect.AppendInt(d.info, int64(count))
+		d.info = append(d.info, " blocks"...)
+	}
 }
