@@ -63,6 +63,14 @@ func TestCutPackets(t *testing.T) {
 				if fn.Flags&dissect.FlagTruncated == 0 || int(fn.Offset+fn.Length) != k {
 					t.Fatalf("cut at %d: failure node %s [%d+%d] flags %x", k, fn.Name(), fn.Offset, fn.Length, fn.Flags)
 				}
+				switch fn.Field.Type {
+				case dissect.FTUint, dissect.FTInt, dissect.FTFloat, dissect.FTBool:
+					// a number cut short has no value to show (nor the raw
+					// bytes a float's display would print as its text)
+					if len(fn.Value.B) > 0 || fn.Value.N != 0 || !strings.HasPrefix(fn.Text, "cut short") {
+						t.Errorf("cut at %d: %s cut short shows %q, value %+v", k, fn.Name(), dissecttest.Display(fn), fn.Value)
+					}
+				}
 				if !spans(whole, fn.Field, int(fn.Offset), k) {
 					t.Fatalf("cut at %d: %s at %d truncated, but the whole packet has no %s there spanning the cut\n%s", k, fn.Name(), fn.Offset, fn.Name(), dumpTree(whole))
 				}

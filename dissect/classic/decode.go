@@ -1,6 +1,7 @@
 package classic
 
 import (
+	"encoding/hex"
 	"math"
 	"strconv"
 	"unsafe"
@@ -150,9 +151,32 @@ func sayCut(p *dissect.PDU, have, wire int) {
 	for i := len(p.Experts) - 1; i >= 0; i-- {
 		if e := &p.Experts[i]; e.Info == dissect.ExpertTruncated {
 			e.Msg += "; the packet was cut (by a gap or the connection's end): " + strconv.Itoa(have) + " of its " + strconv.Itoa(wire) + " bytes captured"
+			if e.Node > 0 {
+				cutNumber(&p.Nodes[e.Node])
+			}
 			return
 		}
 	}
+}
+
+// cutNumber gives a number the capture cut short no value: the cursor
+// leaves it the bytes there are, which a number's display would read as
+// 0 (or as its exact text, for a float). It shows those bytes instead.
+func cutNumber(n *dissect.Node) {
+	switch n.Field.Type {
+	case dissect.FTUint, dissect.FTInt, dissect.FTFloat, dissect.FTBool:
+	default:
+		return
+	}
+	t := "cut short: none of its bytes"
+	if len(n.Value.B) > 0 {
+		t = "cut short after " + strconv.Itoa(len(n.Value.B)) + " byte"
+		if len(n.Value.B) > 1 {
+			t += "s"
+		}
+		t += ": " + hex.EncodeToString(n.Value.B)
+	}
+	n.Value, n.Text = dissect.Value{}, t
 }
 
 // cutNote is appendCut's note as a string, empty for a PDU that is whole.
