@@ -52,8 +52,8 @@ func classicCut(w *capgen.Writer) {
 	// its body (the play URL), is decoded as far as it goes too.
 	hb2 := w.TCP(netip.AddrPortFrom(server, 40201), list, t.Add(time.Second))
 	hb2.Handshake()
-	hb2.Send(true, []byte(post[:inSalt-4]))
-	hb2.Skip(true, len(post)-(inSalt-4))
+	hb2.Send(true, []byte(post[:inSalt+3])) // 12 characters of the salt
+	hb2.Skip(true, len(post)-(inSalt+3))
 	resp := "HTTP/1.1 200 OK\r\nContent-Length: 46\r\n\r\nhttp://www.classicube.net/server/play/cut0001"
 	hb2.Send(false, []byte(resp[:len(resp)-20]))
 	hb2.Close()
@@ -64,7 +64,7 @@ func classicCut(w *capgen.Writer) {
 	get := "GET /heartbeat.jsp?port=25565&max=8&name=Cut&public=False&version=7&salt=" + cutSalt + "&users=1 HTTP/1.1\r\nHost: minecraft.net\r\n\r\n"
 	hb3 := w.TCP(netip.AddrPortFrom(server, 40202), list, t.Add(2*time.Second))
 	hb3.Handshake()
-	hb3.Send(true, []byte(get[:len("GET /heartbeat.jsp?port=25565&max=8&name=Cut&public=False&version=7&salt=")+6]))
+	hb3.Send(true, []byte(get[:len("GET /heartbeat.jsp?port=25565&max=8&name=Cut&public=False&version=7&salt=")+10]))
 	hb3.Close()
 
 	game := netip.AddrPortFrom(server, 25565)
@@ -77,6 +77,8 @@ func classicCut(w *capgen.Writer) {
 	// at each direction's end.
 	c := w.TCP(netip.AddrPortFrom(netip.MustParseAddr("10.0.6.9"), 54000), game, t.Add(10*time.Second))
 	c.Handshake()
+	// (Every cut leaves at least 8 characters of the secret, the window
+	// TestRedactEverywhere looks for.)
 	// The identification cut by a gap inside the key (24 of its 64
 	// bytes); the rest of the key and the unused byte come after the gap,
 	// skipped by the resync to the position packets.
