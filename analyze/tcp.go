@@ -213,6 +213,12 @@ func (h *tcpConn) Frame(dir reassembly.Dir, buf []byte, afterGap bool) reassembl
 func (h *tcpConn) result(dir reassembly.Dir, f dissect.Frame) reassembly.FrameResult {
 	switch f.Status {
 	case dissect.FrameOK:
+		// Framing holds again (after a resync or a mid-stream start):
+		// the reason for bytes it could not frame no longer applies,
+		// and a PDU cut later is decoded as cut (cut).
+		if h.reason[dir] != "" {
+			h.reason[dir] = ""
+		}
 		return reassembly.OK(f.Len)
 	case dissect.FrameNeedMore:
 		return reassembly.NeedMore(f.Len)

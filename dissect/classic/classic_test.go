@@ -213,7 +213,7 @@ func decodeCase(t testing.TB, tc *pktCase, data []byte, wireLen int) *dissect.PD
 	t.Helper()
 	var p dissect.PDU
 	c := tc.conn()
-	c.DecodeWire(&p, data, wireLen, meta(tc.dir))
+	c.DecodeCut(&p, data, wireLen, meta(tc.dir))
 	if err := dissect.Check(&p); err != nil {
 		t.Fatalf("%s: Check: %v\n%s", tc.name, err, dumpTree(&p))
 	}
@@ -673,7 +673,7 @@ func TestDetect(t *testing.T) {
 		b    []byte
 		want Detection
 	}{
-		{id, DetectYes}, {id[:1], DetectNeedMore}, {id[:50], DetectNeedMore}, {cat(0x00, 6, "x", "y", 0), DetectYes},
+		{id, DetectYes}, {id[:1], DetectNeedMore}, {id[:50], DetectNeedMore}, {id[:65], DetectNeedMore}, {id[:66], DetectYes}, {cat(0x00, 7, "alice", "k\x01"), DetectNo}, {cat(0x00, 6, "x", "y", 0), DetectYes},
 		{[]byte{0x10, 0x00}, DetectNo}, {[]byte{0x00, 0x08}, DetectNo}, {cat(0x00, 7, "", "k", 0), DetectNo},
 		{[]byte("GET / HTTP/1.1\r\n"), DetectNo},
 	} {

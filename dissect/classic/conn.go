@@ -262,8 +262,14 @@ func (c *Conn) frame(dir dissect.Dir, buf []byte) dissect.Frame {
 			" at stream offset " + strconv.FormatUint(c.framed[dir], 10) + " (" + why + "): the rest of this direction is undissected"}
 	}
 	n := c.pktLen(p, buf)
-	if n < 0 || len(buf) < n {
-		return dissect.Frame{Status: dissect.FrameNeedMore, Len: max(n, 0)}
+	if n < 0 {
+		// An identification whose version byte has not come: 131 bytes
+		// (protocol 7, every client since 0.30) until it says 130, so
+		// that one cut right after its ID is still decoded as cut.
+		return dissect.Frame{Status: dissect.FrameNeedMore, Len: 131}
+	}
+	if len(buf) < n {
+		return dissect.Frame{Status: dissect.FrameNeedMore, Len: n}
 	}
 	c.observe(dir, buf[:n])
 	c.framed[dir] += uint64(n)

@@ -1,6 +1,7 @@
 package classic
 
 import (
+	"encoding/hex"
 	"math"
 	"strconv"
 	"unsafe"
@@ -46,15 +47,21 @@ type pending struct {
 
 // Decode dissects one framed packet of this connection. m.Dir says the
 // direction; m.Frame is remembered for the level's chunks. The PDU is
-// complete (TCP payload the framer delimited); DecodeWire takes a wire
+// complete (TCP payload the framer delimited); DecodeCut takes a wire
 // length for a packet the capture cut.
 func (c *Conn) Decode(p *dissect.PDU, data []byte, m dissect.Meta) {
-	c.DecodeWire(p, data, len(data), m)
+	c.DecodeCut(p, data, len(data), m)
 }
 
-// DecodeWire is Decode for a packet of wireLen bytes of which data holds
-// the first len(data): reads past the end are Truncated.
-func (c *Conn) DecodeWire(p *dissect.PDU, data []byte, wireLen int, m dissect.Meta) {
+// DecodeCut is Decode for a packet the capture cut (by a gap or by the
+// connection's end): wireLen is its length on the wire, the length Frame
+// asked for, and data holds the first len(data) bytes. The packet ID and
+// every field whose bytes are all there are decoded as usual; the field
+// the bytes end in is Truncated (dissect.Cursor), with the expert item
+// naming it, its offset and how many of its bytes there are, and the Info
+// ends in "[cut: N of M bytes]", as SLP's does. A cut packet teaches the
+// negotiation nothing, and a key cut short is not checked.
+func (c *Conn) DecodeCut(p *dissect.PDU, data []byte, wireLen int, m dissect.Meta) {
 	// Field by field: the Conn is on the heap, and rewriting the whole
 	// struct would put every pointer in it through the write barrier.
 	d := &c.d
@@ -78,7 +85,7 @@ func (c *Conn) DecodeWire(p *dissect.PDU, data []byte, wireLen int, m dissect.Me
 	if len(data) == 0 {
 		d.c.Uint8(FieldPacketID)
 		d.c.Finish()
-		p.Message, p.Info = "Empty", "Empty packet"
+		p.Message, p.Info = "Empty", "Empty packet"+cutNote(0, wireLen)
 		return
 	}
 	pk, why := c.lookup(m.Dir, data[0])
@@ -88,7 +95,7 @@ func (c *Conn) DecodeWire(p *dissect.PDU, data []byte, wireLen int, m dissect.Me
 		d.c.Malformed(idNode, ExpertUnknownPacket, "classic.packet_id at offset 0: "+why+"; the framing of this direction is lost")
 		d.c.Finish()
 		p.Message = "Unknown packet"
-		p.Info = "Unknown packet " + hex2(id) + " (" + dirName(m.Dir) + ")"
+		p.Info = "Unknown packet " + hex2(id) + " (" + dirName(m.Dir) + ")" + cutNote(len(data), wireLen)
 		return
 	}
 	d.p = pk
@@ -120,7 +127,64 @@ func (c *Conn) DecodeWire(p *dissect.PDU, data []byte, wireLen int, m dissect.Me
 		d.c.Finish()
 	}
 	p.Message = pk.name
+	if wireLen > len(data) {
+		d.info = appendCut(d.info, len(data), wireLen)
+		sayCut(p, len(data), wireLen)
+	}
 	d.done(p, pk.name)
+}
+
+// appendCut appends the note a cut PDU's Info ends in: how many of its
+// bytes the capture holds (SLP's wording).
+func appendCut(b []byte, have, wire int) []byte {
+	b = append(b, " [cut: "...)
+	b = dissect.AppendInt(b, int64(have))
+	b = append(b, " of "...)
+	b = dissect.AppendInt(b, int64(wire))
+	return append(b, " bytes]"...)
+}
+
+// sayCut adds to the truncated expert item of a cut PDU (the cursor's,
+// naming the field the bytes end in) that the PDU was cut and how much of
+// it there is.
+func sayCut(p *dissect.PDU, have, wire int) {
+	for i := len(p.Experts) - 1; i >= 0; i-- {
+		if e := &p.Experts[i]; e.Info == dissect.ExpertTruncated {
+			e.Msg += "; the packet was cut (by a gap or the connection's end): " + strconv.Itoa(have) + " of its " + strconv.Itoa(wire) + " bytes captured"
+			if e.Node > 0 {
+				cutNumber(&p.Nodes[e.Node])
+			}
+			return
+		}
+	}
+}
+
+// cutNumber gives a number the capture cut short no value: the cursor
+// leaves it the bytes there are, which a number's display would read as
+// 0 (or as its exact text, for a float). It shows those bytes instead.
+func cutNumber(n *dissect.Node) {
+	switch n.Field.Type {
+	case dissect.FTUint, dissect.FTInt, dissect.FTFloat, dissect.FTBool:
+	default:
+		return
+	}
+	t := "cut short: none of its bytes"
+	if len(n.Value.B) > 0 {
+		t = "cut short after " + strconv.Itoa(len(n.Value.B)) + " byte"
+		if len(n.Value.B) > 1 {
+			t += "s"
+		}
+		t += ": " + hex.EncodeToString(n.Value.B)
+	}
+	n.Value, n.Text = dissect.Value{}, t
+}
+
+// cutNote is appendCut's note as a string, empty for a PDU that is whole.
+func cutNote(have, wire int) string {
+	if wire <= have {
+		return ""
+	}
+	return string(appendCut(nil, have, wire))
 }
 
 // noFastWalk makes every layout go through the cursor: tests compare.
@@ -704,12 +768,14 @@ var yellowMsg255 = makeYellowMsg(255)
 
 func decExtInfo(d *dec) {
 	app, _ := d.str(FieldAppName, false)
-	n, _ := d.c.Uint16(FieldExtCount)
+	n, ni := d.c.Uint16(FieldExtCount)
 	d.info = append(d.info, ' ')
 	d.info = appendQuote(d.info, app)
-	d.info = append(d.info, ", "...)
-	d.info = dissect.AppendInt(d.info, int64(n))
-	d.info = append(d.info, " extensions"...)
+	if ni >= 0 { // not cut off
+		d.info = append(d.info, ", "...)
+		d.info = dissect.AppendInt(d.info, int64(n))
+		d.info = append(d.info, " extensions"...)
+	}
 }
 
 func decExtEntry(d *dec) {
@@ -717,8 +783,10 @@ func decExtEntry(d *dec) {
 	v, vi := d.c.Uint32(FieldExtVersion)
 	d.info = append(d.info, ' ')
 	d.info = append(d.info, name...)
-	d.info = append(d.info, " v"...)
-	d.info = dissect.AppendUint(d.info, uint64(v))
+	if vi >= 0 { // not cut off
+		d.info = append(d.info, " v"...)
+		d.info = dissect.AppendUint(d.info, uint64(v))
+	}
 	if ni < 0 || vi < 0 || !d.tree {
 		return
 	}
@@ -780,7 +848,9 @@ func decBulk(d *dec) {
 	if d.conn.n.extBlocks {
 		c.Take(FieldBulkHigh, 64)
 	}
-	d.info = append(d.info, ", "...)
-	d.info = dissect.AppendInt(d.info, int64(count))
-	d.info = append(d.info, " blocks"...)
+	if ci >= 0 { // not cut off
+		d.info = append(d.info, ", "...)
+		d.info = dissect.AppendInt(d.info, int64(count))
+		d.info = append(d.info, " blocks"...)
+	}
 }

@@ -13,14 +13,19 @@
 //   - A game connection: c := NewConn(session); the reassembler calls
 //     c.Frame(dir, buf, afterGap) for each direction in capture order and
 //     c.Decode(pdu, data, meta) for each PDU it delimits (meta.Dir,
-//     meta.Frame, meta.Server "ip:port" for the key check). DecodeWire takes a
-//     wire length for a cut PDU. Framing and decoding may also run on two
-//     Conns made alike, one calling Frame and the other Decode on the same
+//     meta.Frame, meta.Server "ip:port" for the key check). DecodeCut takes a
+//     wire length for a PDU cut by a gap or the connection's end (decoded
+//     as far as its bytes go, the field they end in Truncated). Framing
+//     and decoding may also run on two Conns made alike, one calling Frame and the other Decode on the same
 //     PDUs in the same order: the decoding one is then told of each gap by
 //     c.Gap(dir), in order with the PDUs.
 //   - A heartbeat connection: h := NewHeartbeat(session); h.Frame, h.Decode,
 //     and h.FrameAtEnd(dir, rest) when a direction ends (an HTTP/0.9
-//     response or a body delimited by the close is complete only then).
+//     response or a body delimited by the close is complete only then);
+//     h.DecodeCut for a message cut short whose length the framer knew
+//     (a Content-Length body). A request whose head is cut short has no
+//     known length: the pipeline keeps it as undissected bytes (masked
+//     whole by --redact).
 //
 // Framing: a packet's length follows from its ID and direction (0x00 and
 // 0x08 differ by direction; 0x00 is 130 bytes for protocol 5 and older),

@@ -45,7 +45,7 @@ func TestWorked(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			var p dissect.PDU
-			tc.conn().DecodeWire(&p, tc.data, len(tc.data), meta(tc.dir))
+			tc.conn().DecodeCut(&p, tc.data, len(tc.data), meta(tc.dir))
 			var got []string
 			for i := range p.Nodes {
 				if n := &p.Nodes[i]; n.Field.Name == tc.field {
@@ -98,7 +98,7 @@ func TestWorkedJumpAndPlayer(t *testing.T) {
 		{cat(0x0c, 4), "classic.player_id", "04 = 0x04 = 4: another player"},
 	} {
 		var p dissect.PDU
-		cpeAll().DecodeWire(&p, c.data, len(c.data), meta(dissect.DirS2C))
+		cpeAll().DecodeCut(&p, c.data, len(c.data), meta(dissect.DirS2C))
 		found := false
 		for i := range p.Nodes {
 			if n := &p.Nodes[i]; n.Field.Name == c.field {

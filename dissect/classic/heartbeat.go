@@ -150,7 +150,9 @@ const (
 // are a Classic player identification: 0x00, a protocol version (7; 6 and
 // the 130-byte 3–5 are accepted too), a 64-byte space-padded username of
 // printable text that does not start with padding, a 64-byte key of
-// printable text.
+// printable text. The ID, the version and the whole username field (66
+// bytes, all checked) decide: an identification cut inside its key, by a
+// gap or the connection's end, is still recognised and decoded as cut.
 func Detect(b []byte) Detection {
 	if len(b) < 2 {
 		if len(b) == 1 && b[0] != 0 {
@@ -169,11 +171,16 @@ func Detect(b []byte) Detection {
 	if len(b) > 2 && (b[2] == ' ' || b[2] == 0) {
 		return DetectNo
 	}
-	if len(b) < 130 {
+	if len(b) < detectLen {
 		return DetectNeedMore
 	}
 	return DetectYes
 }
+
+// detectLen is how many bytes of an identification Detect needs: the ID,
+// the version and the 64-byte username, whose printable text no other
+// protocol on these ports starts with.
+const detectLen = 66
 
 var hbPrefixes = []string{"GET /heartbeat.jsp", "POST /heartbeat.jsp", "GET /server/heartbeat", "POST /server/heartbeat"}
 
@@ -287,7 +294,9 @@ func (h *Heartbeat) FrameAtEnd(dir dissect.Dir, buf []byte) dissect.Frame {
 	if len(buf) == 0 {
 		return dissect.Frame{Status: dissect.FrameNeedMore}
 	}
-	if f := h.Frame(dir, buf, false); f.Status != dissect.FrameNeedMore {
+	if f := h.Frame(dir, buf, false); f.Status != dissect.FrameNeedMore || f.Len > len(buf) {
+		// A message whose length is known and not reached (a
+		// Content-Length body) is cut, not ended: DecodeCut shows it.
 		return f
 	}
 	if dir == dissect.DirS2C && len(buf) <= MaxHTTPHeader+MaxHTTPBody {
@@ -409,16 +418,73 @@ func chunkedLen(b []byte) (int, dissect.FrameStatus) {
 
 // Decode dissects one heartbeat HTTP message.
 func (h *Heartbeat) Decode(p *dissect.PDU, data []byte, m dissect.Meta) {
-	c := dissect.Begin(p, Registry.Root(), data, len(data))
+	h.DecodeCut(p, data, len(data), m)
+}
+
+// DecodeCut is Decode for a message the capture cut (by a gap or by the
+// connection's end): wireLen is its length on the wire, the length Frame
+// asked for (a head and a Content-Length body), and data holds the first
+// len(data) bytes. What is there is decoded as usual; the part the bytes
+// end in (a header line, a parameter, the body) may be missing the rest of
+// itself and is Truncated, with an expert item saying how much of the
+// message the capture holds, and the Info ends in "[cut: N of M bytes]"
+// as SLP's does. A salt cut short is still a secret (FlagSensitive, for
+// --redact) but is not learned: keys are not checked against a piece of
+// one. Parameters after the cut are not reported absent.
+func (h *Heartbeat) DecodeCut(p *dissect.PDU, data []byte, wireLen int, m dissect.Meta) {
+	c := dissect.Begin(p, Registry.Root(), data, wireLen)
 	p.Dir = m.Dir
-	hb := c.Open(FieldHeartbeat, len(data))
+	c.Open(FieldHeartbeat, len(data))
 	if m.Dir == dissect.DirC2S {
 		h.decodeRequest(&c, p, data, m)
 	} else {
 		h.decodeResponse(&c, p, data)
 	}
-	_ = hb
+	if p.Cut() && !c.Failed() {
+		// The bytes end between two parts: the one due next is missing.
+		f := FieldHBBody
+		if headEnd(data) < 0 {
+			f = FieldHBHeader
+		}
+		c.Fail(f, cutMsg(0, len(data), wireLen))
+	}
 	c.Finish()
+	p.Info += cutNote(len(data), wireLen)
+}
+
+// cutMsg is the truncated expert's text for a part of a cut heartbeat
+// message: n of its bytes are there, the message has have of its wire bytes.
+func cutMsg(n, have, wire int) string {
+	where := "before this part"
+	if n > 0 {
+		where = "after " + strconv.Itoa(n) + " bytes of this part"
+	}
+	return "the message was cut (by a gap or the connection's end) " + where + ": " +
+		strconv.Itoa(have) + " of its " + strconv.Itoa(wire) + " bytes captured"
+}
+
+// putHB adds f over the next n bytes with value v, as Cursor.Field does; but
+// in a cut message a part that runs to the end of the bytes (nothing after
+// it says where it ends: no line end, no '&') may be missing the rest of
+// itself, and is added Truncated.
+func putHB(c *dissect.Cursor, f *dissect.Field, n int, v dissect.Value) int32 {
+	if !c.P.Cut() || c.Failed() || n != c.Remaining() {
+		return c.Field(f, n, v)
+	}
+	i := c.Fail(f, cutMsg(n, len(c.P.Data), c.P.WireLen))
+	if i > 0 {
+		c.P.Nodes[i].Value = v
+	}
+	return i
+}
+
+// lineHB adds a line of eol bytes' line end: without one, at the end of a
+// cut message, it is Truncated (putHB).
+func lineHB(c *dissect.Cursor, f *dissect.Field, line []byte, eol int) int32 {
+	if eol > 0 {
+		return c.Field(f, len(line)+eol, dissect.B(line))
+	}
+	return putHB(c, f, len(line), dissect.B(line))
 }
 
 func lineAt(b []byte, off int) (line []byte, eolLen int) {
@@ -441,21 +507,22 @@ func (h *Heartbeat) decodeRequest(c *dissect.Cursor, p *dissect.PDU, data []byte
 	if ln > 0 {
 		p.Nodes[ln].Value = dissect.B(line)
 	}
-	c.Field(FieldHBMethod, len(method), dissect.B(method))
+	putHB(c, FieldHBMethod, len(method), dissect.B(method))
 	if len(rest) > 0 || len(line) > len(method) {
 		c.Field(FieldHBSeparator, 1, dissect.S(" "))
 	}
 	path, query, hasQ := bytes.Cut(target, []byte("?"))
-	c.Field(FieldHBPath, len(path), dissect.B(path))
+	putHB(c, FieldHBPath, len(path), dissect.B(path))
 	var params []param
 	if hasQ {
 		c.Field(FieldHBSeparator, 1, dissect.S("?"))
 		params = h.params(c, p, query, params)
 	}
+	cut := p.Cut()
 	if hasVer {
 		c.Field(FieldHBSeparator, 1, dissect.S(" "))
-		c.Field(FieldHTTPVersion, len(version), dissect.B(version))
-	} else {
+		putHB(c, FieldHTTPVersion, len(version), dissect.B(version))
+	} else if !cut || eol > 0 {
 		p.Info = "Heartbeat " + string(method) + " (HTTP/0.9)"
 	}
 	if eol > 0 {
@@ -464,18 +531,21 @@ func (h *Heartbeat) decodeRequest(c *dissect.Cursor, p *dissect.PDU, data []byte
 	c.Close()
 	off := len(line) + eol
 	end := headEnd(data)
+	if hasVer && end < 0 && cut {
+		end = len(data) // the head is cut: its lines as far as they go
+	}
 	if hasVer && end > 0 {
 		for off < end {
 			l, e := lineAt(data, off)
-			if len(l) == 0 {
+			if len(l) == 0 && e > 0 {
 				c.Take(FieldHBEOL, e)
 				off += e
 				break
 			}
-			c.Field(FieldHBHeader, len(l)+e, dissect.B(l))
+			lineHB(c, FieldHBHeader, l, e)
 			off += len(l) + e
 		}
-		if len(data) > off {
+		if len(data) > off && !c.Failed() {
 			body := data[off:]
 			bn := c.Open(FieldHBBody, len(body))
 			if bn > 0 {
@@ -490,15 +560,21 @@ func (h *Heartbeat) decodeRequest(c *dissect.Cursor, p *dissect.PDU, data []byte
 	}
 	// Missing parameters and the salt.
 	var port, salt string
+	whole := true // the salt is all there
 	for _, pr := range params {
 		switch pr.key {
 		case "port":
-			port = pr.val
+			if !pr.cut {
+				port = pr.val
+			}
 		case "salt":
-			salt = pr.val
+			salt, whole = pr.val, !pr.cut
 		}
 	}
 	for _, k := range []string{"port", "max", "name", "public", "version", "salt", "users"} {
+		if cut {
+			break // the parameters after the cut are unknown, not absent
+		}
 		found := false
 		for _, pr := range params {
 			if pr.key == k {
@@ -517,7 +593,7 @@ func (h *Heartbeat) decodeRequest(c *dissect.Cursor, p *dissect.PDU, data []byte
 			}
 		}
 	}
-	if salt != "" && h.sess != nil {
+	if salt != "" && whole && h.sess != nil {
 		ip, _ := splitHostPort(m.Client)
 		h.sess.AddSalt(ip, port, salt, m.Frame)
 	}
@@ -538,7 +614,10 @@ func (h *Heartbeat) decodeRequest(c *dissect.Cursor, p *dissect.PDU, data []byte
 	}
 }
 
-type param struct{ key, val string }
+type param struct {
+	key, val string
+	cut      bool // the capture ends inside it
+}
 
 var paramFields = map[string]*dissect.Field{
 	"port": FieldHBPort, "max": FieldHBMax, "name": FieldHBName, "public": FieldHBPublic, "version": FieldHBVersion,
@@ -560,11 +639,13 @@ func (h *Heartbeat) params(c *dissect.Cursor, p *dissect.PDU, q []byte, out []pa
 		key, _ := urlDecode(k)
 		val, ok := urlDecode(v)
 		f, known := paramFields[key]
+		// In a cut message, a pair that runs to the end may lack the rest of its value.
+		open := c.P.Cut() && !c.Failed() && len(pair) == c.Remaining()
 		var i int32
 		if known {
-			i = c.Field(f, len(pair), dissect.S(val))
+			i = putHB(c, f, len(pair), dissect.S(val))
 		} else {
-			i = c.Field(FieldHBParam, len(pair), dissect.S(val))
+			i = putHB(c, FieldHBParam, len(pair), dissect.S(val))
 			if i > 0 { // 0: a Lite PDU's root, which keeps its own name
 				p.Nodes[i].Key = sanitizeKey(key)
 			}
@@ -581,12 +662,12 @@ func (h *Heartbeat) params(c *dissect.Cursor, p *dissect.PDU, q []byte, out []pa
 			if key == "salt" {
 				p.Nodes[i].Flags |= dissect.FlagSensitive
 				c.Expert(i, ExpertSaltExposed, "classic.heartbeat.salt at offset "+strconv.Itoa(int(p.Nodes[i].Offset))+": the salt crossed the network in clear text; anyone holding it can make valid keys for any name")
-				if !base62(val) {
+				if !base62(val) && !open {
 					c.Expert(i, ExpertHBSalt, "classic.heartbeat.salt: "+strconv.Itoa(len(val))+" characters, expected 16 base-62 characters")
 				}
 			}
 		}
-		out = append(out, param{key, val})
+		out = append(out, param{key, val, open})
 		if more {
 			c.Field(FieldHBSeparator, 1, dissect.S("&"))
 		}
@@ -670,7 +751,7 @@ func (h *Heartbeat) decodeResponse(c *dissect.Cursor, p *dissect.PDU, data []byt
 		return
 	}
 	line, eol := lineAt(data, 0)
-	sl := c.Field(FieldHBStatus, len(line)+eol, dissect.B(line))
+	sl := lineHB(c, FieldHBStatus, line, eol)
 	code := 0
 	if len(line) >= 12 {
 		code, _ = strconv.Atoi(string(line[9:12]))
@@ -688,12 +769,12 @@ func (h *Heartbeat) decodeResponse(c *dissect.Cursor, p *dissect.PDU, data []byt
 	}
 	for off < end {
 		l, e := lineAt(data, off)
-		if len(l) == 0 {
+		if len(l) == 0 && e > 0 {
 			c.Take(FieldHBEOL, e)
 			off += e
 			break
 		}
-		c.Field(FieldHBHeader, len(l)+e, dissect.B(l))
+		lineHB(c, FieldHBHeader, l, e)
 		off += len(l) + e
 	}
 	_, chunked, _ := bodyFraming(data[:off])
@@ -717,14 +798,14 @@ func (h *Heartbeat) decodeResponse(c *dissect.Cursor, p *dissect.PDU, data []byt
 			}
 		}
 		if r := len(data) - off; r > 0 {
-			c.Field(FieldHBTransfer, r, dissect.Value{})
+			putHB(c, FieldHBTransfer, r, dissect.Value{})
 		}
 	} else if off < len(data) {
 		url = data[off:]
-		c.Field(FieldHBBody, len(url), dissect.B(url))
+		putHB(c, FieldHBBody, len(url), dissect.B(url))
 	}
 	url = bytes.TrimSpace(url)
-	if code >= 200 && code < 300 && len(url) > 0 {
+	if code >= 200 && code < 300 && len(url) > 0 && !p.Cut() { // a cut URL is not the URL
 		p.AddGenerated(0, FieldHBPlayURL, dissect.S(string(url)), "")
 	}
 	p.Info = "Heartbeat Response " + strconv.Itoa(code)

@@ -104,8 +104,10 @@ func decLevelInit(d *dec) {
 			d.out = append(d.out, " blocks (FastMap: the level follows as raw deflate, no gzip header, no count prefix)"...)
 			d.textFrom(i, a)
 		}
-		d.info = append(d.info, ", FastMap volume "...)
-		d.info = dissect.AppendUint(d.info, uint64(v))
+		if i >= 0 { // not cut off
+			d.info = append(d.info, ", FastMap volume "...)
+			d.info = dissect.AppendUint(d.info, uint64(v))
+		}
 	}
 }
 
@@ -148,15 +150,16 @@ func decLevelChunk(d *dec) {
 			d.out = append(d.out, " (ExtendedBlocks reuses the percent byte)"...)
 			d.textFrom(vi, a)
 		}
-	} else {
-		v, _ := c.Uint8(FieldPercent)
+	} else if v, vi := c.Uint8(FieldPercent); vi >= 0 { // not cut off
 		d.info = append(d.info, ", "...)
 		d.info = dissect.AppendInt(d.info, int64(v))
 		d.info = append(d.info, '%')
 	}
-	d.info = append(d.info, ", "...)
-	d.info = dissect.AppendInt(d.info, int64(length))
-	d.info = append(d.info, " bytes"...)
+	if ni >= 0 {
+		d.info = append(d.info, ", "...)
+		d.info = dissect.AppendInt(d.info, int64(length))
+		d.info = append(d.info, " bytes"...)
+	}
 	if di < 0 {
 		return
 	}
@@ -195,6 +198,9 @@ func decLevelFinalize(d *dec) {
 	x, xi := c.Uint16(FieldSizeX)
 	y, _ := c.Uint16(FieldSizeY)
 	z, zi := c.Uint16(FieldSizeZ)
+	if xi < 0 || zi < 0 {
+		return // cut: the size is not known
+	}
 	d.info = append(d.info, ", "...)
 	d.info = dissect.AppendInt(d.info, int64(x))
 	d.info = append(d.info, "×"...)

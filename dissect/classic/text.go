@@ -95,8 +95,11 @@ var padTexts = func() (t [2][65]string) {
 func (d *dec) str(f *dissect.Field, strip bool) ([]byte, int32) {
 	c := &d.c
 	if c.Failed() || c.Remaining() < 64 {
-		c.Field(f, 64, dissect.Value{})
-		return nil, -1
+		if c.Failed() || !c.P.Cut() {
+			c.Field(f, 64, dissect.Value{})
+			return nil, -1
+		}
+		return d.cutStr(f, strip), -1
 	}
 	raw := c.Peek(64)
 	base := c.Off()
@@ -206,4 +209,26 @@ func (d *dec) colorRuns(text []byte) {
 		}
 	}
 	flush(len(text))
+}
+
+// cutStr reads a string field the capture cut: the field is truncated
+// (the cursor's failure over the bytes left), its value the text they
+// hold without trailing padding, which is returned, colours stripped when
+// strip, for the Info (which says the packet is cut).
+func (d *dec) cutStr(f *dissect.Field, strip bool) []byte {
+	c := &d.c
+	raw := c.Peek(c.Remaining())
+	n := len(raw)
+	for n > 0 && (raw[n-1] == ' ' || raw[n-1] == 0) {
+		n--
+	}
+	text := raw[:n:n]
+	if i := c.Field(f, 64, dissect.Value{}); i > 0 {
+		d.pdu().Nodes[i].Value = dissect.B(text)
+	}
+	if strip {
+		d.tmp = stripColors(d.tmp[:0], text)
+		return d.tmp
+	}
+	return text
 }

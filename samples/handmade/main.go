@@ -22,7 +22,7 @@ func main() {
 	for _, w := range []struct {
 		name string
 		fn   func(string) error
-	}{{"query", writeQuery}, {"slp", writeSLP}, {"slp-losses", writeSLPLosses}, {"classic", writeClassic}, {"secrets", writeSecrets}, {"bounds", writeBounds}, {"hostile", writeHostile}} {
+	}{{"query", writeQuery}, {"slp", writeSLP}, {"slp-losses", writeSLPLosses}, {"classic", writeClassic}, {"secrets", writeSecrets}, {"classic-cut", writeClassicCut}, {"bounds", writeBounds}, {"hostile", writeHostile}} {
 		if err := w.fn(dir); err != nil {
 			fmt.Fprintf(os.Stderr, "handmade: %s: %v\n", w.name, err)
 			os.Exit(1)
