@@ -320,13 +320,20 @@ func resyncRun(dir dissect.Dir) int {
 
 // chainOK reports whether a resync point starts at b: resyncRun plausible
 // packets in a row, or two (of minShortRun bytes together) that reach the
-// end of b, or (at the gap's exact end, atStart) one that does.
+// end of b or a packet not all there yet, or (at the gap's exact end,
+// atStart) one that ends exactly where b does: the end of what the sender
+// wrote. One packet followed by the start of another proves nothing: a
+// play-state keep-alive of the modern protocol on the same port
+// (`0a 00 26` + 8 bytes) reads as a Classic Position Update followed by
+// the first bytes of a Server Identification (slp-play-midstream.pcap).
 func (c *Conn) chainOK(dir dissect.Dir, b []byte, atStart bool) bool {
 	count, run, bytes := 0, resyncRun(dir), 0
-	short := func() bool { return count >= 2 && bytes >= minShortRun || atStart && count >= 1 }
+	short := func(exact bool) bool {
+		return count >= 2 && bytes >= minShortRun || atStart && exact && count >= 1
+	}
 	for count < run {
 		if len(b) == 0 {
-			return short()
+			return short(true)
 		}
 		p, _ := c.lookup(dir, b[0])
 		if p == nil {
@@ -334,7 +341,7 @@ func (c *Conn) chainOK(dir dissect.Dir, b []byte, atStart bool) bool {
 		}
 		n := c.pktLen(p, b)
 		if n < 0 || n > len(b) {
-			return short()
+			return short(false)
 		}
 		if !c.plausible(p, b[:n]) {
 			return false
