@@ -130,9 +130,15 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 	sk := newOutSink(r, out, c.format, c.ropts, c.lineBuffered)
 	sk.prog = c.out.prog
 	dd := c.ropts.Time == "dd"
-	if len(stats) > 0 || wr != nil && flt != nil || exp != nil || dd {
+	var recStats []stat // those that read records (the others count frames, on the front end)
+	for _, s := range stats {
+		if statReadsRecords(s) {
+			recStats = append(recStats, s)
+		}
+	}
+	if len(recStats) > 0 || wr != nil && flt != nil || exp != nil || dd {
 		sk.ordered = func(rec *analyze.Record) error {
-			for _, s := range stats {
+			for _, s := range recStats {
 				s.add(rec)
 			}
 			if wr != nil {
@@ -359,6 +365,18 @@ func (c *config) summaryOnly(flt *filter.Filter, stats []stat, exp *exporter) bo
 		if !statLite(s) {
 			return false
 		}
+	}
+	return true
+}
+
+// statReadsRecords reports whether a statistic reads records (add): the
+// others count frames (frameStat, on the front end) and need no record.
+func statReadsRecords(s stat) bool {
+	switch s := s.(type) {
+	case *netConvStat, *endpointsStat:
+		return false
+	case *ioStat:
+		return len(s.flts) > 0
 	}
 	return true
 }
