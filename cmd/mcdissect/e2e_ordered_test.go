@@ -38,7 +38,7 @@ func TestOrderedWorkOnTwoCores(t *testing.T) {
 		{"-t", "dd", "-Y", "classic || query"},
 		{"-V", "-z", "expert", "-Y", "!slp"},
 		{"-T", "json", "-z", "conv,mc", "-c", "300"},
-		{"-V", "-Y", "classic || query", "-c", "150"}, // two shards: the filter on each
+		{"-V", "-Y", "classic || query", "-c", "150"},         // two shards: the filter on each
 		{"-T", "json", "-z", "conv,tcp", "-z", "io,stat,0.5"}, // two shards: frame statistics read no record
 		{"-T", "fields", "-e", "frame.number", "-e", "mc.message", "-Y", "slp || classic", "-c", "500"},
 		{"-T", "html"},
