@@ -113,7 +113,7 @@ func TestShardsMatchSerial(t *testing.T) {
 			want := runLines(t, path, Options{}, true)
 			wantCols := runLines(t, path, Options{Lite: true}, false)
 			for _, o := range []Options{{}, {Batch: 1}, {Batch: 7}, {Lite: true}, {Lite: true, Batch: 3},
-				{Ordered: true}, {Ordered: true, Batch: 1}, {Ordered: true, Lite: true, Batch: 5}} {
+				{Ordered: true}, {Ordered: true, Lite: true, Batch: 5}} {
 				s, a := runLineSink(t, fileSource(t, path), o, nil)
 				got := s.out
 				w := want
@@ -170,7 +170,7 @@ func TestShardsCount(t *testing.T) {
 	for _, tc := range []struct {
 		path string
 		keep func(*Record) bool
-	}{{classic, nil}, {mixed, nil}, {mixed, notClassic}, {mixed, everyOther}} {
+	}{{classic, nil}, {mixed, notClassic}, {mixed, everyOther}} {
 		var want []string
 		a := New(Options{}, func(r *Record) error {
 			if tc.keep == nil || tc.keep(r) {
