@@ -23,7 +23,7 @@
 //	   │  decoding Classic's jobs, the other the rest; each formats its
 //	   │  records into a chunk per batch ──> merger: records in order ──┐
 //	   │                                                                │
-//	   └─ Ordered (-z, -w with -Y, exports, the page, -t dd), or not    │
+//	   └─ Ordered (record -z, -w -Y, exports, the page, -t dd), or not  │
 //	      Parallel: one back end, formatting into a buffer written      │
 //	      when it passes oneWriteBytes ─────────────────────────────────┤
 //	                                                                    ▼
