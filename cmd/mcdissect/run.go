@@ -162,8 +162,8 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 	// with -V or JSON its back end is some 80% of the CPU time (-V -z
 	// mc,stat on the 100 MB capture: 2.1 of 2.7 s), which bounds its wall
 	// time; the render pool it replaces spread that over both cores for
-	// 5-20% more CPU time. Statistics that merge per-shard parts at the
-	// end would let such runs keep the two shards.
+	// up to a third more CPU time. Statistics that merge per-shard parts
+	// at the end would let such runs keep the two shards.
 	c.opts.Parallel = runtime.GOMAXPROCS(0) > 1
 	c.opts.Ordered = sk.ordered != nil || sk.page
 	c.opts.Lite = c.summaryOnly(flt, stats, exp)
