@@ -27,10 +27,9 @@ type Options struct {
 	// MaxHeld bounds the records held back; past it the oldest request is
 	// given up on.
 	MaxHeld int
-	// Handoff: emit hands each record over to another goroutine, which
-	// gives it back with Recycle when done; the analyzer then never
-	// touches a record after emitting it.
-	Handoff bool
+	// Keep: emit keeps each record (tests and tools that collect them);
+	// the analyzer never reuses a record once emitted.
+	Keep bool
 	// Parallel runs the back end (decoding, trackers, emit) on a goroutine
 	// of its own; jobs cross in batches of Batch (default 64; 1 for live
 	// captures, whose output must not wait).
@@ -41,10 +40,14 @@ type Options struct {
 	Lite bool
 	// Export has decoders attach the files PDUs carry (dissect.PDU.Export).
 	Export bool
-	// Sink has the back end format its records and write them itself,
-	// with Parallel on two goroutines (see Sink); emit is then not called.
+	// Sink has the back end accept, format and write its records itself,
+	// with Parallel in two shards (see Sink); emit is then not called.
 	Sink Sink
-	// Count, under a Sink, stops the run after this many records.
+	// Ordered: the Sink's Accept must see every record in order, one at
+	// a time (statistics, saved frames, exports): the back end is one,
+	// not two shards.
+	Ordered bool
+	// Count, under a Sink, stops the run after this many records shown.
 	Count int
 	// OnFrame, when set, is called for every frame read, on the goroutine
 	// that calls Packet, in frame order (frame-level statistics).
@@ -128,18 +131,18 @@ type backEnd struct {
 	keys     addrKeys
 	held     []*Record // records waiting to be emitted, in order
 	free     []*Record
-	recycled chan []*Record // records given back by another goroutine, in batches
-	big      chan *Record   // records with a large tree, for PDUs likely to need one (bigRecord)
-	bnow     time.Time      // packet time as the back end has seen it
-	berr     error          // emit's error (ErrStop included)
+	single   *oneSink     // a Sink on one back end (Ordered, or no Parallel), or nil
+	big      chan *Record // records with a large tree, for PDUs likely to need one (bigRecord)
+	bnow     time.Time    // packet time as the back end has seen it
+	berr     error        // emit's error (ErrStop included)
 	records  uint64
 	panics   uint64 // decoder panics caught (decode, safely)
 	made     uint64 // records made so far (on a shard: by both shards)
 	// borrow: records view their bytes in the batch's arena instead of
 	// copying them. Only when they are emitted and done with before the
-	// next job: no other goroutine has them (no Handoff) and nothing
-	// holds them back (Lite PDUs are never Pending; were one held, it
-	// would own its bytes first).
+	// next job: emit does not keep them (no Keep) and nothing holds them
+	// back (Lite PDUs are never Pending; were one held, it would own its
+	// bytes first).
 	borrow bool
 	_      [64]byte
 }
@@ -167,22 +170,16 @@ func New(opts Options, emit func(*Record) error) *Analyzer {
 	a := &Analyzer{opts: opts,
 		defrag:       ip4defrag.NewIPv4Defragmenter(),
 		queryServers: map[netip.AddrPort]struct{}{},
-		backEnd:      &backEnd{emit: emit, trackers: newTrackers(), borrow: opts.Lite && !opts.Handoff},
+		backEnd:      &backEnd{emit: emit, trackers: newTrackers(), borrow: opts.Lite && !opts.Keep},
 		one:          &batch{},
 	}
 	a.backEnd.opts = &a.opts
 	a.backEnd.flush = opts.Flush
-	if opts.Sink != nil && !opts.Parallel {
-		a.backEnd.emit = sinkEmit(opts.Sink, opts.Count)
-		a.backEnd.flush = nil
-		if f, ok := opts.Sink.(Flusher); ok {
-			a.backEnd.flush = f.Flush
-		}
-	}
-	if opts.Handoff {
-		// Enough batches for every record in flight to the other goroutine.
-		// Without Handoff the back end, which makes the records, frees them.
-		a.recycled = make(chan []*Record, 2*opts.MaxHeld/opts.Batch+16)
+	if opts.Sink != nil && (!opts.Parallel || opts.Ordered) {
+		one := &oneSink{s: opts.Sink, count: opts.Count}
+		a.backEnd.single = one
+		a.backEnd.emit = one.emit
+		a.backEnd.flush = one.flush
 	}
 	a.big = make(chan *Record, maxBigRecords)
 	// gopacket 1.1.19 fixes a parser's first layer, so there is one per IP
@@ -464,14 +461,7 @@ func (a *backEnd) newRecord() *Record {
 		r.reset()
 		return r
 	}
-	select {
-	case b := <-a.recycled: // a nil channel (no Handoff) is never ready
-		a.free = append(a.free, b...)
-		return a.newRecord()
-	default:
-		r = &Record{}
-	}
-	return r
+	return &Record{}
 }
 
 // release emits held records from the front while they are no longer
@@ -501,19 +491,18 @@ func (a *backEnd) release(all bool) {
 			if r.PDU.Pending {
 				// A tracker still holds this PDU and may write to it when a
 				// late response comes: emit it, but never reuse it; and if
-				// another goroutine is to read it, give it a copy, so that
-				// the tracker's late write cannot race with the reading.
+				// emit keeps it, give it a copy, so that the tracker's late
+				// write does not change a record already emitted.
 				r.PDU.Pending = false
 				recycle = false
-				if a.opts.Handoff {
+				if a.opts.Keep {
 					r = r.clone()
-					recycle = true
 				}
 			}
 		}
 		a.records++
-		if a.opts.Handoff && r.PDU.Lite {
-			// Another goroutine reads it while the decoder goes on.
+		if a.opts.Keep && r.PDU.Lite {
+			// Its Info may be in memory the decoder reuses.
 			r.PDU.Info = strings.Clone(r.PDU.Info)
 		}
 		if a.opts.Redact {
@@ -522,7 +511,7 @@ func (a *backEnd) release(all bool) {
 		if err := a.emit(r); err != nil {
 			a.berr = err
 		}
-		if recycle && !a.opts.Handoff {
+		if recycle && !a.opts.Keep {
 			if pooled(r) {
 				a.free = append(a.free, r)
 			} else {
@@ -574,27 +563,5 @@ func (a *backEnd) bigRecord() *Record {
 		return r
 	default:
 		return nil
-	}
-}
-
-// Recycle gives back records emitted under Handoff, once the other
-// goroutine is done with them. It may be called from any goroutine.
-func (a *Analyzer) Recycle(rs []*Record) {
-	// One channel operation per batch, not per record; the caller keeps
-	// rs, so the records are moved to a slice of their own.
-	b := make([]*Record, 0, len(rs))
-	for _, r := range rs {
-		if pooled(r) {
-			b = append(b, r)
-		} else {
-			a.keepBig(r)
-		}
-	}
-	if len(b) == 0 {
-		return
-	}
-	select {
-	case a.recycled <- b:
-	default: // the pool is full: let the collector have them
 	}
 }

@@ -247,6 +247,11 @@ func (a *backEnd) process(j *job, b *batch) {
 			}
 		}
 		a.release(true)
+		if a.single != nil && a.berr == nil {
+			if err := a.single.write(); err != nil {
+				a.berr = err
+			}
+		}
 		return
 	}
 	if r != nil {
@@ -378,7 +383,7 @@ func (p *pipe) stop() {
 func startPipe(a *Analyzer) *pipe {
 	p := &pipe{a: a, batches: make(chan *batch, 4), free: make(chan *batch, 6), done: make(chan struct{}), stopc: make(chan struct{})}
 	p.cur = &batch{jobs: make([]job, 0, a.opts.Batch)}
-	if a.opts.Sink != nil {
+	if a.opts.Sink != nil && !a.opts.Ordered {
 		startShards(a, p)
 		return p
 	}

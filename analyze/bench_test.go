@@ -77,6 +77,8 @@ type benchSink struct {
 	n    int
 }
 
+func (s *benchSink) Accept(int, *analyze.Record) (bool, error) { return true, nil }
+
 func (s *benchSink) Format(w int, dst []byte, r *analyze.Record) []byte {
 	return s.apps[w].Append(dst, r, false)
 }
@@ -86,7 +88,7 @@ func (s *benchSink) Write(bufs [][]byte, n int) error { s.n += n; return nil }
 // BenchmarkPipelineShards runs a generated capture of all three protocols
 // (mcgen's small preset) on two goroutines as the CLI does, the back end
 // in two shards formatting their own records (Options.Sink), against the
-// back end on one goroutine formatting as it emits. Each run makes a new
+// back end on one goroutine formatting as it emits (Options.Ordered). Each run makes a new
 // analyzer: B/op counts the shards' output buffers, made once per run.
 func BenchmarkPipelineShards(b *testing.B) {
 	var gen bytes.Buffer
@@ -115,14 +117,9 @@ func BenchmarkPipelineShards(b *testing.B) {
 						b.Fatal(err)
 					}
 					opts := analyze.Options{Parallel: true, Lite: out.lite, Batch: 256}
-					var a *analyze.Analyzer
-					if shards {
-						opts.Sink = &benchSink{apps: [2]render.Appender{render.NewAppender(out.format, out.o), render.NewAppender(out.format, out.o)}}
-						a = analyze.New(opts, nil)
-					} else {
-						r := render.New(out.format, io.Discard, out.o)
-						a = analyze.New(opts, r.Record)
-					}
+					opts.Sink = &benchSink{apps: [2]render.Appender{render.NewAppender(out.format, out.o), render.NewAppender(out.format, out.o)}}
+					opts.Ordered = !shards
+					a := analyze.New(opts, nil)
 					if _, err := analyze.Run(src, a); err != nil {
 						b.Fatal(err)
 					}

@@ -15,12 +15,28 @@
 //	   │ OR when time goes by (Flush: an opFlush job closes the batch)
 //	   ▼
 //	back end: decode (udpProtocols[i].decode / streamConn.Decode), trackers,
-//	   │      hold queue (a request waits for its response: release)
-//	   │      with a Sink and Parallel: two shards, Classic and the rest,
-//	   │      each formatting its records; a merger writes them in order
-//	   ▼
-//	emit / Sink.Write -> output; at opFlush the output is written out
-//	(Options.Flush, Flusher), so a record never waits for a buffer to fill.
+//	   │      hold queue (a request waits for its response: release);
+//	   │      for each record released, in order: Sink.Accept (-Y, and
+//	   │      what must see records in order), then Sink.Format
+//	   │
+//	   ├─ Parallel, not Ordered: two shards, each on a goroutine, one
+//	   │  decoding Classic's jobs, the other the rest; each formats its
+//	   │  records into a chunk per batch ──> merger: records in order ──┐
+//	   │                                                                │
+//	   └─ Ordered (record -z, -w -Y, exports, the page, -t dd), or not  │
+//	      Parallel: one back end, formatting into a buffer written      │
+//	      when it passes oneWriteBytes ─────────────────────────────────┤
+//	                                                                    ▼
+//	Sink.Write -> output, at most Count records shown; at opFlush and at
+//	the end everything formatted is written, and Flusher.Flush writes it
+//	out: a record never waits for a buffer to fill.
+//
+// The Sink is the one way records reach the CLI's output. A record is
+// decoded, accepted, formatted and reused on one goroutine: handing
+// records to formatting goroutines cost -V half again as much CPU time
+// (shard.go). New's emit callback, without a Sink, is the same in-order
+// hook for library users and tests (the goldens, Options.Keep to collect
+// records).
 //
 // Packet time decides protocol semantics (response windows, idle streams,
 // the hold window); on input that is not a regular file, Flush moves packet
@@ -32,10 +48,11 @@
 // back.go. With Options.Parallel they run on two goroutines, which is how
 // the CLI runs on a machine with two cores or more; the goldens run them
 // on one, and tests require both to give the same records. With a Sink
-// (shard.go) the back end is split in two shards, Classic and the rest,
-// that format their own records, and a merger writes them in order: the
-// CLI's path when nothing but -c stands between dissecting and output.
-// Options.Lite decodes without trees when only summary columns are shown.
+// (shard.go) and Parallel the back end is split in two shards, Classic and
+// the rest, that accept and format their own records, and a merger writes
+// them in order; when the Sink's work is Ordered, one back end does it
+// record by record. Options.Lite decodes without trees when only summary
+// columns are shown.
 //
 // Protocol packages stay pure; everything here that touches gopacket, the
 // reader or packet time is the edge that feeds them.

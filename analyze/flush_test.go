@@ -38,7 +38,9 @@ func (l *flushLog) Flush() error {
 	return nil
 }
 
-// Format and Write make it a Sink (the Flusher is Flush).
+// Accept, Format and Write make it a Sink (the Flusher is Flush).
+func (l *flushLog) Accept(int, *Record) (bool, error) { return true, nil }
+
 func (l *flushLog) Format(_ int, dst []byte, r *Record) []byte {
 	return append(append(dst, recordLine(r, true)...), 0)
 }
@@ -76,6 +78,7 @@ func pipelines(l *flushLog) map[string]func() *Analyzer {
 		"parallel":       func() *Analyzer { return New(Options{Parallel: true, Batch: 64, Flush: l.Flush}, emit) },
 		"sink":           func() *Analyzer { return New(Options{Sink: l}, nil) },
 		"sink, parallel": func() *Analyzer { return New(Options{Sink: l, Parallel: true, Batch: 1024}, nil) },
+		"sink, ordered":  func() *Analyzer { return New(Options{Sink: l, Parallel: true, Ordered: true, Batch: 1024}, nil) },
 	}
 }
 

@@ -40,15 +40,11 @@ func runLines(t *testing.T, path string, opts Options, tree bool) []string {
 		t.Fatal(err)
 	}
 	var lines []string
-	var a *Analyzer
 	emit := func(r *Record) error {
 		lines = append(lines, recordLine(r, tree))
-		if opts.Handoff {
-			a.Recycle([]*Record{r})
-		}
 		return nil
 	}
-	a = New(opts, emit)
+	a := New(opts, emit)
 	if _, err := Run(src, a); err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +70,7 @@ func TestParallelAndLiteMatchSerial(t *testing.T) {
 			if len(want) == 0 {
 				t.Fatal("no records")
 			}
-			for _, o := range []Options{{Parallel: true}, {Parallel: true, Batch: 1}, {Parallel: true, Batch: 7, Handoff: true}} {
+			for _, o := range []Options{{Parallel: true}, {Parallel: true, Batch: 1}, {Parallel: true, Batch: 7, Keep: true}} {
 				got := runLines(t, path, o, true)
 				diffLines(t, fmt.Sprintf("parallel batch %d", o.Batch), got, want)
 			}

@@ -7,13 +7,16 @@ import (
 	"sync"
 )
 
-// A Sink formats records on the back end and writes the bytes in order
-// (Options.Sink). With Parallel, the back end is then split in two shards,
+// A Sink is how records reach the output: the back end accepts each
+// record (a display filter, and whatever else must see it), formats it
+// and hands the bytes, in record order, to Write (Options.Sink).
+//
+// With Parallel and without Ordered, the back end is split in two shards,
 // each on a goroutine of its own: one decodes Classic (its connections
 // share the heartbeat salts, and nothing else), the other everything else
-// (the Query tracker, SLP). Each shard formats the records it emits right
-// away, so a record is decoded, formatted and reused on one core; a
-// merger interleaves the two shards' bytes in record order.
+// (the Query tracker, SLP). Each shard accepts and formats the records it
+// emits right away, so a record is decoded, formatted and reused on one
+// core; a merger interleaves the two shards' bytes in record order.
 //
 // Handing records to formatting goroutines instead cost -V half again as
 // much CPU time as doing everything on one goroutine: the formatting core
@@ -25,9 +28,20 @@ import (
 // clock; a shard only skips decoding the other's jobs. Records that wait
 // behind a request awaiting its response (Record.seq, release) are counted
 // across both shards.
+//
+// With Ordered (work that needs every record in order: statistics, saved
+// frames, exports) or without Parallel, the back end is one: it accepts
+// and formats each record as it is emitted, in order, and writes the
+// bytes when they pass oneWriteBytes, at every flush and at the end.
 type Sink interface {
-	// Format appends r's output to dst on shard w (0 or 1); the two
-	// shards' calls run at the same time.
+	// Accept reports whether r is shown, on shard w (0 or 1): a record
+	// not shown is neither formatted, nor written, nor counted (Count).
+	// Both shards' calls run at the same time; with Ordered there is one
+	// back end and the calls come in record order. An error stops the
+	// run after r (ErrStop: without an error).
+	Accept(w int, r *Record) (bool, error)
+	// Format appends r's output to dst on shard w; the two shards'
+	// calls run at the same time.
 	Format(w int, dst []byte, r *Record) []byte
 	// Write writes the output of n records, in order: the concatenation
 	// of bufs. Calls come one at a time.
@@ -40,24 +54,64 @@ type Sink interface {
 // so that live output does not wait for a buffer to fill.
 type Flusher interface{ Flush() error }
 
-// sinkEmit is the emit of a Sink without Parallel: one back end formats
-// and writes each record as it is emitted.
-func sinkEmit(s Sink, count int) func(*Record) error {
-	var buf []byte
-	var one [1][]byte
-	n := 0
-	return func(r *Record) error {
-		buf = s.Format(0, buf[:0], r)
-		one[0] = buf
-		n++
-		if err := s.Write(one[:], 1); err != nil {
-			return err
+// oneWriteBytes: one back end under a Sink writes its output when this
+// much is formatted (the shards write a chunk per batch).
+const oneWriteBytes = 256 << 10
+
+// oneSink is the emit of a Sink on one back end (Ordered, or no
+// Parallel): records are accepted and formatted as they are emitted, in
+// order, and written in chunks.
+type oneSink struct {
+	s     Sink
+	count int // stop after this many records shown (0: no limit)
+	shown int
+	buf   []byte
+	n     int // records in buf
+	bufs  [1][]byte
+}
+
+func (o *oneSink) emit(r *Record) error {
+	show, err := o.s.Accept(0, r)
+	if show {
+		o.buf = o.s.Format(0, o.buf, r)
+		o.n++
+		o.shown++
+		if o.count > 0 && o.shown >= o.count && err == nil {
+			err = ErrStop
 		}
-		if count > 0 && n >= count {
-			return ErrStop
+	}
+	if err != nil || len(o.buf) >= oneWriteBytes {
+		if werr := o.write(); werr != nil {
+			return werr
 		}
+	}
+	return err
+}
+
+// write writes what is formatted.
+func (o *oneSink) write() error {
+	if o.n == 0 {
 		return nil
 	}
+	o.bufs[0] = o.buf
+	err := o.s.Write(o.bufs[:], o.n)
+	o.bufs[0] = nil
+	if cap(o.buf) > maxChunkKeep {
+		o.buf = nil
+	}
+	o.buf, o.n = o.buf[:0], 0
+	return err
+}
+
+// flush writes what is formatted and has the sink write it out.
+func (o *oneSink) flush() error {
+	if err := o.write(); err != nil {
+		return err
+	}
+	if f, ok := o.s.(Flusher); ok {
+		return f.Flush()
+	}
+	return nil
 }
 
 // classicShard is the shard that decodes Classic connections.
@@ -137,12 +191,16 @@ func (s *shard) newChunk() *chunk {
 	}
 }
 
-// emit formats r into the current chunk.
+// emit accepts r and formats it into the current chunk.
 func (s *shard) emit(r *Record) error {
-	c := s.cur
-	c.buf = s.be.opts.Sink.Format(s.id, c.buf, r)
-	c.ends = append(c.ends, recEnd{r.seq, len(c.buf)})
-	return nil
+	sk := s.be.opts.Sink
+	show, err := sk.Accept(s.id, r)
+	if show {
+		c := s.cur
+		c.buf = sk.Format(s.id, c.buf, r)
+		c.ends = append(c.ends, recEnd{r.seq, len(c.buf)})
+	}
+	return err
 }
 
 // step runs job j of the global job stream: decoded if it is the shard's,

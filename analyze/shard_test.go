@@ -14,9 +14,24 @@ import (
 
 // lineSink is a Sink that formats a record as recordLine does.
 type lineSink struct {
-	tree  bool
-	out   []string
-	sizes []int // n of each Write
+	tree bool
+	keep func(*Record) bool // nil: every record is shown
+	// ordered (Options.Ordered): Accept's calls are one at a time, and
+	// it notes each record in accepted
+	ordered  bool
+	accepted []string
+	out      []string
+	sizes    []int // n of each Write
+}
+
+func (s *lineSink) Accept(w int, r *Record) (bool, error) {
+	if w != 0 && w != 1 {
+		panic("shard index out of range")
+	}
+	if s.ordered {
+		s.accepted = append(s.accepted, recordLine(r, s.tree))
+	}
+	return s.keep == nil || s.keep(r), nil
 }
 
 func (s *lineSink) Format(w int, dst []byte, r *Record) []byte {
@@ -42,13 +57,19 @@ func (s *lineSink) Write(bufs [][]byte, n int) error {
 
 func runSink(t *testing.T, src Source, opts Options) ([]string, *Analyzer) {
 	t.Helper()
-	s := &lineSink{tree: !opts.Lite}
+	s, a := runLineSink(t, src, opts, nil)
+	return s.out, a
+}
+
+func runLineSink(t *testing.T, src Source, opts Options, keep func(*Record) bool) (*lineSink, *Analyzer) {
+	t.Helper()
+	s := &lineSink{tree: !opts.Lite, keep: keep, ordered: opts.Ordered}
 	opts.Sink, opts.Parallel = s, true
 	a := New(opts, nil)
 	if _, err := Run(src, a); err != nil {
 		t.Fatal(err)
 	}
-	return s.out, a
+	return s, a
 }
 
 func fileSource(t *testing.T, path string) Source {
@@ -91,13 +112,19 @@ func TestShardsMatchSerial(t *testing.T) {
 		t.Run(filepath.Base(path), func(t *testing.T) {
 			want := runLines(t, path, Options{}, true)
 			wantCols := runLines(t, path, Options{Lite: true}, false)
-			for _, o := range []Options{{}, {Batch: 1}, {Batch: 7}, {Lite: true}, {Lite: true, Batch: 3}} {
-				got, a := runSink(t, fileSource(t, path), o)
+			for _, o := range []Options{{}, {Batch: 1}, {Batch: 7}, {Lite: true}, {Lite: true, Batch: 3},
+				{Ordered: true}, {Ordered: true, Lite: true, Batch: 5}} {
+				s, a := runLineSink(t, fileSource(t, path), o, nil)
+				got := s.out
 				w := want
 				if o.Lite {
 					w = wantCols
 				}
-				diffLines(t, fmt.Sprintf("shards lite=%v batch %d", o.Lite, o.Batch), got, w)
+				what := fmt.Sprintf("shards ordered=%v lite=%v batch %d", o.Ordered, o.Lite, o.Batch)
+				diffLines(t, what, got, w)
+				if o.Ordered {
+					diffLines(t, what+": records accepted", s.accepted, w)
+				}
 				if n := a.Stats().Records; n != uint64(len(w)) {
 					t.Errorf("Stats().Records = %d, want %d", n, len(w))
 				}
@@ -131,40 +158,67 @@ func TestShardsGiveUpLikeSerial(t *testing.T) {
 	}
 }
 
-// Count stops the output after exactly that many records, and the run
-// ends without an error.
+// Count stops the output after exactly that many records shown, and the
+// run ends without an error: on two shards or one back end (Ordered),
+// with every record shown or only those Accept keeps (a display filter),
+// on a capture whose records both shards make.
 func TestShardsCount(t *testing.T) {
-	path := "../samples/classic-session.pcap"
-	want := runLines(t, path, Options{}, true)
-	for _, n := range []int{1, 5, len(want) - 1} {
-		got, _ := runSink(t, fileSource(t, path), Options{Count: n, Batch: 4})
-		diffLines(t, fmt.Sprintf("count %d", n), got, want[:n])
+	classic := "../samples/classic-session.pcap"
+	mixed := mixedCapture(t, 7)
+	notClassic := func(r *Record) bool { return r.Proto != "classic" }
+	everyOther := func(r *Record) bool { return r.Frame%2 == 0 }
+	for _, tc := range []struct {
+		path string
+		keep func(*Record) bool
+	}{{classic, nil}, {mixed, notClassic}, {mixed, everyOther}} {
+		var want []string
+		a := New(Options{}, func(r *Record) error {
+			if tc.keep == nil || tc.keep(r) {
+				want = append(want, recordLine(r, true))
+			}
+			return nil
+		})
+		if _, err := Run(fileSource(t, tc.path), a); err != nil {
+			t.Fatal(err)
+		}
+		if len(want) < 10 {
+			t.Fatalf("%s: %d records shown: too few to test", tc.path, len(want))
+		}
+		for _, n := range []int{1, 5, len(want) - 1} {
+			for _, ordered := range []bool{false, true} {
+				s, _ := runLineSink(t, fileSource(t, tc.path), Options{Count: n, Batch: 4, Ordered: ordered}, tc.keep)
+				diffLines(t, fmt.Sprintf("%s filtered=%v ordered=%v count %d", filepath.Base(tc.path), tc.keep != nil, ordered, n), s.out, want[:n])
+			}
+		}
 	}
 }
 
 // A write error stops the run and is Run's error.
 func TestShardsWriteError(t *testing.T) {
-	s := &failSink{}
-	a := New(Options{Sink: s, Parallel: true, Batch: 2}, nil)
-	_, err := Run(fileSource(t, "../samples/classic-session.pcap"), a)
-	if err != os.ErrClosed {
-		t.Fatalf("Run = %v, want %v", err, os.ErrClosed)
-	}
-	if s.writes != 1 {
-		t.Errorf("%d writes, want 1 (none after the error)", s.writes)
+	for _, ordered := range []bool{false, true} {
+		s := &failSink{}
+		a := New(Options{Sink: s, Parallel: true, Ordered: ordered, Batch: 2}, nil)
+		_, err := Run(fileSource(t, "../samples/classic-session.pcap"), a)
+		if err != os.ErrClosed {
+			t.Fatalf("ordered=%v: Run = %v, want %v", ordered, err, os.ErrClosed)
+		}
+		if s.writes != 1 {
+			t.Errorf("ordered=%v: %d writes, want 1 (none after the error)", ordered, s.writes)
+		}
 	}
 }
 
 type failSink struct{ writes int }
 
+func (s *failSink) Accept(int, *Record) (bool, error)          { return true, nil }
 func (s *failSink) Format(_ int, dst []byte, r *Record) []byte { return append(dst, 'x') }
 func (s *failSink) Write([][]byte, int) error {
 	s.writes++
 	return os.ErrClosed
 }
 
-// A Sink without Parallel: one back end formats and writes each record as
-// it is emitted, Count included.
+// A Sink without Parallel: one back end accepts and formats each record
+// as it is emitted and writes them, Count included.
 func TestSinkWithoutParallel(t *testing.T) {
 	path := "../samples/classic-session.pcap"
 	want := runLines(t, path, Options{}, true)

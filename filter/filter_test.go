@@ -33,7 +33,7 @@ func sample(tb testing.TB, name string) []*analyze.Record {
 	}
 	var recs []*analyze.Record
 	emit := func(r *analyze.Record) error { recs = append(recs, r); return nil }
-	if _, err := analyze.Run(src, analyze.New(analyze.Options{Handoff: true}, emit)); err != nil {
+	if _, err := analyze.Run(src, analyze.New(analyze.Options{Keep: true}, emit)); err != nil {
 		tb.Fatal(err)
 	}
 	if len(recs) == 0 {

@@ -58,7 +58,7 @@ func TestTsharkDifferential(t *testing.T) {
 		}
 		return nil
 	}
-	if _, err := analyze.Run(src, analyze.New(analyze.Options{Handoff: true}, emit)); err != nil {
+	if _, err := analyze.Run(src, analyze.New(analyze.Options{Keep: true}, emit)); err != nil {
 		t.Fatal(err)
 	}
 

@@ -11,7 +11,7 @@ import (
 
 // corpus decodes the test and bench corpus: every sample capture, or the
 // capture MCD_BENCH_PCAP names (a few MB of a generated capture has the
-// protocol mix of the big benchmark runs). Handoff keeps the analyzer from
+// protocol mix of the big benchmark runs). Keep keeps the analyzer from
 // reusing a record after emitting it, so all of them can be kept.
 func corpus(tb testing.TB) []*analyze.Record {
 	tb.Helper()
@@ -34,7 +34,7 @@ func corpus(tb testing.TB) []*analyze.Record {
 		}
 		emit := func(r *analyze.Record) error { recs = append(recs, r); return nil }
 		// A warning (a capture cut short) still leaves the records read.
-		if _, err := analyze.Run(src, analyze.New(analyze.Options{Handoff: true}, emit)); err != nil {
+		if _, err := analyze.Run(src, analyze.New(analyze.Options{Keep: true}, emit)); err != nil {
 			tb.Fatal(err)
 		}
 		fh.Close()

@@ -9,8 +9,8 @@ import (
 	"testing"
 )
 
-// The binary runs the analyzer's back end on its own goroutine and formats
-// -V and JSON output on a pool of goroutines (two cores at least), while
+// The binary runs the analyzer's back end on goroutines of its own, in two
+// shards that format their own records (two cores at least), while
 // golden/ checks the one-goroutine library path. Both must print the same:
 // every sample's -V and JSON output from the binary equals its golden file.
 func TestBinaryMatchesGoldens(t *testing.T) {
@@ -65,7 +65,7 @@ func TestBinaryMatchesGoldens(t *testing.T) {
 	}
 }
 
-// -c stops the formatting pool in order: -V -c 70 over a capture of more
+// -c stops the shards' output in order: -V -c 70 over a capture of more
 // than one batch prints the golden file's first 70 records, no more.
 func TestBinaryCountAcrossBatches(t *testing.T) {
 	want, err := os.ReadFile("../../golden/classic-session.txt")

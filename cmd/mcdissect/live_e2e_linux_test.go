@@ -319,6 +319,9 @@ func TestLiveOutputAsItHappens(t *testing.T) {
 		{"json", []string{"-T", "json"}, `"message": "Handshake Response"`},
 		{"fields", []string{"-T", "fields", "-e", "udp.dstport", "-e", "mc.message"}, "Handshake Response"},
 		{"line buffered", []string{"-l"}, "Handshake Response"},
+		// Ordered work: one back end instead of two shards.
+		{"delta displayed", []string{"-t", "dd"}, "Handshake Response"},
+		{"tree, statistics", []string{"-V", "-z", "mc,stat"}, "Handshake Response"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			srv := newQueryServer(t, true)

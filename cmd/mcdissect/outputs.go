@@ -118,9 +118,8 @@ func printVersion(w io.Writer) {
 var errVersion = errors.New("version")
 
 // markShown sets the record's time since the previous record shown, for
-// -t dd; records are accepted in order, one at a time.
+// -t dd; records are accepted in order, one at a time (Options.Ordered).
 func (o *outputFlags) markShown(r *analyze.Record) {
-	o.prog.record()
 	if !o.lastShown.IsZero() {
 		r.DeltaShown = r.Time.Sub(o.lastShown)
 	}

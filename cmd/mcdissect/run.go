@@ -123,115 +123,76 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mcdissect: %v\n", err)
 		return exitFail
 	}
-	// accept does, in order, what must be in order: filtering,
-	// statistics, -w, exports and -c. It says whether rec is shown; the
-	// caller formats it, or the sink's render pool does.
-	shown := 0
-	accept := func(rec *analyze.Record) (bool, error) {
-		if flt != nil && !flt.Match(rec) {
-			return false, nil
+	// Records reach the output one way: the back end accepts, formats
+	// and writes them (outSink, analyze.Sink). What must see the records
+	// shown in order makes the run Ordered: one back end, instead of two
+	// shards that format at the same time.
+	sk := newOutSink(r, out, c.format, c.ropts, c.lineBuffered)
+	sk.prog = c.out.prog
+	dd := c.ropts.Time == "dd"
+	var recStats []stat // those that read records (the others count frames, on the front end)
+	for _, s := range stats {
+		if statReadsRecords(s) {
+			recStats = append(recStats, s)
 		}
-		for _, s := range stats {
-			s.add(rec)
-		}
-		if wr != nil {
-			wr.keep(rec)
-		}
-		if exp != nil {
-			if err := exp.add(rec); err != nil {
-				return false, err
-			}
-		}
-		shown++
-		c.out.markShown(rec)
-		if c.count > 0 && shown >= c.count {
-			return true, analyze.ErrStop
-		}
-		return true, nil
 	}
-	// Decoding runs on a goroutine of its own, apart from reading,
-	// reassembly and framing, when there is a core for it.
+	if len(recStats) > 0 || wr != nil && flt != nil || exp != nil || dd {
+		sk.ordered = func(rec *analyze.Record) error {
+			for _, s := range recStats {
+				s.add(rec)
+			}
+			if wr != nil {
+				wr.keep(rec)
+			}
+			if exp != nil {
+				if err := exp.add(rec); err != nil {
+					return err
+				}
+			}
+			if dd {
+				c.out.markShown(rec)
+			}
+			return nil
+		}
+	}
+	// The back end runs on a goroutine of its own, apart from reading,
+	// reassembly and framing, when there is a core for it; in two shards
+	// unless the run is Ordered (the page is: its field table and its cap
+	// need its records in order). An Ordered run formats on one goroutine:
+	// with -V or JSON its back end is some 80% of the CPU time (-V -z
+	// mc,stat on the 100 MB capture: 2.1 of 2.7 s), which bounds its wall
+	// time; the render pool it replaces spread that over both cores for
+	// up to a third more CPU time. Statistics that merge per-shard parts
+	// at the end would let such runs keep the two shards.
 	c.opts.Parallel = runtime.GOMAXPROCS(0) > 1
+	c.opts.Ordered = sk.ordered != nil || sk.page
 	c.opts.Lite = c.summaryOnly(flt, stats, exp)
 	// The page draws Classic levels from their inflated blocks.
 	c.opts.Export = exp != nil || c.format == "html"
 	if c.opts.Lite && os.Getenv("GOGC") == "" {
 		defer debug.SetGCPercent(debug.SetGCPercent(liteGCPercent))
 	}
-	var a *analyze.Analyzer
+	if flt != nil {
+		sk.flts[0] = flt
+		if c.opts.Parallel && !c.opts.Ordered {
+			sk.flts[1], _ = filter.Compile(c.dispFilter) // compiled once already
+		}
+	}
 	if !regular || c.lineBuffered {
 		// A live capture or a pipe: records must not wait for batches and
 		// buffers that only a busy input fills (analyze.Options.FlushEvery).
 		c.opts.FlushEvery = flushEvery
 		c.opts.FlushEager = c.lineBuffered
 	}
-	batch := sinkBatch
-	switch {
-	case c.opts.Lite:
-		// Lite records are small: bigger batches wake the other
-		// goroutine less often (8% faster on the summary). Records with
-		// trees stay in batches of sinkBatch, or the records in flight
-		// crowd the soft memory limit and the collector runs without pause.
-		batch = liteBatch
+	c.opts.Batch = treeBatch
+	if c.opts.Lite {
+		c.opts.Batch = liteBatch
 	}
-	c.opts.Batch = batch
-	var sk *sink
-	// The page needs its records in order on one goroutine (its field
-	// table, its cap): the last path below.
-	page := c.format == "html"
-	if batch > 1 && c.opts.Parallel && flt == nil && len(stats) == 0 && wr == nil && exp == nil && !page && c.ropts.Time != "dd" { // -t dd: accept marks each record shown
-		// Nothing but -c between dissecting and output: the back end
-		// formats its records itself, in two shards (analyze.Sink).
-		// Its records are done with before the batch is, so batches can
-		// be larger: fewer wake-ups of the shards. Measured on the 100 MB
-		// capture: the summary 0.47-0.49 s in batches of 512 or 1024
-		// against 0.51-0.52 in 256; -V 1.03-1.06 in 256 against
-		// 1.15-1.20 in 128, and JSON worse in 512 (each batch's output
-		// outgrows the buffers kept for reuse).
-		c.opts.Batch = shardTreeBatch
-		if c.opts.Lite {
-			c.opts.Batch = shardLiteBatch
-		}
-		c.opts.Sink = newShardSink(r, out, c.format, c.ropts, c.lineBuffered)
-		c.opts.Count = c.count
-		a = analyze.New(c.opts, nil)
-	} else if batch > 1 && c.heavyOutput() && c.opts.Parallel && !page {
-		// Trees, hex dumps and JSON cost about as much to format as to
-		// dissect: the sink accepts records on the back end's goroutine
-		// and hands them to its render pool, which formats them on both
-		// cores.
-		c.opts.Handoff = true
-		sk = newSink(batch, accept, func(b []*analyze.Record) { a.Recycle(b) })
-		sk.rp = newRenderPool(sk, r, c.format, c.ropts, renderWorkers, c.lineBuffered)
-		c.opts.Flush = sk.flushOut
-		a = analyze.New(c.opts, sk.emit)
-	} else {
-		// Otherwise records are accepted and written where they are
-		// emitted, on the back end's goroutine: handing them to a third
-		// goroutine cost more than writing a summary line (-r F was 7%
-		// faster and used 14% less CPU this way), and every record
-		// stays in one core's cache from decoding to output.
-		c.opts.Flush = r.Flush
-		a = analyze.New(c.opts, func(rec *analyze.Record) error {
-			show, err := accept(rec)
-			if show {
-				if werr := r.Record(rec); werr != nil && err == nil {
-					err = werr
-				}
-				if c.lineBuffered && err == nil {
-					err = r.Flush()
-				}
-			}
-			return err
-		})
-	}
+	c.opts.Sink = sk
+	c.opts.Count = c.count
+	a := analyze.New(c.opts, nil)
 	warning, runErr := analyze.Run(src, a)
 	prog.stop()
-	if sk != nil {
-		if err := sk.close(); err != nil && runErr == nil {
-			runErr = err
-		}
-	}
 	endErr := r.End()
 	for _, s := range stats {
 		s.print(stdout)
@@ -413,6 +374,18 @@ func (c *config) summaryOnly(flt *filter.Filter, stats []stat, exp *exporter) bo
 	return true
 }
 
+// statReadsRecords reports whether a statistic reads records (add): the
+// others count frames (frameStat, on the front end) and need no record.
+func statReadsRecords(s stat) bool {
+	switch s := s.(type) {
+	case *netConvStat, *endpointsStat:
+		return false
+	case *ioStat:
+		return len(s.flts) > 0
+	}
+	return true
+}
+
 // statLite reports whether a statistic reads nothing of a PDU but its
 // summary columns (protocol, message, addresses, sizes).
 func statLite(s stat) bool {
@@ -423,15 +396,4 @@ func statLite(s stat) bool {
 		return len(s.flts) == 0
 	}
 	return false
-}
-
-// renderWorkers format -V and JSON output: two, one per core of the
-// machines this is measured on; the formatting of a batch is independent
-// of the others.
-const renderWorkers = 2
-
-// heavyOutput reports whether formatting costs about as much as
-// dissecting (trees, hex dumps, JSON): then it is spread over goroutines.
-func (c *config) heavyOutput() bool {
-	return c.verbose || c.hex || c.format == "json" || c.format == "ek"
 }

@@ -1,0 +1,62 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mcdissect/mcdissect/internal/mcgen"
+)
+
+// On two cores the back end runs in two shards (Classic, and the rest)
+// unless something must see the records shown in order (-z, -t dd, the
+// page, exports, -w with -Y): then in one. Either way the output must be
+// what one core prints, on a capture whose records both shards make:
+// statistics that keep the first of something, -t dd's delta from the
+// previous record shown, -c after a filter, the page.
+func TestOrderedWorkOnTwoCores(t *testing.T) {
+	var gen bytes.Buffer
+	if _, err := mcgen.Generate(&gen, mcgen.SmallConfig(11)); err != nil {
+		t.Fatal(err)
+	}
+	pcap := filepath.Join(t.TempDir(), "mixed.pcap")
+	if err := os.WriteFile(pcap, gen.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// Both shards' protocols, interleaved, or the test tests nothing.
+	summary := runEnv(t, "1", "-r", pcap)
+	for _, p := range []string{" Classic ", " SLP ", " Query "} {
+		if n := strings.Count(summary, p); n < 20 {
+			t.Fatalf("the capture has %d %q records: too few to test", n, p)
+		}
+	}
+	for _, args := range [][]string{
+		{"-q", "-z", "expert", "-z", "conv,mc", "-z", "mc,servers", "-z", "mc,stat", "-z", "mc,rtt", "-z", "io,stat,0.5,slp,classic"},
+		{"-t", "dd"},
+		{"-t", "dd", "-Y", "classic || query"},
+		{"-V", "-z", "expert", "-Y", "!slp"},
+		{"-T", "json", "-z", "conv,mc", "-c", "300"},
+		{"-V", "-Y", "classic || query", "-c", "150"},         // two shards: the filter on each
+		{"-T", "json", "-z", "conv,tcp", "-z", "io,stat,0.5"}, // two shards: frame statistics read no record
+		{"-T", "fields", "-e", "frame.number", "-e", "mc.message", "-Y", "slp || classic", "-c", "500"},
+		{"-T", "html"},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			a := append([]string{"-r", pcap}, args...)
+			want := runEnv(t, "1", a...)
+			if len(want) < 1000 {
+				t.Fatalf("%d bytes of output: too little to test", len(want))
+			}
+			got := runEnv(t, "2", a...)
+			if got != want {
+				i := 0
+				for i < len(got) && i < len(want) && got[i] == want[i] {
+					i++
+				}
+				t.Errorf("two cores differ from one at byte %d:\n got …%q\nwant …%q", i, got[max(0, i-80):min(len(got), i+80)], want[max(0, i-80):min(len(want), i+80)])
+			}
+		})
+	}
+}
