@@ -197,13 +197,13 @@ func TestTrackerBounds(t *testing.T) {
 		}
 		tr.Observe(dissect.Meta{Frame: uint64(i + 1), Time: t0, Client: "c:1", Server: "s"}, p)
 	}
-	if len(tr.pending) != MaxPending || first.Pending {
-		t.Errorf("%d pending, first pending %v", len(tr.pending), first.Pending)
+	if tr.pending.live != MaxPending || first.Pending {
+		t.Errorf("%d pending, first pending %v", tr.pending.live, first.Pending)
 	}
 	// Tokens are forgotten after TokenMemory of packet time.
 	tr.Expire(t0.Add(time.Hour))
-	if len(tr.clients) != 0 || len(tr.pending) != 0 {
-		t.Errorf("after an hour: %d clients, %d pending", len(tr.clients), len(tr.pending))
+	if len(tr.clients) != 0 || tr.pending.live != 0 {
+		t.Errorf("after an hour: %d clients, %d pending", len(tr.clients), tr.pending.live)
 	}
 }
 
