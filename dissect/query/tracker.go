@@ -30,6 +30,14 @@ const (
 	pruneEvery      = 10 * time.Second
 )
 
+// windowText is ResponseWindow as the expert items say it; heldTooLong is
+// GiveUp's message, the same each time (a busy capture has it for most
+// requests).
+var (
+	windowText  = ResponseWindow.String()
+	heldTooLong = "output before its response window of " + windowText + " had passed (too many PDUs held back); a later response is not linked here"
+)
+
 // Tracker links requests and responses within Query conversations, the way
 // Wireshark's DNS dissector does, and follows the challenge tokens issued to
 // each client. It is pure: times come from dissect.Meta (packet time) and
@@ -46,8 +54,12 @@ const (
 // by the socket address). A token that matches one issued to another port of
 // the same IP is reported as such: Geyser binds to the IP only.
 type Tracker struct {
-	pending   pendingQueue
-	clients   map[string]clientTokens
+	pending pendingQueue
+	clients map[string]clientTokens
+	// hosts counts the clients of each IP address, so that a token
+	// unknown to its client is looked for among the clients of the same
+	// IP only when there are some.
+	hosts     map[string]int32
 	lastPrune time.Time
 	aged      []aged // shrink's scratch
 }
@@ -88,7 +100,7 @@ func (ct *clientTokens) last() time.Time { return ct.toks[ct.n-1].time }
 
 // NewTracker returns an empty tracker.
 func NewTracker() *Tracker {
-	return &Tracker{clients: make(map[string]clientTokens)}
+	return &Tracker{clients: make(map[string]clientTokens), hosts: make(map[string]int32)}
 }
 
 // Observe adds what the conversation says about p, a PDU Decode has just
@@ -152,7 +164,7 @@ func (t *Tracker) match(m dissect.Meta, p *dissect.PDU, cv conv, typ uint8, sess
 		}
 	}
 	if best < 0 {
-		p.AddExpert(0, eUnsolicited, "no "+typeNames.Name(uint64(typ))+" request from "+m.Client+" seen in the last "+ResponseWindow.String()+" for this response")
+		p.AddExpert(0, eUnsolicited, "no "+typeNames.Name(uint64(typ))+" request from "+m.Client+" seen in the last "+windowText+" for this response")
 		return
 	}
 	h := q.q[best]
@@ -189,6 +201,14 @@ func (t *Tracker) checkToken(m dissect.Meta, p *dissect.PDU, tok int32) {
 	}
 	// Issued to another port of the same IP? Deterministic: the newest wins.
 	ip := hostOf(m.Client)
+	others := t.hosts[ip]
+	if ok {
+		others-- // m.Client itself
+	}
+	if others <= 0 {
+		p.AddExpert(node, eTokenUnknown, "token "+strconv.Itoa(int(tok))+" was not issued to "+m.Client+" in this capture (before it began, or wrong)")
+		return
+	}
 	var found issued
 	var who string
 	for k, ct := range t.clients {
@@ -215,6 +235,9 @@ func (t *Tracker) issue(client string, is issued) {
 	if !ok && len(t.clients) >= MaxClients {
 		t.shrink(is.time)
 	}
+	if !ok {
+		t.hosts[hostOf(client)]++
+	}
 	ct.add(is)
 	t.clients[client] = ct
 }
@@ -233,7 +256,7 @@ func (t *Tracker) Expire(now time.Time) {
 				continue
 			}
 			if now.Sub(h.time) > ResponseWindow {
-				h.p.AddExpert(0, eNoResponse, "no response seen within "+ResponseWindow.String()+" (packet time) of this "+typeNames.Name(uint64(h.typ))+" request")
+				h.p.AddExpert(0, eNoResponse, "no response seen within "+windowText+" (packet time) of this "+typeNames.Name(uint64(h.typ))+" request")
 				h.p.Pending = false
 				q.remove(i)
 				continue
@@ -258,6 +281,7 @@ func (t *Tracker) Close() {
 		}
 	}
 	clear(t.clients)
+	clear(t.hosts)
 }
 
 // giveUp releases the pending request at index i of the queue with msg.
@@ -281,8 +305,19 @@ func (t *Tracker) prune(now time.Time) {
 func (t *Tracker) pruneClients(now time.Time) {
 	for k, ct := range t.clients {
 		if now.Sub(ct.last()) > TokenMemory {
-			delete(t.clients, k)
+			t.forget(k)
 		}
+	}
+}
+
+// forget drops a client and its tokens.
+func (t *Tracker) forget(client string) {
+	delete(t.clients, client)
+	h := hostOf(client)
+	if t.hosts[h] <= 1 {
+		delete(t.hosts, h)
+	} else {
+		t.hosts[h]--
 	}
 }
 
@@ -307,7 +342,7 @@ func (t *Tracker) shrink(now time.Time) {
 	n := len(all) / 4
 	selectOldest(all, n)
 	for _, a := range all[:n] {
-		delete(t.clients, a.key)
+		t.forget(a.key)
 	}
 	clear(all) // drop the key strings
 	t.aged = all[:0]
@@ -401,7 +436,7 @@ func (t *Tracker) GiveUp(p *dissect.PDU) {
 	q := &t.pending
 	for i := q.head; i < len(q.q); i++ {
 		if q.q[i].p == p {
-			t.giveUp(i, "output before its response window of "+ResponseWindow.String()+" had passed (too many PDUs held back); a later response is not linked here")
+			t.giveUp(i, heldTooLong)
 			return
 		}
 	}

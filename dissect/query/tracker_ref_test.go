@@ -8,6 +8,7 @@ package query
 import (
 	"encoding/binary"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"strconv"
 	"testing"
@@ -260,6 +261,9 @@ func TestTrackerReference(t *testing.T) {
 		}
 		check := func(step int) {
 			t.Helper()
+			if err := hostsAgree(tr); err != nil {
+				t.Fatalf("trial %d, step %d: %v", trial, step, err)
+			}
 			for k := range ps {
 				if a, b := dump(ps[k])+fmt.Sprint(ps[k].Pending), dump(rps[k])+fmt.Sprint(rps[k].Pending); a != b {
 					t.Fatalf("trial %d, step %d, PDU %d:\n%s\nreference:\n%s", trial, step, k, a, b)
@@ -340,4 +344,17 @@ func (t *refTracker) GiveUp(p *dissect.PDU) {
 			return
 		}
 	}
+}
+
+// hostsAgree checks the tracker's count of clients per IP against its
+// clients.
+func hostsAgree(tr *Tracker) error {
+	want := map[string]int32{}
+	for k := range tr.clients {
+		want[hostOf(k)]++
+	}
+	if !maps.Equal(want, tr.hosts) {
+		return fmt.Errorf("clients per host %v, counted %v", want, tr.hosts)
+	}
+	return nil
 }
