@@ -106,19 +106,35 @@ func dirOf(serverIsDst bool) dissect.Dir {
 
 // addrKeys remembers the "ip:port" strings the trackers key conversations
 // by, so that a datagram does not format its two addresses again. It is
-// bounded: when full it starts afresh.
-type addrKeys struct{ m map[netip.AddrPort]string }
+// direct-mapped, as render's pairCache: a clash formats again. A map
+// cost more than that, its entries scattered over a megabyte: a capture
+// of many short Query sessions looks up two addresses per datagram, most
+// of them seen a few datagrams before.
+type addrKeys struct{ slots *[addrKeySlots]addrKey }
 
-const maxAddrKeys = 8192
+type addrKey struct {
+	a netip.AddrPort
+	s string
+}
+
+const addrKeySlots = 4096 // a power of two
 
 func (k *addrKeys) of(a netip.AddrPort) string {
-	if s, ok := k.m[a]; ok {
-		return s
+	if k.slots == nil {
+		k.slots = new([addrKeySlots]addrKey)
 	}
-	if k.m == nil || len(k.m) >= maxAddrKeys {
-		k.m = make(map[netip.AddrPort]string, 256)
+	e := &k.slots[addrHash(a)&(addrKeySlots-1)]
+	if e.s == "" || e.a != a {
+		e.a, e.s = a, a.String()
 	}
-	s := a.String()
-	k.m[a] = s
-	return s
+	return e.s
+}
+
+// addrHash mixes the port and the address's last four bytes, which tell
+// a capture's hosts apart.
+func addrHash(a netip.AddrPort) uint32 {
+	b := a.Addr().As16()
+	h := uint32(a.Port()) ^ (uint32(b[12])<<24 | uint32(b[13])<<16 | uint32(b[14])<<8 | uint32(b[15]))
+	h *= 0x9e3779b1 // Fibonacci hashing: the high bits mix all the input
+	return h >> 16
 }

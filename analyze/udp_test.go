@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"net/netip"
 	"testing"
+	"unsafe"
 
 	"github.com/mcdissect/mcdissect/dissect/raknet"
 	"github.com/mcdissect/mcdissect/internal/capgen"
@@ -88,5 +89,34 @@ func TestUDPRouting(t *testing.T) {
 				t.Errorf("proto %q dir %v, want %q %s", r.Proto, r.PDU.Dir, tc.proto, wantDir)
 			}
 		})
+	}
+}
+
+// TestAddrKeys: the key of an address is its text, whatever the cache
+// holds (clashing addresses, IPv6, the zero port), and a hit is the same
+// string.
+func TestAddrKeys(t *testing.T) {
+	var k addrKeys
+	var all []netip.AddrPort
+	for i := range 20000 {
+		ip := netip.AddrFrom4([4]byte{10, byte(i >> 16), byte(i >> 8), byte(i)})
+		if i%3 == 0 {
+			ip = netip.MustParseAddr("2001:db8::1").Next()
+			for range i % 50 {
+				ip = ip.Next()
+			}
+		}
+		all = append(all, netip.AddrPortFrom(ip, uint16(i*7)))
+	}
+	for round := range 2 {
+		for i, a := range all {
+			if got := k.of(a); got != a.String() {
+				t.Fatalf("round %d, %d: key %q, want %q", round, i, got, a.String())
+			}
+		}
+	}
+	a := all[5]
+	if s1, s2 := k.of(a), k.of(a); unsafe.StringData(s1) != unsafe.StringData(s2) {
+		t.Error("a hit formats again")
 	}
 }

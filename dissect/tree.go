@@ -136,6 +136,8 @@ type PDU struct {
 	// then, and may otherwise reuse the buffers they would have filled.
 	// Reset keeps the flag.
 	Export bool
+
+	infoBuf []byte // SetInfo's, in a Lite PDU
 }
 
 // Reset empties p for reuse with new data, keeping its slices' capacity.
@@ -153,6 +155,20 @@ func (p *PDU) Reset(data []byte, wireLen int) {
 	}
 	p.Message, p.Info = "", ""
 	p.Dir, p.Pending = DirUnknown, false
+}
+
+// SetInfo sets Info to the text of b. A Lite PDU's Info views a buffer
+// the PDU keeps for the purpose, valid until SetInfo is next called on it
+// (after a Reset: the Lite contract, see Lite), so that a stateless
+// decoder's summary costs no allocation; otherwise Info is a string of its
+// own.
+func (p *PDU) SetInfo(b []byte) {
+	if !p.Lite {
+		p.Info = string(b)
+		return
+	}
+	p.infoBuf = append(p.infoBuf[:0], b...)
+	p.Info = unsafe.String(unsafe.SliceData(p.infoBuf), len(p.infoBuf))
 }
 
 // SettleLite undoes, in a Lite PDU, what a decoder wrote through the

@@ -395,42 +395,50 @@ func levelProblem(c *dissect.Cursor, ii int32, bomb bool, err error, trailing, n
 }
 
 // count8 adds the byte values of b to counts. Levels are long runs of one
-// block (air, stone): sixteen bytes of one value are seen with two word
-// compares and counted at once. Other bytes go to four tables, one per
-// byte lane, so that increments of one counter do not wait for each
-// other as they do with a single table.
+// block (air, stone), some sprinkled with others (ores in the stone): it
+// follows the run's value v eight bytes at a time, counts the bytes equal
+// to v in a register, and the others one by one, found by a mask of the
+// bytes that differ. When most of a word differs, the run has changed and
+// v becomes the word's last byte.
 func count8(counts *[1024]uint32, b []byte) {
-	var t [4][256]uint32
-	for len(b) >= 16 {
-		q := b[:16:16]
-		w := binary.LittleEndian.Uint64(q)
-		if w == uint64(q[0])*0x0101010101010101 && binary.LittleEndian.Uint64(q[8:]) == w {
-			t[0][q[0]] += 16
-		} else {
-			t[0][q[0]]++
-			t[1][q[1]]++
-			t[2][q[2]]++
-			t[3][q[3]]++
-			t[0][q[4]]++
-			t[1][q[5]]++
-			t[2][q[6]]++
-			t[3][q[7]]++
-			t[0][q[8]]++
-			t[1][q[9]]++
-			t[2][q[10]]++
-			t[3][q[11]]++
-			t[0][q[12]]++
-			t[1][q[13]]++
-			t[2][q[14]]++
-			t[3][q[15]]++
-		}
-		b = b[16:]
+	const (
+		ones = 0x0101010101010101
+		low7 = 0x7f7f7f7f7f7f7f7f
+		high = 0x8080808080808080
+	)
+	var t [256]uint32
+	var v byte
+	if len(b) > 0 {
+		v = b[0]
 	}
-	for _, v := range b {
-		t[0][v]++
+	bv := uint64(v) * ones
+	run := uint32(0) // bytes equal to v not yet added to t[v]
+	for ; len(b) >= 8; b = b[8:] {
+		w := binary.LittleEndian.Uint64(b)
+		x := w ^ bv
+		if x == 0 {
+			run += 8
+			continue
+		}
+		// The top bit of each byte of x that is not zero.
+		nz := ((x & low7) + low7 | x) & high
+		k := bits.OnesCount64(nz)
+		run += uint32(8 - k)
+		for m := nz; m != 0; m &= m - 1 {
+			t[byte(w>>(bits.TrailingZeros64(m)-7))]++
+		}
+		if k >= 4 {
+			t[v] += run
+			v = byte(w >> 56)
+			bv, run = uint64(v)*ones, 0
+		}
+	}
+	t[v] += run
+	for _, c := range b {
+		t[c]++
 	}
 	for i := range 256 {
-		counts[i] += t[0][i] + t[1][i] + t[2][i] + t[3][i]
+		counts[i] += t[i]
 	}
 }
 

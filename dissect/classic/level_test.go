@@ -30,6 +30,43 @@ func TestCount8(t *testing.T) {
 			t.Errorf("%d bytes: counts differ", n)
 		}
 	}
+	// Runs that change value often, at every alignment, sprinkled or not;
+	// every byte value in turn; a generated world.
+	for name, b := range map[string][]byte{
+		"cycle": func() []byte {
+			b := make([]byte, 3000)
+			for i := range b {
+				b[i] = byte(i)
+			}
+			return b
+		}(),
+		"world": worldLevel(32, 16, 32),
+		"runs": func() []byte {
+			b := make([]byte, 5000)
+			for i := range b {
+				b[i] = byte(i / (1 + i%13) % 7)
+			}
+			return b
+		}(),
+		"halves": func() []byte {
+			b := make([]byte, 999)
+			for i := range b {
+				b[i] = byte(i / 4 % 2 * 200)
+			}
+			return b
+		}(),
+	} {
+		for skip := range 9 {
+			var want, got [1024]uint32
+			for _, v := range b[skip:] {
+				want[v]++
+			}
+			count8(&got, b[skip:])
+			if got != want {
+				t.Errorf("%s from %d: counts differ", name, skip)
+			}
+		}
+	}
 }
 
 // TestInflaterReuse inflates good, broken, raw and bomb streams in turn:

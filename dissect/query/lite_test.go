@@ -83,8 +83,8 @@ func TestLiteSamples(t *testing.T) {
 					cut++
 				}
 				// the tracker keeps nothing of Lite PDUs
-				if len(lite.tr.clients) != 0 || len(lite.tr.pending) != 0 {
-					t.Fatalf("datagram %d: the tracker kept %d clients and %d requests of Lite PDUs", k, len(lite.tr.clients), len(lite.tr.pending))
+				if len(lite.tr.clients) != 0 || lite.tr.pending.live != 0 {
+					t.Fatalf("datagram %d: the tracker kept %d clients and %d requests of Lite PDUs", k, len(lite.tr.clients), lite.tr.pending.live)
 				}
 			}
 			t.Logf("%d datagrams, %d cut by the capture", len(dgs), cut)

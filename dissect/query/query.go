@@ -47,7 +47,7 @@ func Decode(p *dissect.PDU, data []byte, wireLen int, dir dissect.Dir) {
 	}
 	c.Finish()
 	var arr [160]byte
-	p.Info = string(info.append(arr[:0], p.Message))
+	p.SetInfo(info.append(arr[:0], p.Message))
 }
 
 // reserveNodes makes room for a full stat's tree in one step: grown node
@@ -68,7 +68,7 @@ func reserveNodes(p *dissect.PDU, data []byte, dir dissect.Dir) {
 // infoFacts collects what the Info column says; Decode formats it at the
 // end into a buffer on its stack (decoders do not append to it themselves:
 // a buffer reached through a pointer would escape to the heap), so the Info
-// string is the one allocation.
+// string is the one allocation, and a Lite PDU's none (PDU.SetInfo).
 type infoFacts struct {
 	sess, tok, listed, motd bool
 	session                 uint32

@@ -30,6 +30,14 @@ const (
 	pruneEvery      = 10 * time.Second
 )
 
+// windowText is ResponseWindow as the expert items say it; heldTooLong is
+// GiveUp's message, the same each time (a busy capture has it for most
+// requests).
+var (
+	windowText  = ResponseWindow.String()
+	heldTooLong = "output before its response window of " + windowText + " had passed (too many PDUs held back); a later response is not linked here"
+)
+
 // Tracker links requests and responses within Query conversations, the way
 // Wireshark's DNS dissector does, and follows the challenge tokens issued to
 // each client. It is pure: times come from dissect.Meta (packet time) and
@@ -46,8 +54,12 @@ const (
 // by the socket address). A token that matches one issued to another port of
 // the same IP is reported as such: Geyser binds to the IP only.
 type Tracker struct {
-	pending   []held
-	clients   map[string]clientTokens
+	pending pendingQueue
+	clients map[string]clientTokens
+	// hosts counts the clients of each IP address, so that a token
+	// unknown to its client is looked for among the clients of the same
+	// IP only when there are some.
+	hosts     map[string]int32
 	lastPrune time.Time
 	aged      []aged // shrink's scratch
 }
@@ -88,7 +100,7 @@ func (ct *clientTokens) last() time.Time { return ct.toks[ct.n-1].time }
 
 // NewTracker returns an empty tracker.
 func NewTracker() *Tracker {
-	return &Tracker{clients: make(map[string]clientTokens)}
+	return &Tracker{clients: make(map[string]clientTokens), hosts: make(map[string]int32)}
 }
 
 // Observe adds what the conversation says about p, a PDU Decode has just
@@ -110,11 +122,11 @@ func (t *Tracker) Observe(m dissect.Meta, p *dissect.PDU) {
 		if p.Message != MsgHandshakeRequest && len(p.Data) >= 11 {
 			t.checkToken(m, p, int32(binary.BigEndian.Uint32(p.Data[7:11])))
 		}
-		if len(t.pending) >= MaxPending {
-			t.giveUp(0, "the tracker holds "+strconv.Itoa(MaxPending)+" requests already; no longer waiting for a response")
+		if t.pending.live >= MaxPending {
+			t.giveUp(t.pending.head, "the tracker holds "+strconv.Itoa(MaxPending)+" requests already; no longer waiting for a response")
 		}
 		p.Pending = true
-		t.pending = append(t.pending, held{p: p, conv: cv, typ: p.Data[2], session: binary.BigEndian.Uint32(p.Data[3:7]), frame: m.Frame, time: m.Time})
+		t.pending.add(held{p: p, conv: cv, typ: p.Data[2], session: binary.BigEndian.Uint32(p.Data[3:7]), frame: m.Frame, time: m.Time})
 	case MsgHandshakeResponse, MsgBasicStatResponse, MsgFullStatResponse, MsgStatResponse:
 		if len(p.Data) < 5 {
 			return
@@ -133,30 +145,34 @@ func (t *Tracker) Observe(m dissect.Meta, p *dissect.PDU) {
 // match links response p to the oldest pending request of the same type in
 // its conversation, preferring one with the same session ID.
 func (t *Tracker) match(m dissect.Meta, p *dissect.PDU, cv conv, typ uint8, sess uint32) {
+	q := &t.pending
 	best := -1
-	for i := range t.pending {
-		h := &t.pending[i]
-		if h.conv != cv || h.typ != typ {
-			continue
-		}
-		if h.session == sess {
-			best = i
-			break
-		}
-		if best < 0 {
-			best = i
+	if l := q.byConv[cv]; l != nil {
+		for _, seq := range l.seqs {
+			i := q.index(seq)
+			h := &q.q[i]
+			if h.typ != typ {
+				continue
+			}
+			if h.session == sess {
+				best = i
+				break
+			}
+			if best < 0 {
+				best = i
+			}
 		}
 	}
 	if best < 0 {
-		p.AddExpert(0, eUnsolicited, "no "+typeNames.Name(uint64(typ))+" request from "+m.Client+" seen in the last "+ResponseWindow.String()+" for this response")
+		p.AddExpert(0, eUnsolicited, "no "+typeNames.Name(uint64(typ))+" request from "+m.Client+" seen in the last "+windowText+" for this response")
 		return
 	}
-	h := t.pending[best]
+	h := q.q[best]
 	h.p.AddGenerated(0, fResponseIn, dissect.U(m.Frame), "")
 	h.p.Pending = false
 	p.AddGenerated(0, fRequestIn, dissect.U(h.frame), "")
 	p.AddGenerated(0, fTime, dissect.F(m.Time.Sub(h.time).Seconds()), "")
-	t.pending = append(t.pending[:best], t.pending[best+1:]...)
+	q.remove(best)
 }
 
 // checkToken says where the token of a stat request was issued.
@@ -185,6 +201,14 @@ func (t *Tracker) checkToken(m dissect.Meta, p *dissect.PDU, tok int32) {
 	}
 	// Issued to another port of the same IP? Deterministic: the newest wins.
 	ip := hostOf(m.Client)
+	others := t.hosts[ip]
+	if ok {
+		others-- // m.Client itself
+	}
+	if others <= 0 {
+		p.AddExpert(node, eTokenUnknown, "token "+strconv.Itoa(int(tok))+" was not issued to "+m.Client+" in this capture (before it began, or wrong)")
+		return
+	}
 	var found issued
 	var who string
 	for k, ct := range t.clients {
@@ -211,6 +235,9 @@ func (t *Tracker) issue(client string, is issued) {
 	if !ok && len(t.clients) >= MaxClients {
 		t.shrink(is.time)
 	}
+	if !ok {
+		t.hosts[hostOf(client)]++
+	}
 	ct.add(is)
 	t.clients[client] = ct
 }
@@ -218,37 +245,51 @@ func (t *Tracker) issue(client string, is issued) {
 // Expire gives up on requests that have waited more than ResponseWindow at
 // packet time now: each gets "no response seen" and is released.
 func (t *Tracker) Expire(now time.Time) {
-	keep := t.pending[:0]
-	for _, h := range t.pending {
-		if now.Sub(h.time) > ResponseWindow {
-			h.p.AddExpert(0, eNoResponse, "no response seen within "+ResponseWindow.String()+" (packet time) of this "+typeNames.Name(uint64(h.typ))+" request")
-			h.p.Pending = false
-			continue
+	q := &t.pending
+	// The analyzer calls Expire for every record it must output before
+	// its response came: the list is scanned only when one may be due.
+	if q.live > 0 && now.Sub(q.oldest) > ResponseWindow {
+		oldest := time.Time{}
+		for i := q.head; i < len(q.q); i++ {
+			h := &q.q[i]
+			if h.p == nil {
+				continue
+			}
+			if now.Sub(h.time) > ResponseWindow {
+				h.p.AddExpert(0, eNoResponse, "no response seen within "+windowText+" (packet time) of this "+typeNames.Name(uint64(h.typ))+" request")
+				h.p.Pending = false
+				q.remove(i)
+				continue
+			}
+			if oldest.IsZero() || h.time.Before(oldest) {
+				oldest = h.time
+			}
 		}
-		keep = append(keep, h)
+		q.oldest = oldest
 	}
-	clear(t.pending[len(keep):])
-	t.pending = keep
 	t.prune(now)
 }
 
 // Close gives up on every request still waiting: the capture has ended.
 func (t *Tracker) Close() {
-	for _, h := range t.pending {
-		h.p.AddExpert(0, eNoResponse, "no response seen before the capture ended for this "+typeNames.Name(uint64(h.typ))+" request")
-		h.p.Pending = false
+	q := &t.pending
+	for i := q.head; i < len(q.q); i++ {
+		if h := &q.q[i]; h.p != nil {
+			h.p.AddExpert(0, eNoResponse, "no response seen before the capture ended for this "+typeNames.Name(uint64(h.typ))+" request")
+			h.p.Pending = false
+			q.remove(i)
+		}
 	}
-	clear(t.pending)
-	t.pending = t.pending[:0]
 	clear(t.clients)
+	clear(t.hosts)
 }
 
-// giveUp releases the i-th pending request with msg.
+// giveUp releases the pending request at index i of the queue with msg.
 func (t *Tracker) giveUp(i int, msg string) {
-	h := t.pending[i]
+	h := &t.pending.q[i]
 	h.p.AddExpert(0, eNoResponse, msg)
 	h.p.Pending = false
-	t.pending = append(t.pending[:i], t.pending[i+1:]...)
+	t.pending.remove(i)
 }
 
 // prune forgets clients whose newest token is older than TokenMemory, at
@@ -264,8 +305,19 @@ func (t *Tracker) prune(now time.Time) {
 func (t *Tracker) pruneClients(now time.Time) {
 	for k, ct := range t.clients {
 		if now.Sub(ct.last()) > TokenMemory {
-			delete(t.clients, k)
+			t.forget(k)
 		}
+	}
+}
+
+// forget drops a client and its tokens.
+func (t *Tracker) forget(client string) {
+	delete(t.clients, client)
+	h := hostOf(client)
+	if t.hosts[h] <= 1 {
+		delete(t.hosts, h)
+	} else {
+		t.hosts[h]--
 	}
 }
 
@@ -290,7 +342,7 @@ func (t *Tracker) shrink(now time.Time) {
 	n := len(all) / 4
 	selectOldest(all, n)
 	for _, a := range all[:n] {
-		delete(t.clients, a.key)
+		t.forget(a.key)
 	}
 	clear(all) // drop the key strings
 	t.aged = all[:0]
@@ -379,10 +431,101 @@ func secs(d time.Duration) string {
 // window has passed (too many records held). The tracker keeps no pointer
 // to p afterwards.
 func (t *Tracker) GiveUp(p *dissect.PDU) {
-	for i := range t.pending {
-		if t.pending[i].p == p {
-			t.giveUp(i, "output before its response window of "+ResponseWindow.String()+" had passed (too many PDUs held back); a later response is not linked here")
+	// The analyzer gives up on the oldest record it holds, so p is
+	// nearly always at the head.
+	q := &t.pending
+	for i := q.head; i < len(q.q); i++ {
+		if q.q[i].p == p {
+			t.giveUp(i, heldTooLong)
 			return
 		}
+	}
+}
+
+// pendingQueue holds the requests awaiting their responses, oldest first,
+// with an index by conversation: a busy capture has hundreds waiting (the
+// analyzer gives up on one only after a thousand records), and a response
+// looked for its request among all of them, a given-up request was
+// removed by moving all the others down, and every expiry read the time
+// of each.
+//
+// A request's entry is q[seq-base], seq being the number the queue gave it
+// (base counts the entries dropped from the front). Removed entries stay,
+// with p nil, until no live entry is before them, or the queue compacts.
+type pendingQueue struct {
+	q      []held
+	head   int    // q[:head] are removed entries; q[head] is live if live > 0
+	base   uint64 // the seq of q[0]
+	live   int
+	byConv map[conv]*seqList // each conversation's live entries, oldest first
+	free   []*seqList        // emptied lists, for the next conversations
+	oldest time.Time         // no live entry's time is before it
+}
+
+// seqList is the seqs of one conversation's pending requests, in order.
+type seqList struct{ seqs []uint64 }
+
+// index is the position in q of the entry numbered seq.
+func (q *pendingQueue) index(seq uint64) int { return int(seq - q.base) }
+
+// add queues h as the newest request.
+func (q *pendingQueue) add(h held) {
+	if q.byConv == nil {
+		q.byConv = make(map[conv]*seqList)
+	}
+	if q.live == 0 || h.time.Before(q.oldest) {
+		q.oldest = h.time
+	}
+	if q.head > 0 && q.head >= len(q.q)/2 {
+		// Compact: the removed entries at the front are at least half.
+		n := copy(q.q, q.q[q.head:])
+		clear(q.q[n:])
+		q.q = q.q[:n]
+		q.base += uint64(q.head)
+		q.head = 0
+	}
+	seq := q.base + uint64(len(q.q))
+	q.q = append(q.q, h)
+	q.live++
+	l := q.byConv[h.conv]
+	if l == nil {
+		if n := len(q.free); n > 0 {
+			l = q.free[n-1]
+			q.free = q.free[:n-1]
+		} else {
+			l = new(seqList)
+		}
+		q.byConv[h.conv] = l
+	}
+	l.seqs = append(l.seqs, seq)
+}
+
+// remove takes the live entry at index i out of the queue.
+func (q *pendingQueue) remove(i int) {
+	h := &q.q[i]
+	seq := q.base + uint64(i)
+	if l := q.byConv[h.conv]; l != nil {
+		for k, s := range l.seqs {
+			if s == seq {
+				l.seqs = append(l.seqs[:k], l.seqs[k+1:]...)
+				break
+			}
+		}
+		if len(l.seqs) == 0 {
+			delete(q.byConv, h.conv)
+			if cap(l.seqs) <= 8 {
+				q.free = append(q.free, l)
+			}
+		}
+	}
+	*h = held{} // let go of the PDU and the keys
+	q.live--
+	for q.head < len(q.q) && q.q[q.head].p == nil {
+		q.head++
+	}
+	if q.live == 0 {
+		q.base += uint64(len(q.q))
+		q.q = q.q[:0]
+		q.head = 0
 	}
 }

@@ -188,6 +188,9 @@ func TestTrackerBounds(t *testing.T) {
 	if _, ok := tr.clients["10.1.0.0:1"]; ok {
 		t.Error("the oldest client was kept")
 	}
+	if err := hostsAgree(tr); err != nil {
+		t.Error(err)
+	}
 	// Requests: the oldest is given up when the cap is reached.
 	var first *dissect.PDU
 	for i := 0; i < MaxPending+1; i++ {
@@ -197,13 +200,16 @@ func TestTrackerBounds(t *testing.T) {
 		}
 		tr.Observe(dissect.Meta{Frame: uint64(i + 1), Time: t0, Client: "c:1", Server: "s"}, p)
 	}
-	if len(tr.pending) != MaxPending || first.Pending {
-		t.Errorf("%d pending, first pending %v", len(tr.pending), first.Pending)
+	if tr.pending.live != MaxPending || first.Pending {
+		t.Errorf("%d pending, first pending %v", tr.pending.live, first.Pending)
 	}
 	// Tokens are forgotten after TokenMemory of packet time.
 	tr.Expire(t0.Add(time.Hour))
-	if len(tr.clients) != 0 || len(tr.pending) != 0 {
-		t.Errorf("after an hour: %d clients, %d pending", len(tr.clients), len(tr.pending))
+	if err := hostsAgree(tr); err != nil {
+		t.Error(err)
+	}
+	if len(tr.clients) != 0 || tr.pending.live != 0 {
+		t.Errorf("after an hour: %d clients, %d pending", len(tr.clients), tr.pending.live)
 	}
 }
 
