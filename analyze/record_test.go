@@ -105,3 +105,44 @@ func TestSince(t *testing.T) {
 		}
 	}
 }
+
+// TestRecordOwnEveryView: whatever of a borrowed record views the batch's
+// arena (node values, keys, texts, expert messages, Message, Info) is
+// intact after own, and after clone, once the arena is written over, as
+// it is when the back end reuses it for the next batch.
+func TestRecordOwnEveryView(t *testing.T) {
+	view := func(b []byte) string { return unsafe.String(&b[0], len(b)) }
+	for _, tc := range []struct {
+		name string
+		keep func(r *Record) *Record
+	}{
+		{"own", func(r *Record) *Record { r.own(); return r }},
+		{"clone", func(r *Record) *Record { return r.clone() }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			arena := []byte("..key=text|info|message|expert")
+			r := &Record{}
+			r.borrow(arena[2:])
+			d := r.data
+			c := dissect.Begin(&r.PDU, dissect.Core.Root(), d, len(d))
+			c.Field(dissect.FieldUndissected, 3, dissect.B(d[:3]))
+			c.Finish()
+			n := &r.PDU.Nodes[1]
+			n.Key, n.Text = view(d[0:3]), view(d[4:8])
+			r.PDU.Info, r.PDU.Message = view(d[9:13]), view(d[14:21])
+			r.PDU.Experts = append(r.PDU.Experts, dissect.ExpertItem{Node: 1, Msg: view(d[22:28])})
+			k := tc.keep(r)
+			for i := range arena {
+				arena[i] = '#'
+			}
+			kn := &k.PDU.Nodes[1]
+			got := []string{string(k.data), string(kn.Value.B), kn.Key, kn.Text, k.PDU.Info, k.PDU.Message, k.PDU.Experts[len(k.PDU.Experts)-1].Msg}
+			want := []string{"key=text|info|message|expert", "key", "key", "text", "info", "message", "expert"}
+			for i := range want {
+				if got[i] != want[i] {
+					t.Errorf("view %d: %q after the arena was reused, want %q", i, got[i], want[i])
+				}
+			}
+		})
+	}
+}

@@ -39,7 +39,7 @@ func (r *Record) ownPDUData() {
 		return
 	}
 	nb := append([]byte(nil), d...)
-	repoint(r.PDU.Nodes, d, nb)
+	repoint(&r.PDU, d, nb)
 	r.PDU.Data = nb
 }
 
