@@ -42,8 +42,15 @@ type Value struct {
 func U(v uint64) Value  { return Value{N: v} }
 func I(v int64) Value   { return Value{N: uint64(v)} }
 func F(v float64) Value { return Value{N: math.Float64bits(v)} }
-func S(v string) Value  { return Value{B: unsafe.Slice(unsafe.StringData(v), len(v))} }
-func B(v []byte) Value  { return Value{B: v} }
+
+// S is text a decoder made. unsafe: B views the string's bytes, which
+// must never be written; the garbage collector keeps the string alive as
+// long as the view. Not a fast path, the representation: a string beside B
+// would make a Node 104 bytes instead of 88 (see Value). Redaction, the
+// only writer of values' bytes, writes only within PDU.Data (aliases):
+// TestRedact faults on a string literal if it ever writes through S.
+func S(v string) Value { return Value{B: unsafe.Slice(unsafe.StringData(v), len(v))} }
+func B(v []byte) Value { return Value{B: v} }
 
 // FExact is a float whose exact decimal text is known (a time to the
 // nanosecond, which a float64 cannot hold): renderers print the text,
@@ -59,7 +66,11 @@ func (v Value) Bool() bool     { return v.N != 0 }
 func (v Value) Text() string { return string(v.B) }
 
 // View is the value's text without a copy, for use before the PDU is
-// reused: it aliases the PDU's bytes.
+// reused: it aliases the PDU's bytes. unsafe: lifetime rule, the string
+// must not be kept past the call that reads it: every caller appends it,
+// compares it or parses it; what is kept is Text's copy. No benchmark of
+// its own: a string(B) per value shown is an allocation per node rendered.
+// TestValueViewText shows a kept View changing with the bytes, and Text not.
 func (v Value) View() string { return unsafe.String(unsafe.SliceData(v.B), len(v.B)) }
 
 func b2u(b bool) uint64 {
