@@ -146,3 +146,28 @@ func TestRecordOwnEveryView(t *testing.T) {
 		})
 	}
 }
+
+// TestRedactOwnCopy: redaction writes the record's own copy of the bytes,
+// never bytes it views (the batch's arena, a decoder's buffer), whether
+// the record borrowed them or its PDU's data points elsewhere.
+func TestRedactOwnCopy(t *testing.T) {
+	for _, borrowed := range []bool{false, true} {
+		arena := []byte("abcdefgh")
+		r := &Record{Proto: "tcp", Kind: KindUndissected}
+		if borrowed {
+			r.borrow(arena)
+		} else {
+			r.setData([]byte("other"))
+		}
+		c := dissect.Begin(&r.PDU, dissect.Core.Root(), arena, len(arena))
+		c.Field(dissect.FieldUndissected, len(arena), dissect.B(arena))
+		c.Finish()
+		r.redact()
+		if string(arena) != "abcdefgh" {
+			t.Errorf("borrowed %v: the viewed bytes became %q", borrowed, arena)
+		}
+		if string(r.PDU.Data) == "abcdefgh" {
+			t.Errorf("borrowed %v: the record's bytes were not redacted", borrowed)
+		}
+	}
+}
