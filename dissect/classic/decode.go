@@ -99,32 +99,18 @@ func (c *Conn) DecodeWire(p *dissect.PDU, data []byte, wireLen int, m dissect.Me
 		}
 	}
 	d.info = append(d.info, pk.name...)
-	walked := false
-	switch {
-	case pk.dec != nil:
+	if pk.dec != nil {
 		pk.dec(d)
-	case pk.fast && !noFastWalk:
-		walked = d.walkFast(pk.items)
-		if !walked {
-			d.walk(pk.items)
-		}
-	default:
+	} else {
 		d.walk(pk.items)
 	}
 	if len(data) == wireLen {
 		c.observe(m.Dir, data)
 	}
-	if !walked {
-		// After walkFast there is nothing to finish: the root is the
-		// only subtree, and no byte is left.
-		d.c.Finish()
-	}
+	d.c.Finish()
 	p.Message = pk.name
 	d.done(p, pk.name)
 }
-
-// noFastWalk makes every layout go through the cursor: tests compare.
-var noFastWalk = false
 
 // done sets the Info and the texts made while decoding, from one string.
 func (d *dec) done(p *dissect.PDU, name string) {
@@ -351,8 +337,8 @@ func (d *dec) item(it *item) {
 	}
 }
 
-// The helpers below finish a field once it is read, by the cursor or by
-// walkFast: node i (0 in a Lite PDU) holds the raw value read.
+// The helpers below finish a field once the cursor read it: node i (0 in a
+// Lite PDU) holds the raw value read.
 
 func (d *dec) mode(i int32, v uint8) {
 	d.info = append(d.info, ", "...)
