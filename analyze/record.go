@@ -76,9 +76,6 @@ func (r *Record) borrow(data []byte) {
 // own copies borrowed bytes into the record's buffer, and points its PDU
 // and its tree's values there.
 func (r *Record) own() {
-	if r.PDU.Lite {
-		r.PDU.Info = strings.Clone(r.PDU.Info) // it may view the decoder's scratch
-	}
 	if !r.borrowed {
 		return
 	}

@@ -35,22 +35,6 @@ func TestRecordOwn(t *testing.T) {
 	}
 }
 
-// A Lite record's Info may view its decoder's scratch (dissect.PDU.Lite):
-// a record that outlives its job gets a copy, and the decoder may then
-// write over the scratch.
-func TestRecordOwnLiteInfo(t *testing.T) {
-	scratch := []byte("Position at (1, 2, 3)")
-	r := &Record{}
-	r.borrow([]byte{1, 2, 3})
-	r.PDU.Lite = true
-	r.PDU.Info = unsafe.String(&scratch[0], len(scratch))
-	r.own()
-	copy(scratch, "......................")
-	if r.PDU.Info != "Position at (1, 2, 3)" {
-		t.Errorf("Info %q after the decoder's scratch changed", r.PDU.Info)
-	}
-}
-
 // TestBigRecords: records whose tree outgrew the pool, within bounds, are
 // kept apart and come back empty; others are left to the collector.
 func TestBigRecords(t *testing.T) {

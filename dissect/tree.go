@@ -136,10 +136,8 @@ type PDU struct {
 	// (inflating a level to count its blocks, checking a favicon). Message,
 	// Info and Dir must be the same as without Lite; expert items may be
 	// fewer. A Lite PDU is never Pending: what a response adds to its
-	// request is in the tree only, so it is not held back. Its Info may
-	// view the decoder's scratch, valid until the decoder's next PDU of
-	// the same connection: the pipeline uses a Lite PDU before that, or
-	// copies the Info (strings.Clone). Reset keeps the flag.
+	// request is in the tree only, so it is not held back. Reset keeps
+	// the flag.
 	Lite bool
 
 	// Export is set by the pipeline before decoding when the files PDUs
