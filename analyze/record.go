@@ -69,6 +69,9 @@ func (r *Record) setData(data []byte) []byte {
 
 // borrow makes data its bytes without a copy: a view of the batch's arena,
 // valid until the back end is done with the batch.
+// Lifetime rule: a borrowed record is emitted before the back end takes
+// its next job, or owns its bytes first (release calls own, redaction too);
+// what it buys is with backEnd.borrow.
 func (r *Record) borrow(data []byte) {
 	r.data, r.borrowed = data, true
 }
