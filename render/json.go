@@ -385,7 +385,7 @@ func appendJSONValue(b []byte, n *dissect.Node) []byte {
 // TestCachesChangeNothing breaks if one ever did: a warm appender's output
 // would differ from a fresh one's. What it buys (issue 12,
 // bench/fastpaths.md): a string(b) at each of these places instead cost
-// -T json 12 % more CPU on the project mix (paired median of 4 interleaved
+// -T json 8 % more CPU on the project mix (paired median of 6 interleaved
 // runs).
 func appendJSONBytes(b, s []byte) []byte {
 	return appendJSONString(b, unsafe.String(unsafe.SliceData(s), len(s)))
