@@ -269,7 +269,7 @@ func (j *jsonRenderer) appendShow(b []byte, n *dissect.Node, plain bool) []byte 
 	k := start + jsonSafe(unsafe.String(unsafe.SliceData(b[start:]), len(b)-start)) // not kept: see appendJSONBytes
 	if k < len(b) {
 		j.show = append(j.show[:0], b[k:]...)
-		b = appendJSONEscaped(b[:k], unsafe.String(unsafe.SliceData(j.show), len(j.show)))
+		b = appendJSONEscaped(b[:k], unsafe.String(unsafe.SliceData(j.show), len(j.show))) // not kept: see appendJSONBytes
 	}
 	return append(b, '"')
 }
