@@ -385,8 +385,8 @@ func appendJSONValue(b []byte, n *dissect.Node) []byte {
 // TestCachesChangeNothing breaks if one ever did: a warm appender's output
 // would differ from a fresh one's. What it buys (issue 12,
 // bench/fastpaths.md): a string(b) at each of these places instead cost
-// -T json 8 % more CPU on the project mix (paired median of 6 interleaved
-// runs).
+// -T json 5.4 % more CPU on the project mix (paired median of 7 interleaved
+// runs; borderline).
 func appendJSONBytes(b, s []byte) []byte {
 	return appendJSONString(b, unsafe.String(unsafe.SliceData(s), len(s)))
 }

@@ -18,8 +18,9 @@ const maxIovecs = 1024
 //
 // What it buys (issue 12, bench/fastpaths.md; CPU user+sys, paired median
 // of interleaved runs on 100 MB mcgen mixes): writing through the sink's
-// buffer instead costs -V on the project mix 8.5 % more (8 pairs), -T json
-// 2 %; the summary, whose output is small, nothing measurable.
+// buffer instead costs -V on the project mix 8.5 % more (8 pairs), on slp
+// 3.5 %, -T json 1.5 %; the summary, whose output is small, nothing
+// measurable.
 //
 // unsafe: only to pass the iovec array to the kernel, in the Syscall
 // expression itself (unsafe.Pointer rule 4). Lifetime rule: each Iovec's
