@@ -69,6 +69,9 @@ func (r *Record) setData(data []byte) []byte {
 
 // borrow makes data its bytes without a copy: a view of the batch's arena,
 // valid until the back end is done with the batch.
+// Lifetime rule: a borrowed record is emitted before the back end takes
+// its next job, or owns its bytes first (release calls own, redaction too);
+// what it buys is with backEnd.borrow.
 func (r *Record) borrow(data []byte) {
 	r.data, r.borrowed = data, true
 }
@@ -76,36 +79,59 @@ func (r *Record) borrow(data []byte) {
 // own copies borrowed bytes into the record's buffer, and points its PDU
 // and its tree's values there.
 func (r *Record) own() {
-	if r.PDU.Lite {
-		r.PDU.Info = strings.Clone(r.PDU.Info) // it may view the decoder's scratch
-	}
 	if !r.borrowed {
 		return
 	}
 	old := r.data
 	r.setData(old)
 	r.PDU.Data = r.buf[:len(r.PDU.Data)]
-	repoint(r.PDU.Nodes, old, r.buf)
+	repoint(&r.PDU, old, r.buf)
 }
 
-// repoint makes the values of nodes that are views of old views of the
-// same bytes in buf, a copy of old.
-func repoint(nodes []dissect.Node, old, buf []byte) {
+// repoint makes p, whose views of old were made before old is reused,
+// view buf, a copy of old, instead. Node values and object bytes point at
+// the same bytes in buf. Strings (keys, texts, expert messages, Message,
+// Info) that view old are copied: a string must never change, and buf is
+// written over when the record is reused; no decoder makes such a string
+// today, so this costs a comparison per string.
+//
+// unsafe: only addresses are compared, nothing is read or written through
+// them. Lifetime rule: a borrowed record views the batch's arena, valid
+// until the back end takes the next job; a record that outlives it calls
+// own first (release). TestRecordOwn breaks when a view is left behind.
+func repoint(p *dissect.PDU, old, buf []byte) {
 	if len(old) == 0 {
 		return
 	}
 	lo := uintptr(unsafe.Pointer(&old[0]))
 	hi := lo + uintptr(len(old))
-	for i := range nodes {
-		v := &nodes[i].Value
-		if len(v.B) == 0 {
-			continue
-		}
-		if p := uintptr(unsafe.Pointer(&v.B[0])); p >= lo && p < hi {
-			off := int(p - lo)
-			v.B = buf[off : off+len(v.B)]
+	in := func(q unsafe.Pointer) bool { u := uintptr(q); return u >= lo && u < hi }
+	str := func(s *string) {
+		if len(*s) > 0 && in(unsafe.Pointer(unsafe.StringData(*s))) {
+			*s = strings.Clone(*s)
 		}
 	}
+	slice := func(b *[]byte) {
+		if len(*b) > 0 && in(unsafe.Pointer(&(*b)[0])) {
+			off := int(uintptr(unsafe.Pointer(&(*b)[0])) - lo)
+			*b = buf[off : off+len(*b)]
+		}
+	}
+	for i := range p.Nodes {
+		n := &p.Nodes[i]
+		slice(&n.Value.B)
+		str(&n.Key)
+		str(&n.Text)
+	}
+	for i := range p.Experts {
+		str(&p.Experts[i].Msg)
+	}
+	for i := range p.Objects {
+		slice(&p.Objects[i].Data)
+		str(&p.Objects[i].Name)
+	}
+	str(&p.Message)
+	str(&p.Info)
 }
 
 // reset readies a pooled record for reuse, field by field: assigning a
@@ -176,6 +202,6 @@ func (r *Record) clone() *Record {
 	c.PDU.Experts = append([]dissect.ExpertItem(nil), r.PDU.Experts...)
 	c.PDU.Objects = append([]dissect.Object(nil), r.PDU.Objects...)
 	// Values of bytes point into the old buffer: point them into the new.
-	repoint(c.PDU.Nodes, r.data, c.buf)
+	repoint(&c.PDU, r.data, c.buf)
 	return &c
 }

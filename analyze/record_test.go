@@ -35,22 +35,6 @@ func TestRecordOwn(t *testing.T) {
 	}
 }
 
-// A Lite record's Info may view its decoder's scratch (dissect.PDU.Lite):
-// a record that outlives its job gets a copy, and the decoder may then
-// write over the scratch.
-func TestRecordOwnLiteInfo(t *testing.T) {
-	scratch := []byte("Position at (1, 2, 3)")
-	r := &Record{}
-	r.borrow([]byte{1, 2, 3})
-	r.PDU.Lite = true
-	r.PDU.Info = unsafe.String(&scratch[0], len(scratch))
-	r.own()
-	copy(scratch, "......................")
-	if r.PDU.Info != "Position at (1, 2, 3)" {
-		t.Errorf("Info %q after the decoder's scratch changed", r.PDU.Info)
-	}
-}
-
 // TestBigRecords: records whose tree outgrew the pool, within bounds, are
 // kept apart and come back empty; others are left to the collector.
 func TestBigRecords(t *testing.T) {
@@ -102,6 +86,72 @@ func TestSince(t *testing.T) {
 	for _, pair := range [][2]time.Time{{far, base}, {base, far}, {time.Time{}, base}} {
 		if got, want := since(pair[0], pair[1]), pair[0].Sub(pair[1]); got != want {
 			t.Errorf("%v - %v: since %v, Sub %v", pair[0], pair[1], got, want)
+		}
+	}
+}
+
+// TestRecordOwnEveryView: whatever of a borrowed record views the batch's
+// arena (node values, keys, texts, expert messages, Message, Info) is
+// intact after own, and after clone, once the arena is written over, as
+// it is when the back end reuses it for the next batch.
+func TestRecordOwnEveryView(t *testing.T) {
+	view := func(b []byte) string { return unsafe.String(&b[0], len(b)) }
+	for _, tc := range []struct {
+		name string
+		keep func(r *Record) *Record
+	}{
+		{"own", func(r *Record) *Record { r.own(); return r }},
+		{"clone", func(r *Record) *Record { return r.clone() }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			arena := []byte("..key=text|info|message|expert")
+			r := &Record{}
+			r.borrow(arena[2:])
+			d := r.data
+			c := dissect.Begin(&r.PDU, dissect.Core.Root(), d, len(d))
+			c.Field(dissect.FieldUndissected, 3, dissect.B(d[:3]))
+			c.Finish()
+			n := &r.PDU.Nodes[1]
+			n.Key, n.Text = view(d[0:3]), view(d[4:8])
+			r.PDU.Info, r.PDU.Message = view(d[9:13]), view(d[14:21])
+			r.PDU.Experts = append(r.PDU.Experts, dissect.ExpertItem{Node: 1, Msg: view(d[22:28])})
+			k := tc.keep(r)
+			for i := range arena {
+				arena[i] = '#'
+			}
+			kn := &k.PDU.Nodes[1]
+			got := []string{string(k.data), string(kn.Value.B), kn.Key, kn.Text, k.PDU.Info, k.PDU.Message, k.PDU.Experts[len(k.PDU.Experts)-1].Msg}
+			want := []string{"key=text|info|message|expert", "key", "key", "text", "info", "message", "expert"}
+			for i := range want {
+				if got[i] != want[i] {
+					t.Errorf("view %d: %q after the arena was reused, want %q", i, got[i], want[i])
+				}
+			}
+		})
+	}
+}
+
+// TestRedactOwnCopy: redaction writes the record's own copy of the bytes,
+// never bytes it views (the batch's arena, a decoder's buffer), whether
+// the record borrowed them or its PDU's data points elsewhere.
+func TestRedactOwnCopy(t *testing.T) {
+	for _, borrowed := range []bool{false, true} {
+		arena := []byte("abcdefgh")
+		r := &Record{Proto: "tcp", Kind: KindUndissected}
+		if borrowed {
+			r.borrow(arena)
+		} else {
+			r.setData([]byte("other"))
+		}
+		c := dissect.Begin(&r.PDU, dissect.Core.Root(), arena, len(arena))
+		c.Field(dissect.FieldUndissected, len(arena), dissect.B(arena))
+		c.Finish()
+		r.redact()
+		if string(arena) != "abcdefgh" {
+			t.Errorf("borrowed %v: the viewed bytes became %q", borrowed, arena)
+		}
+		if string(r.PDU.Data) == "abcdefgh" {
+			t.Errorf("borrowed %v: the record's bytes were not redacted", borrowed)
 		}
 	}
 }

@@ -26,6 +26,12 @@ func (k *connKey) is(o *connKey) bool {
 // hash is the same for a key and its reverse: a connection is in the fast
 // table once, for both directions. Keys that collide there go to the full
 // table, so a weak or hostile hash only costs time.
+//
+// What the fast table buys over the full one alone (issue 12,
+// bench/fastpaths.md; CPU user+sys, paired median of interleaved runs on
+// 100 MB mcgen mixes): without it the summary costs 13.5 % more on the slp
+// mix (some 14 000 connections in 29 s), 9.5 % on onebyte, 4 % on project.
+// TestLookupBothWays holds both tables to the same answers.
 func (k *connKey) hash() uint64 {
 	lo, hi := k.sport, k.dport
 	if lo > hi {

@@ -217,31 +217,3 @@ func BenchmarkDisplayMovement(b *testing.B) {
 		buf = appendDelta(buf[:0], nodes[5])
 	}
 }
-
-// BenchmarkInflateLevel inflates a 128×64×128 world level with the fast
-// decoder and with compress/gzip alone, into a reused buffer: what the
-// hand-written decoder buys (issue 12 asks that it earn its place).
-func BenchmarkInflateLevel(b *testing.B) {
-	lv := worldLevel(128, 64, 128)
-	z := gzipLevel(lv)
-	in := new(inflater)
-	b.Run("fast", func(b *testing.B) {
-		b.SetBytes(int64(len(lv)))
-		for b.Loop() {
-			out, _, _, err := inflate(z, false, 1<<24, len(lv)+4, true)
-			if err != nil {
-				b.Fatal(err)
-			}
-			putLevelBuf(out)
-		}
-	})
-	b.Run("compress-gzip", func(b *testing.B) {
-		b.SetBytes(int64(len(lv)))
-		buf := make([]byte, 0, len(lv)+5)
-		for b.Loop() {
-			if _, _, _, err := in.std(z, false, 1<<24, buf); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
-}

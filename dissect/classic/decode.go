@@ -106,26 +106,15 @@ func (c *Conn) DecodeCut(p *dissect.PDU, data []byte, wireLen int, m dissect.Met
 		}
 	}
 	d.info = append(d.info, pk.name...)
-	walked := false
-	switch {
-	case pk.dec != nil:
+	if pk.dec != nil {
 		pk.dec(d)
-	case pk.fast && !noFastWalk:
-		walked = d.walkFast(pk.items)
-		if !walked {
-			d.walk(pk.items)
-		}
-	default:
+	} else {
 		d.walk(pk.items)
 	}
 	if len(data) == wireLen {
 		c.observe(m.Dir, data)
 	}
-	if !walked {
-		// After walkFast there is nothing to finish: the root is the
-		// only subtree, and no byte is left.
-		d.c.Finish()
-	}
+	d.c.Finish()
 	p.Message = pk.name
 	if wireLen > len(data) {
 		d.info = appendCut(d.info, len(data), wireLen)
@@ -187,20 +176,12 @@ func cutNote(have, wire int) string {
 	return string(appendCut(nil, have, wire))
 }
 
-// noFastWalk makes every layout go through the cursor: tests compare.
-var noFastWalk = false
-
 // done sets the Info and the texts made while decoding, from one string.
 func (d *dec) done(p *dissect.PDU, name string) {
 	if len(d.later) == 0 {
 		switch {
 		case len(d.info) == len(name): // nothing was added to the name
 			p.Info = name
-		case !d.tree:
-			// A Lite PDU's Info may view the decoder's scratch until the
-			// connection's next packet (dissect.PDU.Lite): copying it cost
-			// a tenth of the summary's Classic decoding.
-			p.Info = unsafe.String(unsafe.SliceData(d.info), len(d.info))
 		default:
 			p.Info = d.text(d.info)
 		}
@@ -228,6 +209,13 @@ const textBlock = 2 << 10
 // again, so the strings made over them stay as they are, and a packet
 // allocates only when a block fills (a position update's Info is some 70
 // bytes). A block stays alive while a string in it does.
+//
+// unsafe: the string views the block. Lifetime rule: a block is appended
+// to, never reset or written over (a full one is replaced), so a string
+// over it never changes, however long a record keeps it. What it buys
+// (issue 12, bench/fastpaths.md): a string(b) per text instead cost 12 %
+// CPU on the summary of the project and classic-big mixes. TestTextsStay
+// breaks if a block is ever written over.
 func (d *dec) text(b []byte) string {
 	if len(b) == 0 {
 		return ""
@@ -415,8 +403,8 @@ func (d *dec) item(it *item) {
 	}
 }
 
-// The helpers below finish a field once it is read, by the cursor or by
-// walkFast: node i (0 in a Lite PDU) holds the raw value read.
+// The helpers below finish a field once the cursor read it: node i (0 in a
+// Lite PDU) holds the raw value read.
 
 func (d *dec) mode(i int32, v uint8) {
 	d.info = append(d.info, ", "...)

@@ -9,9 +9,10 @@ import (
 	"testing"
 )
 
-// checkInflate compares inflate (the fast decoder, falling back to
-// compress/flate) with compress/flate alone on src: the same bytes, error,
-// bomb and trailing count.
+// checkInflate compares inflate (compress/flate into pooled level buffers,
+// which are not cleared between levels) and stream with compress/flate
+// alone into a fresh buffer on src: the same bytes, error, bomb and
+// trailing count.
 func checkInflate(t *testing.T, src []byte, raw bool, limit int) {
 	t.Helper()
 	in := new(inflater)
@@ -58,10 +59,10 @@ func compressed(b []byte, raw bool, level int) []byte {
 	return z.Bytes()
 }
 
-// TestInflateFast inflates generated levels and text at every kind of
+// TestInflate inflates generated levels and text at every kind of
 // block compress/flate writes (stored, fixed, dynamic, Huffman only), whole,
 // cut, with bytes after them, over a small limit, and with bits flipped.
-func TestInflateFast(t *testing.T) {
+func TestInflate(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	inputs := [][]byte{nil, {7}, worldLevel(16, 8, 16), worldLevel(64, 32, 64), bytes.Repeat([]byte("&ehello there "), 3000)}
 	noise := make([]byte, 70000)
@@ -88,8 +89,8 @@ func TestInflateFast(t *testing.T) {
 	}
 }
 
-// FuzzInflate holds the fast decoder to compress/flate on any bytes, raw
-// and gzipped.
+// FuzzInflate holds the pooled and streaming paths to compress/flate on
+// any bytes, raw and gzipped.
 func FuzzInflate(f *testing.F) {
 	lv := worldLevel(8, 4, 8)
 	for _, level := range []int{flate.NoCompression, flate.BestSpeed, flate.BestCompression, flate.HuffmanOnly} {

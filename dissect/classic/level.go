@@ -454,7 +454,6 @@ func plus4(fast bool) string {
 // a 32 KiB window and its tables.
 type inflater struct {
 	chunk []byte // stream's buffer
-	fast  fastInflater
 	br    bytes.Reader
 	gz    *gzip.Reader
 	fl    io.ReadCloser // a flate.Resetter
@@ -517,20 +516,7 @@ func inflate(src []byte, raw bool, limit, expect int, reuse bool) (out []byte, b
 	in := inflaters.Get().(*inflater)
 	defer inflaters.Put(in)
 	n := min(limit+1, max(min(expect+1, levelBufStart), 4<<10))
-	buf := getLevelBuf(n)
-	var end int
-	var ok bool
-	if raw {
-		out, end, ok = in.fast.inflateFast(src, buf, limit)
-	} else {
-		out, end, ok = in.fast.gunzipFast(src, buf, limit)
-	}
-	if ok {
-		return out, false, len(src) - end, nil
-	}
-	// Broken, too big, or a header with optional fields: compress/flate
-	// says what is wrong, in its words, in the buffer the fast path grew.
-	return in.std(src, raw, limit, out)
+	return in.std(src, raw, limit, getLevelBuf(n))
 }
 
 // std is inflate through compress/flate and compress/gzip.

@@ -69,8 +69,6 @@ type pkt struct {
 	idText string
 	// extBit is ext's bit in Conn.agreed, -1 for the core protocol and "*".
 	extBit int
-	// fast: walkFast can read the items (see fastKind).
-	fast bool
 }
 
 func (k kind) size(n *neg) int {
@@ -360,10 +358,8 @@ func init() {
 		p := &packetTable[i]
 		tables[p.dir][p.id] = p
 		p.idText = p.name + " (" + hex2(p.id) + ")"
-		p.fast = p.dec == nil && len(p.items) > 0
 		for j := range p.items {
 			registerItem(&p.items[j])
-			p.fast = p.fast && p.items[j].cond == nil && fastKind(p.items[j].k)
 		}
 		p.extBit = -1
 		if p.ext != "" && p.ext != "*" {
