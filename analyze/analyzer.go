@@ -460,6 +460,7 @@ func (a *backEnd) newRecord() *Record {
 	var r *Record
 	if n := len(a.free); n > 0 {
 		r = a.free[n-1]
+		a.free[n-1] = nil // the slot must not keep it alive once it is used for a large PDU
 		a.free = a.free[:n-1]
 		r.reset()
 		return r
