@@ -173,9 +173,12 @@ func (w *Writer) ipFragment(t time.Time, src, dst netip.Addr, id uint16, off int
 // PartialPDUs writes n connections each of which leaves a status response
 // of about 2 MB one segment short of complete, all open at once: the
 // reassembler holds every one of them until the end.
-func (w *Writer) PartialPDUs(n int) {
+func (w *Writer) PartialPDUs(n int) { w.PartialPDUsOf(n, 2000000) }
+
+// PartialPDUsOf is PartialPDUs with status responses of about size bytes.
+func (w *Writer) PartialPDUsOf(n, size int) {
 	w.Step = time.Microsecond
-	resp := slpStatusResponse(`{"description":"` + strings.Repeat("b", 2000000) + `"}`)
+	resp := slpStatusResponse(`{"description":"` + strings.Repeat("b", size) + `"}`)
 	t := hostileStart
 	conns := make([]*TCPConn, n)
 	for i := range conns {
