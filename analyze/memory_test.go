@@ -110,3 +110,47 @@ func TestLargeRecordsNotKept(t *testing.T) {
 		})
 	}
 }
+
+// bulkySink writes each record as 100 KB, and checks that no run of
+// output the merger writes is longer than a chunk's bound and one record.
+type bulkySink struct {
+	records int
+	longest int
+}
+
+const bulk = 100 << 10
+
+func (s *bulkySink) Format(w int, dst []byte, r *Record) []byte {
+	return append(dst, make([]byte, bulk)...)
+}
+
+func (s *bulkySink) Write(bufs [][]byte, n int) error {
+	for _, b := range bufs {
+		s.longest = max(s.longest, len(b))
+	}
+	s.records += n
+	return nil
+}
+
+// TestShardChunksBounded: a shard sends its output on as soon as it
+// passes maxChunkBytes, not at the end of its batch: a batch of many
+// records with large output (every connection's unfinished PDU flushed
+// at the end) is never all in memory at once.
+func TestShardChunksBounded(t *testing.T) {
+	capture := buildCapture(t, func(w *capgen.Writer) { w.PartialPDUsOf(40, 1000) })
+	src, err := OpenFile(bytes.NewReader(capture))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &bulkySink{}
+	a := New(Options{Parallel: true, Batch: 1024, Sink: s}, nil)
+	if _, err := Run(src, a); err != nil {
+		t.Fatal(err)
+	}
+	if s.records*bulk < 4*maxChunkBytes {
+		t.Fatalf("%d records: too few to test", s.records)
+	}
+	if s.longest > maxChunkBytes+bulk {
+		t.Errorf("a run of %d bytes of output, want at most %d", s.longest, maxChunkBytes+bulk)
+	}
+}
