@@ -154,3 +154,37 @@ func TestShardChunksBounded(t *testing.T) {
 		t.Errorf("a run of %d bytes of output, want at most %d", s.longest, maxChunkBytes+bulk)
 	}
 }
+
+// TestHeldBytesBounded: records waiting behind a request that is never
+// answered are given up on past MaxHeldBytes of bytes, not only past
+// MaxHeld records: 150 status responses of 2 MB behind one took 690 MB.
+func TestHeldBytesBounded(t *testing.T) {
+	const size = 100 << 10
+	capture := buildCapture(t, func(w *capgen.Writer) { w.HeldBehindRequest(30, size) })
+	for _, limit := range []int{1 << 20, 2 << 20} {
+		src, err := OpenFile(bytes.NewReader(capture))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var a *Analyzer
+		most, records := 0, 0
+		a = New(Options{MaxHeldBytes: limit}, func(r *Record) error {
+			records++
+			n := 0
+			for _, h := range a.held {
+				n += len(h.data)
+			}
+			most = max(most, n)
+			return nil
+		})
+		if _, err := Run(src, a); err != nil {
+			t.Fatal(err)
+		}
+		if records < 90 {
+			t.Fatalf("%d records, want at least 90", records)
+		}
+		if most > limit+size+100 || most < limit-2*size {
+			t.Errorf("MaxHeldBytes %d: up to %d bytes held, want about the limit", limit, most)
+		}
+	}
+}

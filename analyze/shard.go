@@ -174,6 +174,7 @@ func (s *shard) step(j *job, b *batch) {
 	}
 	if makesRecord(j.op) {
 		a.made++
+		a.madeBytes += uint64(j.data.n)
 	}
 	a.clock(j)
 	if len(a.held) > 0 {

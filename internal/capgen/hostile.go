@@ -196,6 +196,27 @@ func (w *Writer) PartialPDUsOf(n, size int) {
 	}
 }
 
+// HeldBehindRequest writes a status request that is never answered, then
+// n status pings answered by responses of about size bytes: every record
+// after the request waits behind it for its response.
+func (w *Writer) HeldBehindRequest(n, size int) {
+	w.Step = time.Microsecond
+	c := w.TCP(hostileClient(0), HostileServer, hostileStart)
+	c.Handshake()
+	c.Send(true, slpStatusRequest())
+	resp := slpStatusResponse(`{"description":"` + strings.Repeat("c", size) + `"}`)
+	t := c.Now
+	for i := 1; i <= n; i++ {
+		c := w.TCP(hostileClient(i), HostileServer, t)
+		c.Handshake()
+		c.Send(true, slpStatusRequest())
+		c.MSS = 1460
+		c.Send(false, resp)
+		c.Close()
+		t = c.Now
+	}
+}
+
 // OutOfOrderBytes writes n connections whose server sends k one-byte
 // segments after a byte that never comes: every one is queued out of order.
 func (w *Writer) OutOfOrderBytes(n, k int) {
