@@ -30,6 +30,13 @@ type Options struct {
 	// Keep: emit keeps each record (tests and tools that collect them);
 	// the analyzer never reuses a record once emitted.
 	Keep bool
+	// MaxHeldBytes bounds the bytes of those records (default 16 MiB, or
+	// MaxHeld records of 16 KB: ordinary PDUs are smaller and meet MaxHeld
+	// first): a thousand records of a few MB each (large PDUs) must not
+	// wait in memory together. Both shards count every record's bytes, as
+	// they count records, so the output does not depend on how the back
+	// end is split.
+	MaxHeldBytes int
 	// Parallel runs the back end (decoding, trackers, emit) on a goroutine
 	// of its own; jobs cross in batches of Batch (default 64; 1 for live
 	// captures, whose output must not wait).
@@ -81,6 +88,9 @@ func (o *Options) defaults() {
 	}
 	if o.MaxHeld == 0 {
 		o.MaxHeld = 1 << 10
+	}
+	if o.MaxHeldBytes <= 0 {
+		o.MaxHeldBytes = 16 << 20
 	}
 	if o.Batch <= 0 {
 		o.Batch = 64
@@ -140,6 +150,8 @@ type backEnd struct {
 	records  uint64
 	panics   uint64 // decoder panics caught (decode, safely)
 	made     uint64 // records made so far (on a shard: by both shards)
+	// madeBytes: the bytes of those records, counted as made counts them
+	madeBytes uint64
 	// borrow: records view their bytes in the batch's arena instead of
 	// copying them. Only when they are emitted and done with before the
 	// next job: emit does not keep them (no Keep) and nothing holds
@@ -470,6 +482,7 @@ func (a *backEnd) newRecord() *Record {
 	var r *Record
 	if n := len(a.free); n > 0 {
 		r = a.free[n-1]
+		a.free[n-1] = nil // the slot must not keep it alive once it is used for a large PDU
 		a.free = a.free[:n-1]
 		r.reset()
 		return r
@@ -479,7 +492,8 @@ func (a *backEnd) newRecord() *Record {
 
 // release emits held records from the front while they are no longer
 // pending. A pending head holds back the rest so that output stays in
-// order; past MaxHeld records or HoldWindow of packet time it is given up on.
+// order; past MaxHeld records, MaxHeldBytes of their bytes or HoldWindow of
+// packet time it is given up on.
 func (a *backEnd) release(all bool) {
 	i := 0
 	for ; i < len(a.held) && a.berr == nil; i++ {
@@ -490,7 +504,7 @@ func (a *backEnd) release(all bool) {
 			// wait behind r (on a shard, those of the other shard wait in
 			// the merger), so the count is the same however the back end is
 			// split.
-			if !all && a.made-r.seq <= uint64(a.opts.MaxHeld) && a.bnow.Sub(r.Time) < a.opts.HoldWindow {
+			if !all && a.made-r.seq <= uint64(a.opts.MaxHeld) && a.madeBytes-r.bytesBefore <= uint64(a.opts.MaxHeldBytes) && a.bnow.Sub(r.Time) < a.opts.HoldWindow {
 				break
 			}
 			a.safely(func() {

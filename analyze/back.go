@@ -185,8 +185,9 @@ func (a *backEnd) record(j *job, b *batch) *Record {
 	if r == nil {
 		r = a.newRecord()
 	}
-	r.seq = a.made
+	r.seq, r.bytesBefore = a.made, a.madeBytes
 	a.made++
+	a.madeBytes += uint64(j.data.n)
 	r.Kind, r.Frame, r.Time, r.Rel = j.kind, j.frame, j.time, j.rel
 	r.TCP, r.GapLength, r.Reason = j.side != nil, j.gapLen, j.reason
 	r.Layers = j.lay

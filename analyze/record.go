@@ -48,13 +48,16 @@ type Record struct {
 	DeltaShown time.Duration
 	PDU        dissect.PDU
 
-	seq        uint64       // its index among all the records the back end made
-	udp        int8         // a datagram's protocol, its index in udpProtocols; -1 for TCP
-	buf        []byte       // owns PDU.Data, unless borrowed
-	data       []byte       // the record's bytes: buf, or a view of the batch's arena
-	borrowed   bool         // data is the batch's: the record must be emitted before the batch is reused
-	pseudo     dissect.Node // scratch node for pseudo-field lookups (FieldRef.Each)
-	pseudoText [64]byte     // and for its text (an address), so that it allocates nothing
+	seq uint64 // its index among all the records the back end made
+	// bytesBefore: the bytes of all the records made before it (see
+	// Options.MaxHeldBytes)
+	bytesBefore uint64
+	udp         int8         // a datagram's protocol, its index in udpProtocols; -1 for TCP
+	buf         []byte       // owns PDU.Data, unless borrowed
+	data        []byte       // the record's bytes: buf, or a view of the batch's arena
+	borrowed    bool         // data is the batch's: the record must be emitted before the batch is reused
+	pseudo      dissect.Node // scratch node for pseudo-field lookups (FieldRef.Each)
+	pseudoText  [64]byte     // and for its text (an address), so that it allocates nothing
 }
 
 // setData copies data into the record's own buffer: packet buffers are

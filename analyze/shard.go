@@ -179,8 +179,17 @@ type shard struct {
 	free chan *chunk
 }
 
-// maxChunkKeep bounds the buffer a chunk keeps for reuse.
-const maxChunkKeep = 4 << 20
+// maxChunkKeep bounds the buffer a chunk keeps for reuse: the output of a
+// batch of ordinary records fits (-T json: some 700 KB for 256 records),
+// while a chunk that held a multi-MB record's output gives its buffer to
+// the collector. With 16 free chunks a shard, at most 16 MB stay pooled.
+const maxChunkKeep = 2 << 20
+
+// maxChunkBytes: a shard sends its chunk as soon as the output in it
+// passes this, rather than at the end of the batch, so that a chunk holds
+// little more than one large record's output (a batch may bring many
+// multi-MB records: those of every connection left unfinished at the end).
+const maxChunkBytes = 1 << 20
 
 func (s *shard) newChunk() *chunk {
 	select {
@@ -195,10 +204,18 @@ func (s *shard) newChunk() *chunk {
 func (s *shard) emit(r *Record) error {
 	sk := s.be.opts.Sink
 	show, err := sk.Accept(s.id, r)
-	if show {
-		c := s.cur
-		c.buf = sk.Format(s.id, c.buf, r)
-		c.ends = append(c.ends, recEnd{r.seq, len(c.buf)})
+	if !show {
+		return err
+	}
+	c := s.cur
+	c.buf = sk.Format(s.id, c.buf, r)
+	c.ends = append(c.ends, recEnd{r.seq, len(c.buf)})
+	if len(c.buf) >= maxChunkBytes {
+		// Records are emitted in order: every record of this shard
+		// before r's successor is in this chunk or an earlier one.
+		c.wm = r.seq + 1
+		s.out <- c
+		s.cur = s.newChunk()
 	}
 	return err
 }
@@ -216,6 +233,7 @@ func (s *shard) step(j *job, b *batch) {
 	}
 	if makesRecord(j.op) {
 		a.made++
+		a.madeBytes += uint64(j.data.n)
 	}
 	a.clock(j)
 	if len(a.held) > 0 {

@@ -133,7 +133,7 @@ func TestShardsMatchSerial(t *testing.T) {
 	}
 }
 
-// Requests held back past MaxHeld records or HoldWindow are given up on
+// Requests held back past MaxHeld records, MaxHeldBytes or HoldWindow are given up on
 // at the same record whichever shard made the records behind them: the
 // count and the clock are the whole back end's, not a shard's.
 func TestShardsGiveUpLikeSerial(t *testing.T) {
@@ -146,10 +146,10 @@ func TestShardsGiveUpLikeSerial(t *testing.T) {
 		return n
 	}
 	all := links(runLines(t, path, Options{}, true))
-	for _, o := range []Options{{MaxHeld: 2}, {MaxHeld: 5, Batch: 3}, {HoldWindow: 300 * time.Microsecond, Batch: 5}} {
+	for _, o := range []Options{{MaxHeld: 2}, {MaxHeld: 5, Batch: 3}, {HoldWindow: 300 * time.Microsecond, Batch: 5}, {MaxHeldBytes: 300, Batch: 3}} {
 		want := runLines(t, path, o, true)
 		got, _ := runSink(t, fileSource(t, path), o)
-		what := fmt.Sprintf("MaxHeld %d HoldWindow %v batch %d", o.MaxHeld, o.HoldWindow, o.Batch)
+		what := fmt.Sprintf("MaxHeld %d MaxHeldBytes %d HoldWindow %v batch %d", o.MaxHeld, o.MaxHeldBytes, o.HoldWindow, o.Batch)
 		diffLines(t, what, got, want)
 		// Requests given up on lose their link to the response.
 		if n := links(want); n >= all {

@@ -173,9 +173,12 @@ func (w *Writer) ipFragment(t time.Time, src, dst netip.Addr, id uint16, off int
 // PartialPDUs writes n connections each of which leaves a status response
 // of about 2 MB one segment short of complete, all open at once: the
 // reassembler holds every one of them until the end.
-func (w *Writer) PartialPDUs(n int) {
+func (w *Writer) PartialPDUs(n int) { w.PartialPDUsOf(n, 2000000) }
+
+// PartialPDUsOf is PartialPDUs with status responses of about size bytes.
+func (w *Writer) PartialPDUsOf(n, size int) {
 	w.Step = time.Microsecond
-	resp := slpStatusResponse(`{"description":"` + strings.Repeat("b", 2000000) + `"}`)
+	resp := slpStatusResponse(`{"description":"` + strings.Repeat("b", size) + `"}`)
 	t := hostileStart
 	conns := make([]*TCPConn, n)
 	for i := range conns {
@@ -189,6 +192,27 @@ func (w *Writer) PartialPDUs(n int) {
 	for _, c := range conns {
 		c.Now = t
 		c.Send(false, resp[:len(resp)-1])
+		t = c.Now
+	}
+}
+
+// HeldBehindRequest writes a status request that is never answered, then
+// n status pings answered by responses of about size bytes: every record
+// after the request waits behind it for its response.
+func (w *Writer) HeldBehindRequest(n, size int) {
+	w.Step = time.Microsecond
+	c := w.TCP(hostileClient(0), HostileServer, hostileStart)
+	c.Handshake()
+	c.Send(true, slpStatusRequest())
+	resp := slpStatusResponse(`{"description":"` + strings.Repeat("c", size) + `"}`)
+	t := c.Now
+	for i := 1; i <= n; i++ {
+		c := w.TCP(hostileClient(i), HostileServer, t)
+		c.Handshake()
+		c.Send(true, slpStatusRequest())
+		c.MSS = 1460
+		c.Send(false, resp)
+		c.Close()
 		t = c.Now
 	}
 }

@@ -5,7 +5,8 @@
 //	/usr/bin/time -v mcdissect -r /tmp/synack.pcap >/dev/null
 //
 // Kinds: syn, synack, partial (2 MB PDUs left one segment short), ooo
-// (3000 one-byte segments behind a hole) (connections); onebyte,
+// (3000 one-byte segments behind a hole), held (2 MB status responses
+// behind a request never answered) (connections); onebyte,
 // garbage, favicon (bytes); frags (datagrams).
 package main
 
@@ -20,7 +21,7 @@ import (
 
 func main() {
 	if len(os.Args) != 4 {
-		fmt.Fprintln(os.Stderr, "usage: hostilegen syn|synack|partial|ooo|onebyte|garbage|favicon|frags N out.pcap")
+		fmt.Fprintln(os.Stderr, "usage: hostilegen syn|synack|partial|held|ooo|onebyte|garbage|favicon|frags N out.pcap")
 		os.Exit(2)
 	}
 	n, err := strconv.Atoi(os.Args[2])
@@ -46,6 +47,8 @@ func main() {
 		w.Favicon(n)
 	case "partial":
 		w.PartialPDUs(n)
+	case "held":
+		w.HeldBehindRequest(n, 2000000)
 	case "ooo":
 		w.OutOfOrderBytes(n, 3000)
 	case "frags":
