@@ -324,3 +324,56 @@ func TestCutIdentificationRedact(t *testing.T) {
 		checkMasked(t, "cut at "+strconv.Itoa(k), &p, 66, min(k, 66+len(key)))
 	}
 }
+
+// TestCutHeartbeatAtEnd: a message the connection's end cut where nothing
+// gives its length (a request or response head without its empty line, a
+// chunked body) is framed by FrameAtEnd as cut with its length unknown, and
+// DecodeCut shows it as far as it goes, says so, and masks a piece of salt.
+// A whole HTTP/0.9 response and a close-delimited body stay whole.
+func TestCutHeartbeatAtEnd(t *testing.T) {
+	chunked := "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n26\r\nhttp://www.classicube.net/server/pl"
+	for _, tc := range []struct {
+		name string
+		dir  dissect.Dir
+		msg  string
+		cut  bool
+	}{
+		{"get head", dissect.DirC2S, cutGet[:strings.Index(cutGet, "salt=")+9], true},
+		{"get line without its end", dissect.DirC2S, "GET /heartbeat.jsp?port=25565&ma", true},
+		{"post head", dissect.DirC2S, cutPost[:40], true},
+		{"response head", dissect.DirS2C, cutResp[:20], true},
+		{"chunked body", dissect.DirS2C, chunked, true},
+		{"http/0.9 response", dissect.DirS2C, "http://www.classicube.net/server/play/", false},
+		{"close-delimited body", dissect.DirS2C, "HTTP/1.0 200 OK\r\n\r\nhttp://x/play", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			data := []byte(tc.msg)
+			f := NewHeartbeat(nil).FrameAtEnd(tc.dir, data)
+			if !tc.cut {
+				if f.Status != dissect.FrameOK || f.Len != len(data) {
+					t.Fatalf("FrameAtEnd %+v, want the whole message", f)
+				}
+				return
+			}
+			if f.Status != dissect.FrameNeedMore || f.Len-len(data) < wireUnknown {
+				t.Fatalf("FrameAtEnd %+v, want cut with its length unknown", f)
+			}
+			m := dissect.Meta{Dir: tc.dir, Client: "192.0.2.7:5000", Server: "203.0.113.1:80", Frame: 3}
+			var p dissect.PDU
+			NewHeartbeat(NewSession()).DecodeCut(&p, data, f.Len, m)
+			if err := dissect.Check(&p); err != nil {
+				t.Fatal(err)
+			}
+			nf, last := dissect.CountFailures(&p)
+			if nf != 1 || last.Info != dissect.ExpertTruncated || !strings.HasSuffix(last.Msg, "nothing says how many were due") {
+				t.Fatalf("%d failures, last %q\n%s", nf, last.Msg, dumpTree(&p))
+			}
+			if suffix := " [cut: " + strconv.Itoa(len(data)) + " bytes, length unknown]"; !strings.HasSuffix(p.Info, suffix) {
+				t.Errorf("Info %q", p.Info)
+			}
+			if s0 := strings.Index(tc.msg, "salt="); s0 >= 0 && s0+5 < len(data) {
+				checkMasked(t, tc.name, &p, s0+5, len(data))
+			}
+		})
+	}
+}

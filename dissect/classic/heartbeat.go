@@ -299,10 +299,38 @@ func (h *Heartbeat) FrameAtEnd(dir dissect.Dir, buf []byte) dissect.Frame {
 		// Content-Length body) is cut, not ended: DecodeCut shows it.
 		return f
 	}
+	if len(buf) <= MaxHTTPHeader+MaxHTTPBody && lengthUnknown(dir, buf) {
+		// Cut where no length says how much was due (a head without its
+		// empty line, a chunked body). DecodeCut shows it as far as it
+		// goes; a length past any message Frame accepts says it is not
+		// known (nothing is allocated by it).
+		return dissect.Frame{Status: dissect.FrameNeedMore, Len: len(buf) + wireUnknown}
+	}
 	if dir == dissect.DirS2C && len(buf) <= MaxHTTPHeader+MaxHTTPBody {
 		return dissect.Frame{Status: dissect.FrameOK, Len: len(buf)}
 	}
 	return dissect.Frame{Status: dissect.FrameLost, Reason: "heartbeat: incomplete HTTP message at the end of the stream"}
+}
+
+// wireUnknown, added to the bytes there are, is the wire length of a cut
+// message whose length nothing gave: more than Frame ever frames.
+const wireUnknown = MaxHTTPHeader + MaxHTTPBody + 1
+
+// lengthUnknown tells whether buf, an HTTP message that Frame could not
+// end, was cut where nothing gives its length: its head is unfinished (a
+// request's line included), or its body is chunked. A response without
+// "HTTP/" (HTTP/0.9) and a body delimited by the close end with the
+// connection, and are whole.
+func lengthUnknown(dir dissect.Dir, buf []byte) bool {
+	if dir == dissect.DirS2C && !startsHTTP(buf) {
+		return false
+	}
+	end := headEnd(buf)
+	if end < 0 {
+		return true
+	}
+	_, chunked, _ := bodyFraming(buf[:end])
+	return chunked
 }
 
 func (h *Heartbeat) needHead(buf []byte) dissect.Frame {
@@ -449,18 +477,26 @@ func (h *Heartbeat) DecodeCut(p *dissect.PDU, data []byte, wireLen int, m dissec
 		c.Fail(f, cutMsg(0, len(data), wireLen))
 	}
 	c.Finish()
+	if wireLen-len(data) >= wireUnknown {
+		p.Info += " [cut: " + strconv.Itoa(len(data)) + " bytes, length unknown]"
+		return
+	}
 	p.Info += cutNote(len(data), wireLen)
 }
 
 // cutMsg is the truncated expert's text for a part of a cut heartbeat
-// message: n of its bytes are there, the message has have of its wire bytes.
+// message: n of its bytes are there, the message has have of its wire bytes
+// (have+wireUnknown for a message whose length nothing gave: FrameAtEnd).
 func cutMsg(n, have, wire int) string {
 	where := "before this part"
 	if n > 0 {
 		where = "after " + strconv.Itoa(n) + " bytes of this part"
 	}
-	return "the message was cut (by a gap or the connection's end) " + where + ": " +
-		strconv.Itoa(have) + " of its " + strconv.Itoa(wire) + " bytes captured"
+	of := strconv.Itoa(have) + " of its " + strconv.Itoa(wire) + " bytes captured"
+	if wire-have >= wireUnknown {
+		of = strconv.Itoa(have) + " bytes captured, and nothing says how many were due"
+	}
+	return "the message was cut (by a gap or the connection's end) " + where + ": " + of
 }
 
 // putHB adds f over the next n bytes with value v, as Cursor.Field does; but
