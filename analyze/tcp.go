@@ -365,6 +365,16 @@ func (h *tcpConn) atEnd(j *job, u *reassembly.Unit) bool {
 		return false
 	}
 	f := ef.FrameAtEnd(j.dir, u.Data)
+	if f.Status == dissect.FrameNeedMore && f.Len > len(u.Data) && h.reason[u.Dir] == "" {
+		// Cut by the end, though the framer had no length to wait for
+		// (an HTTP head without its empty line): decoded as cut, when
+		// the protocol decodes cut PDUs (cut, back.go).
+		if _, ok := h.dec.(cutDecoder); ok {
+			h.decodeJob(j)
+			j.wire = int32(min(f.Len, 1<<30))
+			return true
+		}
+	}
 	if f.Status != dissect.FrameOK || f.Len != len(u.Data) {
 		return false
 	}
