@@ -22,10 +22,12 @@ type Options struct {
 	ClassicSalt  string     // --classic-salt: a heartbeat salt known from elsewhere
 	// HoldWindow is how long, in packet time, a request may hold back the
 	// output while its response is awaited (so that the request can show
-	// "Response in frame N").
+	// "Response in frame N"), and how long bytes whose fate is not decided
+	// yet may hold back the records of later frames (reorder.go).
 	HoldWindow time.Duration
 	// MaxHeld bounds the records held back; past it the oldest request is
-	// given up on.
+	// given up on. It bounds the jobs waiting for earlier frames' records
+	// as well.
 	MaxHeld int
 	// Handoff: emit hands each record over to another goroutine, which
 	// gives it back with Recycle when done; the analyzer then never
@@ -107,6 +109,7 @@ type Analyzer struct {
 	flushAt      time.Time // the packet time of the next housekeeping
 	queryServers map[netip.AddrPort]struct{}
 	tcpState     *tcpState
+	stage        stage // jobs waiting for earlier frames' records (reorder.go)
 	stats        Stats
 	pp           *pipe    // the back end's goroutine (Parallel), or nil
 	one          *batch   // without Parallel: the one job's bytes
@@ -369,6 +372,7 @@ func (a *Analyzer) Flush(idle time.Duration) error {
 	if !a.first.IsZero() {
 		a.housekeeping()
 	}
+	a.release(false) // what waited past the window (reorder.go)
 	a.submit(job{op: opFlush})
 	if a.pp != nil {
 		a.pp.send()
@@ -424,6 +428,7 @@ func (a *Analyzer) Finish() error {
 		if rest := a.frags.rest(); len(rest) > 0 {
 			a.fragNotes(rest, 0, time.Time{})
 		}
+		a.release(true)
 		a.submit(job{op: opFinish})
 	}
 	var werr error

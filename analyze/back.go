@@ -57,6 +57,7 @@ type job struct {
 	time   time.Time
 	rel    time.Duration
 	now    time.Time // the front end's packet time when the job was made
+	key    uint64    // its place in the output: its frame, non-decreasing per TCP direction (reorder.go)
 	gapLen int       // KindGap: the missing bytes; KindNote: the note's kind (noteKinds)
 	off    int64     // the bytes' stream offset (TCP)
 	data   span      // in the batch's arenas
@@ -162,16 +163,15 @@ func (a *Analyzer) commit(data []byte) {
 	j.now = a.now
 	j.rel = since(j.time, a.first)
 	j.shard = jobShard(j)
-	j.data = span{int32(len(b.data)), int32(len(data))}
-	b.data = append(b.data, data...)
-	if a.pp == nil {
-		a.process(j, b)
-		b.reset()
+	a.keyOf(j)
+	if s := &a.stage; (j.key > s.watermark() || s.waiting() > 0 && s.jobs[s.head].key <= j.key) && j.op != opFlush && j.op != opFinish {
+		s.hold(j, b, data) // it waits for earlier frames' records (reorder.go)
+		if s.waiting() > a.opts.MaxHeld*stageJobs || s.bytes > maxStageBytes {
+			a.release(false) // the oldest go on
+		}
 		return
 	}
-	if len(b.jobs) >= a.opts.Batch || len(b.data) >= maxBatchBytes {
-		a.pp.send()
-	}
+	a.pass(j, b, data)
 }
 
 // record makes the record a job describes, on the back end.

@@ -1,0 +1,306 @@
+package analyze
+
+import (
+	"net/netip"
+	"time"
+)
+
+// Records come out in frame order. Most jobs are made at the frame being
+// read, but some bytes' fate is decided later: a partial PDU that a gap,
+// the connection's close or a resynchronisation turns into undissected
+// bytes is reported at the newest frame that carried it, a hole given up
+// at the frame after it, a connection's first units once its protocol is
+// known. Their records would come out after those of later frames.
+//
+// So the front end's last stage, before the back end, holds jobs back: a
+// TCP connection that holds bytes (in the reassembler, or records waiting
+// for its protocol to be named: tcpConn.deferred) says from which frame
+// (reassembly.Holder); the oldest such frame over all connections is the
+// watermark. A job whose key (its frame) is past the watermark waits in
+// the stage, sorted stably by key; it goes on when the watermark passes
+// it. The back end, the shards and the merger see jobs in frame order and
+// are unchanged.
+//
+// The wait is bounded: past stageJobs*Options.MaxHeld jobs, maxStageBytes of their
+// bytes, or Options.HoldWindow of packet time since the oldest waiting
+// job's frame, the oldest go on anyway. Only then can a record come out
+// before one of an earlier frame (Stats.Reordered counts them... see
+// reorder.forced). Flush (live input) passes at once: it never waits for
+// the stage, which the window bounds.
+//
+// A job's key is its frame, made non-decreasing per direction of a TCP
+// connection (tcpConn.key): a decoder sees each direction's units in
+// stream order, as before. Jobs without a frame (a tick of the clock, a
+// connection's close) take the frame being read.
+
+// maxStageBytes bounds the bytes of the jobs waiting in the stage.
+const maxStageBytes = 8 << 20
+
+// stageJobs is how many more jobs the stage may hold than the back end
+// records (Options.MaxHeld): a job is small, and on a busy capture (the
+// project mix, 6500 frames a second over thousands of connections) the
+// watermark lags some 1500 frames, 2000 jobs, behind the frame being
+// read, up to 7000 now and then: partial PDUs waiting for their next
+// segment.
+const stageJobs = 16
+
+// stage is the reorder stage: the jobs waiting, sorted by key from head
+// on, with their bytes, frame lists and addresses in arenas of its own.
+type stage struct {
+	jobs  []job
+	head  int
+	data  []byte
+	parts []Part
+	addrs []netip.AddrPort
+	bytes int // bytes of the waiting jobs
+
+	spare struct {
+		data  []byte
+		parts []Part
+		addrs []netip.AddrPort
+	} // compact's other arenas
+
+	held   heldConns // the TCP connections that hold the watermark back
+	forced uint64    // jobs passed on ahead of the watermark (a bound)
+	last   uint64    // the highest key passed on
+}
+
+// waiting is the number of jobs in the stage.
+func (s *stage) waiting() int { return len(s.jobs) - s.head }
+
+// watermark is the oldest frame a record still to come may be at, or
+// ^0 when nothing holds it back.
+func (s *stage) watermark() uint64 {
+	if len(s.held.h) == 0 {
+		return ^uint64(0)
+	}
+	return s.held.h[0].holdFrom
+}
+
+// keyOf fills in j.key for jobs made without one.
+func (a *Analyzer) keyOf(j *job) {
+	if j.key == 0 {
+		j.key = j.frame
+		if j.key == 0 {
+			j.key = a.frame
+		}
+	}
+}
+
+// usesAddrs tells whether j's record takes its addresses from the batch.
+func usesAddrs(j *job) bool { return j.side == nil && makesRecord(j.op) }
+
+// hold moves j, the last job of b, with its bytes data, into the stage.
+// Its frame list and addresses, the last ones of b, leave b.
+func (s *stage) hold(j *job, b *batch, data []byte) {
+	h := *j
+	h.data = span{int32(len(s.data)), int32(len(data))}
+	s.data = append(s.data, data...)
+	h.parts = span{int32(len(s.parts)), j.parts.n}
+	if j.parts.n > 0 {
+		s.parts = append(s.parts, b.parts[j.parts.off:j.parts.off+j.parts.n]...)
+		b.parts = b.parts[:j.parts.off]
+	}
+	if usesAddrs(j) {
+		h.addrs = int32(len(s.addrs))
+		s.addrs = append(s.addrs, b.addrs[j.addrs], b.addrs[j.addrs+1])
+		b.addrs = b.addrs[:j.addrs]
+	}
+	*j = job{}
+	b.jobs = b.jobs[:len(b.jobs)-1]
+	s.bytes += len(data)
+	// Insert in key order, after the jobs of the same key: nearly always
+	// at the end, or a few places from it.
+	s.jobs = append(s.jobs, job{})
+	i := len(s.jobs) - 1
+	for i > s.head && s.jobs[i-1].key > h.key {
+		i--
+	}
+	copy(s.jobs[i+1:], s.jobs[i:len(s.jobs)-1])
+	s.jobs[i] = h
+}
+
+// pass hands j, the last job of b made with the bytes data, to the back
+// end, as commit always did.
+func (a *Analyzer) pass(j *job, b *batch, data []byte) {
+	if j.key > a.stage.last {
+		a.stage.last = j.key
+	}
+	if s := &a.stage; s.waiting() > 0 {
+		// The back end's clock must not run ahead of a record still to
+		// come (a tracker would give up on its request).
+		if t := s.jobs[s.head].time; j.now.After(t) && !t.IsZero() {
+			j.now = t
+		}
+	}
+	j.data = span{int32(len(b.data)), int32(len(data))}
+	b.data = append(b.data, data...)
+	if a.pp == nil {
+		a.process(j, b)
+		b.reset()
+		return
+	}
+	if len(b.jobs) >= a.opts.Batch || len(b.data) >= maxBatchBytes {
+		a.pp.send()
+	}
+}
+
+// release passes on the waiting jobs the watermark has passed, and those a
+// bound lets wait no longer; all of them when all is set (the input ended).
+func (a *Analyzer) release(all bool) {
+	s := &a.stage
+	if s.waiting() == 0 {
+		return
+	}
+	w := s.watermark()
+	var old time.Time
+	if !all && !a.now.IsZero() {
+		old = a.now.Add(-a.opts.HoldWindow)
+	}
+	for s.head < len(s.jobs) {
+		h := &s.jobs[s.head]
+		if !all && h.key > w {
+			t := h.time
+			if t.IsZero() { // a tick, a close: when it was made
+				t = h.now
+			}
+			if s.waiting() <= a.opts.MaxHeld*stageJobs && s.bytes <= maxStageBytes && !t.Before(old) {
+				break
+			}
+			s.forced++
+		}
+		a.unstage(h)
+	}
+	switch {
+	case s.head == len(s.jobs):
+		clear(s.jobs)
+		s.jobs, s.head = s.jobs[:0], 0
+		s.data, s.parts, s.addrs, s.bytes = s.data[:0], s.parts[:0], s.addrs[:0], 0
+		if cap(s.data) > maxStageBytes {
+			s.data = nil
+		}
+	case s.head >= 64 && s.head*2 >= len(s.jobs):
+		s.compact()
+	}
+}
+
+// compact moves the waiting jobs to the front of the stage, and their
+// bytes, frame lists and addresses into the spare arenas, which are
+// swapped in: the stage is seldom empty on a busy capture, and would
+// otherwise grow without end. (Jobs are in key order, their bytes in the
+// order they came: the bytes cannot be moved within one arena.) Each
+// compaction moves at most as many jobs as went on since the last.
+func (s *stage) compact() {
+	n := copy(s.jobs, s.jobs[s.head:])
+	clear(s.jobs[n:])
+	s.jobs, s.head = s.jobs[:n], 0
+	d, p, ad := s.spare.data[:0], s.spare.parts[:0], s.spare.addrs[:0]
+	for i := range s.jobs {
+		j := &s.jobs[i]
+		off := int32(len(d))
+		d = append(d, s.data[j.data.off:j.data.off+j.data.n]...)
+		j.data.off = off
+		off = int32(len(p))
+		p = append(p, s.parts[j.parts.off:j.parts.off+j.parts.n]...)
+		j.parts.off = off
+		if usesAddrs(j) {
+			off = int32(len(ad))
+			ad = append(ad, s.addrs[j.addrs], s.addrs[j.addrs+1])
+			j.addrs = off
+		}
+	}
+	s.spare.data, s.spare.parts, s.spare.addrs = s.data[:0], s.parts[:0], s.addrs[:0]
+	s.data, s.parts, s.addrs = d, p, ad
+}
+
+// unstage moves h, the stage's head, into the current batch and passes it.
+func (a *Analyzer) unstage(h *job) {
+	s := &a.stage
+	s.head++
+	b := a.curBatch()
+	b.jobs = append(b.jobs, *h)
+	j := &b.jobs[len(b.jobs)-1]
+	j.parts = span{int32(len(b.parts)), h.parts.n}
+	b.parts = append(b.parts, s.parts[h.parts.off:h.parts.off+h.parts.n]...)
+	if usesAddrs(h) {
+		j.addrs = int32(len(b.addrs))
+		b.addrs = append(b.addrs, s.addrs[h.addrs], s.addrs[h.addrs+1])
+	}
+	data := s.data[h.data.off : h.data.off+h.data.n]
+	s.bytes -= len(data)
+	*h = job{} // let go of its side and strings
+	a.pass(j, b, data)
+}
+
+// heldConns is a min-heap of the TCP connections that hold the watermark
+// back, by the oldest frame each holds (tcpConn.holdFrom).
+type heldConns struct{ h []*tcpConn }
+
+// set moves c to its place for from, the oldest frame it holds (0: none).
+func (q *heldConns) set(c *tcpConn, from uint64) {
+	if from == c.holdFrom {
+		return
+	}
+	c.holdFrom = from
+	i := c.heapIdx - 1 // heapIdx is 1 + c's index, 0 when not in the heap
+	switch {
+	case from == 0 && i < 0:
+	case from == 0:
+		n := len(q.h) - 1
+		q.swap(i, n)
+		q.h[n].heapIdx = 0
+		q.h[n] = nil
+		q.h = q.h[:n]
+		if i < n {
+			q.fix(i)
+		}
+	case i < 0:
+		q.h = append(q.h, c)
+		c.heapIdx = len(q.h)
+		q.up(len(q.h) - 1)
+	default:
+		q.fix(i)
+	}
+}
+
+func (q *heldConns) swap(i, j int) {
+	q.h[i], q.h[j] = q.h[j], q.h[i]
+	q.h[i].heapIdx, q.h[j].heapIdx = i+1, j+1
+}
+
+func (q *heldConns) fix(i int) {
+	if !q.down(i) {
+		q.up(i)
+	}
+}
+
+func (q *heldConns) up(i int) {
+	for i > 0 {
+		p := (i - 1) / 2
+		if q.h[p].holdFrom <= q.h[i].holdFrom {
+			return
+		}
+		q.swap(i, p)
+		i = p
+	}
+}
+
+func (q *heldConns) down(i int) bool {
+	i0 := i
+	for {
+		l := 2*i + 1
+		if l >= len(q.h) {
+			break
+		}
+		m := l
+		if r := l + 1; r < len(q.h) && q.h[r].holdFrom < q.h[l].holdFrom {
+			m = r
+		}
+		if q.h[i].holdFrom <= q.h[m].holdFrom {
+			break
+		}
+		q.swap(i, m)
+		i = m
+	}
+	return i > i0
+}
