@@ -111,13 +111,10 @@ func (s *stage) hold(j *job, b *batch, data []byte) {
 	s.bytes += len(data)
 	// Insert in key order, after the jobs of the same key: nearly always
 	// at the end, or a few places from it.
-	s.jobs = append(s.jobs, job{})
-	i := len(s.jobs) - 1
-	for i > s.head && s.jobs[i-1].key > h.key {
-		i--
+	s.jobs = append(s.jobs, h)
+	for i := len(s.jobs) - 1; i > s.head && s.jobs[i-1].key > h.key; i-- {
+		s.jobs[i-1], s.jobs[i] = s.jobs[i], s.jobs[i-1]
 	}
-	copy(s.jobs[i+1:], s.jobs[i:len(s.jobs)-1])
-	s.jobs[i] = h
 }
 
 // pass hands j, the last job of b made with the bytes data, to the back
@@ -192,7 +189,7 @@ func (a *Analyzer) release(all bool) {
 // compaction moves at most as many jobs as went on since the last.
 func (s *stage) compact() {
 	n := copy(s.jobs, s.jobs[s.head:])
-	clear(s.jobs[n:])
+	clear(s.jobs[n:]) // let go of the sides and strings of those gone
 	s.jobs, s.head = s.jobs[:n], 0
 	d, p, ad := s.spare.data[:0], s.spare.parts[:0], s.spare.addrs[:0]
 	for i := range s.jobs {
@@ -228,8 +225,7 @@ func (a *Analyzer) unstage(h *job) {
 	}
 	data := s.data[h.data.off : h.data.off+h.data.n]
 	s.bytes -= len(data)
-	*h = job{} // let go of its side and strings
-	a.pass(j, b, data)
+	a.pass(j, b, data) // h is cleared when the stage is compacted or emptied
 }
 
 // heldConns is a min-heap of the TCP connections that hold the watermark

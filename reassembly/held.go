@@ -24,14 +24,21 @@ func (h *half) heldFrom(c *conn) uint64 {
 		}
 	}
 	if !h.done {
-		// The partial PDU's bytes end at fed, where the queued ones start:
-		// every range that ends past the first held byte is held.
-		start := h.fed
-		if len(h.pend) > 0 {
-			start = h.pendOff
-		}
-		for i := len(h.segs) - 1; i >= h.sh && h.segs[i].end > start; i-- {
+		// The queued bytes start at fed, where the partial PDU's end.
+		i := len(h.segs) - 1
+		for ; i >= h.sh && h.segs[i].off >= h.fed; i-- {
 			take(h.segs[i].frame)
+		}
+		if len(h.pend) > 0 && i >= h.sh {
+			// A partial PDU is reported, if it ever is as undissected
+			// bytes, whole, or what is left of it once PDUs were framed
+			// off its front: at the newest frame of its parts, never
+			// before that of its last range. Resynchronising, though,
+			// it may be skipped piecemeal: any of its ranges.
+			take(h.segs[i].frame)
+			for i--; h.afterGap && i >= h.sh && h.segs[i].end > h.pendOff; i-- {
+				take(h.segs[i].frame)
+			}
 		}
 		if h.fin > h.fed {
 			take(c.lastFrame)
