@@ -373,10 +373,11 @@ func (a *Analyzer) Flush(idle time.Duration) error {
 		a.housekeeping()
 	}
 	a.release(false) // what waited past the window (reorder.go)
-	a.submit(job{op: opFlush})
 	if a.pp != nil {
-		a.pp.send()
+		a.pp.flush()
+		return a.failed()
 	}
+	a.submit(job{op: opFlush})
 	return a.failed()
 }
 

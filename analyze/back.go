@@ -164,6 +164,10 @@ func (a *Analyzer) commit(data []byte) {
 	j.rel = since(j.time, a.first)
 	j.shard = jobShard(j)
 	a.keyOf(j)
+	if a.pp != nil {
+		a.pp.commit(j, b, data) // reorder.go
+		return
+	}
 	if s := &a.stage; (j.key > s.watermark() || s.waiting() > 0 && s.jobs[s.head].key <= j.key) && j.op != opFlush && j.op != opFinish {
 		s.hold(j, b, data) // it waits for earlier frames' records (reorder.go)
 		if s.waiting() > a.opts.MaxHeld*stageJobs || s.bytes > maxStageBytes {
@@ -366,6 +370,12 @@ type pipe struct {
 	stopc   chan struct{} // closed when stopped is set (Analyzer.Done)
 	once    sync.Once
 	shardsWait
+	// The batches made but not sent, cur the last of them, wait for the
+	// watermark (reorder.go): pending are full, in order.
+	pending     []*batch
+	unsent      int    // jobs in pending and cur
+	unsentBytes int    // their bytes
+	lastKey     uint64 // the last job's key, the highest
 }
 
 // stop tells the front end that the back end has stopped (an emit error,
@@ -408,23 +418,37 @@ func (p *pipe) recycle(b *batch) {
 	}
 }
 
+// send sends cur, and all that waits before it, and starts another.
 func (p *pipe) send() {
+	p.releasePending(true)
 	if len(p.cur.jobs) == 0 {
 		return
 	}
+	p.sendBatch(p.cur)
+	p.cur = p.newBatch()
+}
+
+// sendBatch hands b to the back end.
+func (p *pipe) sendBatch(b *batch) {
+	p.unsent -= len(b.jobs)
+	p.unsentBytes -= len(b.data)
 	if p.merger != nil {
-		p.cur.refs.Store(int32(len(p.shardIn)))
+		b.refs.Store(int32(len(p.shardIn)))
 		for _, in := range p.shardIn {
-			in <- p.cur
+			in <- b
 		}
 	} else {
-		p.batches <- p.cur
+		p.batches <- b
 	}
+}
+
+// newBatch is an empty batch, one the back end is done with if it can.
+func (p *pipe) newBatch() *batch {
 	select {
 	case b := <-p.free:
-		p.cur = b
+		return b
 	default:
-		p.cur = &batch{jobs: make([]job, 0, p.a.opts.Batch)}
+		return &batch{jobs: make([]job, 0, p.a.opts.Batch)}
 	}
 }
 

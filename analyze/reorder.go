@@ -21,12 +21,20 @@ import (
 // it. The back end, the shards and the merger see jobs in frame order and
 // are unchanged.
 //
-// The wait is bounded: past stageJobs*Options.MaxHeld jobs, maxStageBytes of their
-// bytes, or Options.HoldWindow of packet time since the oldest waiting
-// job's frame, the oldest go on anyway. Only then can a record come out
-// before one of an earlier frame (Stats.Reordered counts them... see
-// reorder.forced). Flush (live input) passes at once: it never waits for
-// the stage, which the window bounds.
+// The wait is bounded: past stageJobs*Options.MaxHeld jobs, maxStageBytes
+// of their bytes, or Options.HoldWindow of packet time since the oldest
+// waiting job's frame, the oldest go on anyway. Only then can a record
+// come out after one of a later frame (stage.forced counts the jobs that
+// went early; the tests hold it to 0 on every sample). Flush (live input)
+// sends what the watermark passed and what waited past the window, then
+// flushes at once: output never waits longer than the window.
+//
+// Without Parallel, waiting jobs are copied into the stage's own slices
+// (stage.hold) and back into the batch when they go. With Parallel, jobs
+// wait in the batches they were made in (pipe.commit): a batch is sent
+// once the watermark passed its last job, and only a job that comes after
+// one of a later frame is moved (placeLate), so that the common case costs
+// no copy.
 //
 // A job's key is its frame, made non-decreasing per direction of a TCP
 // connection (tcpConn.key): a decoder sees each direction's units in
@@ -145,6 +153,10 @@ func (a *Analyzer) pass(j *job, b *batch, data []byte) {
 // release passes on the waiting jobs the watermark has passed, and those a
 // bound lets wait no longer; all of them when all is set (the input ended).
 func (a *Analyzer) release(all bool) {
+	if a.pp != nil {
+		a.pp.releasePending(all)
+		return
+	}
 	s := &a.stage
 	if s.waiting() == 0 {
 		return
@@ -299,4 +311,190 @@ func (q *heldConns) down(i int) bool {
 		i = m
 	}
 	return i > i0
+}
+
+// With Parallel, jobs wait in the batches they were made in, which are
+// not sent until the watermark passes their last job (or a bound says so):
+// a job is written once, as without the stage, and only a job that comes
+// after one of a later frame (rare) is moved into place.
+
+// commit places j, the last job of cur (its bytes data not yet added),
+// and sends what may go.
+func (p *pipe) commit(j *job, b *batch, data []byte) {
+	a := p.a
+	j.data = span{int32(len(b.data)), int32(len(data))}
+	b.data = append(b.data, data...)
+	p.unsent++
+	p.unsentBytes += len(data)
+	if j.op == opFlush || j.op == opFinish {
+		return // in a batch of their own (flush), or the last (Finish)
+	}
+	if j.key < p.lastKey && p.unsent > 1 {
+		p.placeLate(b)
+	} else {
+		p.lastKey = j.key
+	}
+	if len(b.jobs) >= a.opts.Batch || len(b.data) >= maxBatchBytes {
+		p.pending = append(p.pending, b)
+		p.cur = p.newBatch()
+	}
+	if len(p.pending) > 0 && (p.unsent > a.opts.MaxHeld*stageJobs || p.unsentBytes > maxStageBytes || p.pending[0].jobs[len(p.pending[0].jobs)-1].key <= a.stage.watermark()) {
+		// The watermark of the last packet passed a batch, or a bound: the
+		// time one is checked after each packet (tcpState.packet), when
+		// the watermark is not stale.
+		p.releasePending(false)
+	}
+}
+
+// placeLate moves the last job of cur to its place among the unsent
+// jobs: after the last one of its key or an earlier one.
+func (p *pipe) placeLate(cur *batch) {
+	j := cur.jobs[len(cur.jobs)-1]
+	t := cur // the batch it goes in: the last whose first job is not after it
+	if len(cur.jobs) == 1 || cur.jobs[0].key > j.key {
+		t = nil
+		for i := len(p.pending) - 1; i >= 0; i-- {
+			if t = p.pending[i]; t.jobs[0].key <= j.key {
+				break
+			}
+		}
+		if t == nil { // nothing is pending: the front of cur
+			t = cur
+		} // else the last pending batch that may take it, or the front of the first
+	}
+	if t != cur {
+		// Its bytes, frame list and addresses go with it; they are the
+		// last ones of cur.
+		data := cur.data[j.data.off : j.data.off+j.data.n]
+		n := j
+		n.data = span{int32(len(t.data)), j.data.n}
+		t.data = append(t.data, data...)
+		n.parts = span{int32(len(t.parts)), j.parts.n}
+		t.parts = append(t.parts, cur.parts[j.parts.off:j.parts.off+j.parts.n]...)
+		cur.parts = cur.parts[:j.parts.off]
+		if usesAddrs(&j) {
+			n.addrs = int32(len(t.addrs))
+			t.addrs = append(t.addrs, cur.addrs[j.addrs], cur.addrs[j.addrs+1])
+			cur.addrs = cur.addrs[:j.addrs]
+		}
+		cur.data = cur.data[:j.data.off]
+		cur.jobs[len(cur.jobs)-1] = job{}
+		cur.jobs = cur.jobs[:len(cur.jobs)-1]
+		t.jobs = append(t.jobs, n)
+	}
+	for i := len(t.jobs) - 1; i > 0 && t.jobs[i-1].key > j.key; i-- {
+		t.jobs[i-1], t.jobs[i] = t.jobs[i], t.jobs[i-1]
+	}
+}
+
+// releasePending sends the full batches the watermark has passed, and
+// those a bound lets wait no longer; all of them when all is set.
+func (p *pipe) releasePending(all bool) {
+	a := p.a
+	w := a.stage.watermark()
+	for len(p.pending) > 0 {
+		b := p.pending[0]
+		if !all && b.jobs[len(b.jobs)-1].key > w {
+			if !p.bound(b, w) {
+				return
+			}
+			for i := range b.jobs {
+				if b.jobs[i].key > w {
+					a.stage.forced++
+				}
+			}
+		}
+		copy(p.pending, p.pending[1:])
+		p.pending[len(p.pending)-1] = nil
+		p.pending = p.pending[:len(p.pending)-1]
+		p.sendBatch(b)
+	}
+}
+
+// bound tells whether the unsent jobs passed a bound, b the first batch
+// of them: then it must go.
+func (p *pipe) bound(b *batch, w uint64) bool {
+	a := p.a
+	if p.unsent > a.opts.MaxHeld*stageJobs || p.unsentBytes > maxStageBytes {
+		return true
+	}
+	if !p.old(&b.jobs[0]) {
+		return false
+	}
+	for i := range b.jobs { // the oldest job that waits: after those the watermark passed
+		if b.jobs[i].key > w {
+			return p.old(&b.jobs[i])
+		}
+	}
+	return false
+}
+
+// old tells whether h waited longer than the window.
+func (p *pipe) old(h *job) bool {
+	a := p.a
+	t := h.time
+	if t.IsZero() {
+		t = h.now
+	}
+	return !a.now.IsZero() && t.Before(a.now.Add(-a.opts.HoldWindow))
+}
+
+// flush sends every job the watermark has passed, even from a batch not
+// full, then a flush of the back end in a batch of its own: on live
+// input, jobs wait for no more than the window (Analyzer.Flush).
+func (p *pipe) flush() {
+	a := p.a
+	p.releasePending(false)
+	w := a.stage.watermark()
+	for {
+		fb := p.cur
+		if len(p.pending) > 0 {
+			fb = p.pending[0]
+		}
+		n := 0
+		for n < len(fb.jobs) && (fb.jobs[n].key <= w || p.old(&fb.jobs[n])) {
+			if fb.jobs[n].key > w {
+				a.stage.forced++
+			}
+			n++
+		}
+		if n == 0 {
+			break
+		}
+		rest := p.newBatch()
+		for _, j := range fb.jobs[n:] {
+			rest.jobs = append(rest.jobs, j)
+			r := &rest.jobs[len(rest.jobs)-1]
+			r.data = span{int32(len(rest.data)), j.data.n}
+			rest.data = append(rest.data, fb.data[j.data.off:j.data.off+j.data.n]...)
+			r.parts = span{int32(len(rest.parts)), j.parts.n}
+			rest.parts = append(rest.parts, fb.parts[j.parts.off:j.parts.off+j.parts.n]...)
+			if usesAddrs(&j) {
+				r.addrs = int32(len(rest.addrs))
+				rest.addrs = append(rest.addrs, fb.addrs[j.addrs], fb.addrs[j.addrs+1])
+			}
+		}
+		clear(fb.jobs[n:])
+		fb.jobs = fb.jobs[:n]
+		moved := len(rest.data)
+		p.unsentBytes -= moved // counted again below, with rest's
+		p.sendBatch(fb)
+		p.unsentBytes += moved
+		if fb == p.cur {
+			p.cur = rest
+			break
+		}
+		if len(rest.jobs) > 0 {
+			p.pending[0] = rest
+			break
+		}
+		copy(p.pending, p.pending[1:])
+		p.pending[len(p.pending)-1] = nil
+		p.pending = p.pending[:len(p.pending)-1]
+	}
+	held := p.cur
+	p.cur = p.newBatch()
+	a.submit(job{op: opFlush})
+	p.sendBatch(p.cur)
+	p.cur = held
 }
