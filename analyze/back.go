@@ -386,7 +386,10 @@ func (p *pipe) stop() {
 }
 
 func startPipe(a *Analyzer) *pipe {
-	p := &pipe{a: a, batches: make(chan *batch, 4), free: make(chan *batch, 6), done: make(chan struct{}), stopc: make(chan struct{})}
+	// Batches waiting for the watermark (reorder.go) are reused too: some
+	// 2000 jobs wait on a busy capture.
+	spare := 6 + min(64, a.opts.MaxHeld*stageJobs/a.opts.Batch/4)
+	p := &pipe{a: a, batches: make(chan *batch, 4), free: make(chan *batch, spare), done: make(chan struct{}), stopc: make(chan struct{})}
 	p.cur = &batch{jobs: make([]job, 0, a.opts.Batch)}
 	if a.opts.Sink != nil {
 		startShards(a, p)
