@@ -22,10 +22,12 @@ type Options struct {
 	ClassicSalt  string     // --classic-salt: a heartbeat salt known from elsewhere
 	// HoldWindow is how long, in packet time, a request may hold back the
 	// output while its response is awaited (so that the request can show
-	// "Response in frame N").
+	// "Response in frame N"), and how long bytes whose fate is not decided
+	// yet may hold back the records of later frames (reorder.go).
 	HoldWindow time.Duration
 	// MaxHeld bounds the records held back; past it the oldest request is
-	// given up on.
+	// given up on. It bounds the jobs waiting for earlier frames' records
+	// as well.
 	MaxHeld int
 	// Keep: emit keeps each record (tests and tools that collect them);
 	// the analyzer never reuses a record once emitted.
@@ -122,6 +124,7 @@ type Analyzer struct {
 	flushAt      time.Time // the packet time of the next housekeeping
 	queryServers map[netip.AddrPort]struct{}
 	tcpState     *tcpState
+	stage        stage // jobs waiting for earlier frames' records (reorder.go)
 	stats        Stats
 	pp           *pipe    // the back end's goroutine (Parallel), or nil
 	one          *batch   // without Parallel: the one job's bytes
@@ -391,10 +394,12 @@ func (a *Analyzer) Flush(idle time.Duration) error {
 	if !a.first.IsZero() {
 		a.housekeeping()
 	}
-	a.submit(job{op: opFlush})
+	a.release(false) // what waited past the window (reorder.go)
 	if a.pp != nil {
-		a.pp.send()
+		a.pp.flush()
+		return a.failed()
 	}
+	a.submit(job{op: opFlush})
 	return a.failed()
 }
 
@@ -446,6 +451,7 @@ func (a *Analyzer) Finish() error {
 		if rest := a.frags.rest(); len(rest) > 0 {
 			a.fragNotes(rest, 0, time.Time{})
 		}
+		a.release(true)
 		a.submit(job{op: opFinish})
 	}
 	var werr error

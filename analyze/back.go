@@ -57,6 +57,7 @@ type job struct {
 	time   time.Time
 	rel    time.Duration
 	now    time.Time // the front end's packet time when the job was made
+	key    uint64    // its place in the output: its frame, non-decreasing per TCP direction (reorder.go)
 	gapLen int       // KindGap: the missing bytes; KindNote: the note's kind (noteKinds)
 	off    int64     // the bytes' stream offset (TCP)
 	data   span      // in the batch's arenas
@@ -162,16 +163,19 @@ func (a *Analyzer) commit(data []byte) {
 	j.now = a.now
 	j.rel = since(j.time, a.first)
 	j.shard = jobShard(j)
-	j.data = span{int32(len(b.data)), int32(len(data))}
-	b.data = append(b.data, data...)
-	if a.pp == nil {
-		a.process(j, b)
-		b.reset()
+	a.keyOf(j)
+	if a.pp != nil {
+		a.pp.commit(j, b, data) // reorder.go
 		return
 	}
-	if len(b.jobs) >= a.opts.Batch || len(b.data) >= maxBatchBytes {
-		a.pp.send()
+	if s := &a.stage; (j.key > s.watermark() || s.waiting() > 0 && s.jobs[s.head].key <= j.key) && j.op != opFlush && j.op != opFinish {
+		s.hold(j, b, data) // it waits for earlier frames' records (reorder.go)
+		if s.waiting() > a.opts.MaxHeld*stageJobs || s.bytes > maxStageBytes {
+			a.release(false) // the oldest go on
+		}
+		return
 	}
+	a.pass(j, b, data)
 }
 
 // record makes the record a job describes, on the back end.
@@ -372,6 +376,12 @@ type pipe struct {
 	stopc   chan struct{} // closed when stopped is set (Analyzer.Done)
 	once    sync.Once
 	shardsWait
+	// The batches made but not sent, cur the last of them, wait for the
+	// watermark (reorder.go): pending are full, in order.
+	pending     []*batch
+	unsent      int    // jobs in pending and cur
+	unsentBytes int    // their bytes
+	lastKey     uint64 // the last job's key, the highest
 }
 
 // stop tells the front end that the back end has stopped (an emit error,
@@ -382,7 +392,10 @@ func (p *pipe) stop() {
 }
 
 func startPipe(a *Analyzer) *pipe {
-	p := &pipe{a: a, batches: make(chan *batch, 4), free: make(chan *batch, 6), done: make(chan struct{}), stopc: make(chan struct{})}
+	// Batches waiting for the watermark (reorder.go) are reused too: some
+	// 2000 jobs wait on a busy capture.
+	spare := 6 + min(64, a.opts.MaxHeld*stageJobs/a.opts.Batch/4)
+	p := &pipe{a: a, batches: make(chan *batch, 4), free: make(chan *batch, spare), done: make(chan struct{}), stopc: make(chan struct{})}
 	p.cur = &batch{jobs: make([]job, 0, a.opts.Batch)}
 	if a.opts.Sink != nil && !a.opts.Ordered {
 		startShards(a, p)
@@ -414,23 +427,37 @@ func (p *pipe) recycle(b *batch) {
 	}
 }
 
+// send sends cur, and all that waits before it, and starts another.
 func (p *pipe) send() {
+	p.releasePending(true)
 	if len(p.cur.jobs) == 0 {
 		return
 	}
+	p.sendBatch(p.cur)
+	p.cur = p.newBatch()
+}
+
+// sendBatch hands b to the back end.
+func (p *pipe) sendBatch(b *batch) {
+	p.unsent -= len(b.jobs)
+	p.unsentBytes -= len(b.data)
 	if p.merger != nil {
-		p.cur.refs.Store(int32(len(p.shardIn)))
+		b.refs.Store(int32(len(p.shardIn)))
 		for _, in := range p.shardIn {
-			in <- p.cur
+			in <- b
 		}
 	} else {
-		p.batches <- p.cur
+		p.batches <- b
 	}
+}
+
+// newBatch is an empty batch, one the back end is done with if it can.
+func (p *pipe) newBatch() *batch {
 	select {
 	case b := <-p.free:
-		p.cur = b
+		return b
 	default:
-		p.cur = &batch{jobs: make([]job, 0, p.a.opts.Batch)}
+		return &batch{jobs: make([]job, 0, p.a.opts.Batch)}
 	}
 }
 

@@ -66,11 +66,21 @@ func notePDU(p *dissect.PDU, proto string, dir dissect.Dir, kind int, msg string
 }
 
 // note makes a KindNote job for one direction of h's connection.
+// Before the protocol is named, it waits for it, as units do (deferUnit).
 func (h *tcpConn) note(c *reassembly.ConnInfo, d reassembly.Dir, kind int, frame uint64, t time.Time, off int64, msg string) {
+	lay := h.t.a.net.of(frame)
+	if h.proto == nil && h.deferRec(frame, 0, func() { h.noteJob(c, d, kind, frame, t, off, msg, lay) }) {
+		return
+	}
+	h.noteJob(c, d, kind, frame, t, off, msg, lay)
+}
+
+func (h *tcpConn) noteJob(c *reassembly.ConnInfo, d reassembly.Dir, kind int, frame uint64, t time.Time, off int64, msg string, lay Layers) {
 	a := h.t.a
 	j := a.newJob()
 	j.op, j.kind, j.frame, j.time, j.dir = opEmit, KindNote, frame, t, ddir(d)
-	j.lay = a.net.of(frame)
+	j.key = h.key(d, frame)
+	j.lay = lay
 	j.side = h.side(d, c)
 	j.off, j.gapLen, j.reason = off, kind, msg
 	a.commit(nil)
@@ -167,6 +177,7 @@ func (h *tcpConn) reportUnclaimed(c *reassembly.ConnInfo) {
 		a := h.t.a
 		j := a.newJob()
 		j.op, j.kind, j.frame, j.time, j.dir = opEmit, KindUndissected, c.EndFrame, c.EndTime, ddir(reassembly.Dir(d))
+		j.key = h.key(reassembly.Dir(d), c.EndFrame)
 		j.lay = a.net.of(c.EndFrame)
 		j.side = h.side(reassembly.Dir(d), c)
 		reason := "a stream on a Minecraft port that no protocol claims: " + strconv.FormatInt(l.bytes, 10) + " bytes in "

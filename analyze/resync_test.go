@@ -58,7 +58,7 @@ func TestSLPDecidedByEitherSide(t *testing.T) {
 			c.Send(true, ping[1:])         // 9
 			c.Send(false, ping)            // 10
 			c.Close()
-		}, []string{"4 Missing bytes", "4 Undissected bytes", "7 Status Request", "7 Status Response", "9 Ping Request", "10 Pong Response"}, "10.0.0.2:25571"},
+		}, []string{"4 Missing bytes", "4 Undissected bytes", "6 Status Request", "7 Status Response", "9 Ping Request", "10 Pong Response"}, "10.0.0.2:25571"},
 		{"capture starts at the status request", func(c *capgen.TCPConn) {
 			c.Skip(true, len(slpHandshake))
 			c.Send(true, []byte{0x01, 0x00}) // 1

@@ -55,10 +55,20 @@ func newTCPState(a *Analyzer) *tcpState {
 func (t *tcpState) packet(frame uint64, ci gopacket.CaptureInfo, flow gopacket.Flow, tcp *layers.TCP) {
 	t.a.net.tcpSegment(t.a, tcp)
 	t.r.Feed(frame, ci, flow, tcp)
+	if t.a.stage.waiting() > 0 || t.a.pp != nil && len(t.a.pp.pending) > 0 {
+		t.a.release(false) // the watermark may have moved on (reorder.go)
+	}
 }
 
-func (t *tcpState) flushIdle(now time.Time) { t.r.FlushIdle(now) }
-func (t *tcpState) close()                  { t.r.Close() }
+func (t *tcpState) flushIdle(now time.Time) {
+	t.r.FlushIdle(now)
+	t.a.release(false)
+}
+
+func (t *tcpState) close() {
+	t.r.Close()
+	t.a.release(false)
+}
 
 // cand is a protocol a connection may speak, and whether its port says so
 // (a stream on a protocol's port that starts mid-way is still reported as
@@ -80,6 +90,18 @@ type tcpConn struct {
 	reason [2]string          // the framer's last reason for losing or skipping bytes, per direction
 	sides  [2]*side           // what the records of each direction share; made again when proto is set
 	lost   *[2]unclaimedBytes // a stream on a Minecraft port no protocol claims (notes.go)
+
+	// Frame order (reorder.go).
+	lastKey  [2]uint64 // the key of each direction's last job
+	rheld    uint64    // the oldest frame the reassembler holds bytes of (Held), or 0
+	holdFrom uint64    // the oldest frame a record still to come may be at, or 0
+	heapIdx  int       // 1 + the place in the stage's heldConns, 0 when not there
+	// Records of units and notes delivered before the protocol is named,
+	// made when it is, so that they say which protocol (deferUnit).
+	deferred []func()
+	defFrame uint64 // the oldest frame among them
+	defBytes int
+	noDefer  bool // too many waited: the rest are made at once
 }
 
 func (t *tcpState) factory(c *reassembly.ConnInfo) reassembly.ConnHandler {
@@ -120,9 +142,11 @@ func (h *tcpConn) setProto(p *tcpProto) {
 	h.proto, h.cands, h.sides = p, nil, [2]*side{}
 	if p == nil {
 		h.ignore = true
+		h.undefer()
 		return
 	}
 	h.conn, h.dec = p.newConn(h.t), p.newConn(h.t)
+	h.undefer()
 }
 
 // side is what the records of direction d share, made at the first record
@@ -202,6 +226,7 @@ func (h *tcpConn) Frame(dir reassembly.Dir, buf []byte, afterGap bool) reassembl
 				return reassembly.NeedMore(0)
 			}
 			h.ignore = true
+			h.undefer()
 			return reassembly.Lost()
 		}
 	}
@@ -237,31 +262,43 @@ func (h *tcpConn) Deliver(u *reassembly.Unit) {
 		h.unclaimed(u) // counted, reported once at close (notes.go)
 		return
 	}
+	if h.proto == nil && h.deferUnit(u) {
+		return
+	}
+	h.job(u, h.t.a.net.of(u.Frame), h.reason[u.Dir], false)
+}
+
+// job makes u's job; lay is the headers of its frame, why the framer's
+// last reason for losing bytes in its direction. A unit delivered before
+// the protocol was named (replay) is made as it was then: as undissected
+// bytes, never decoded.
+func (h *tcpConn) job(u *reassembly.Unit, lay Layers, why string, replay bool) {
 	a := h.t.a
 	j := a.newJob()
 	j.op, j.frame, j.time, j.dir = opEmit, u.Frame, u.Time, ddir(u.Dir)
+	j.key = h.key(u.Dir, u.Frame)
 	j.side = h.side(u.Dir, u.Conn)
 	j.off = u.StreamOffset
-	j.lay = a.net.of(u.Frame)
+	j.lay = lay
 	switch u.Kind {
 	case reassembly.KindPDU:
 		h.decodeJob(j)
 	case reassembly.KindGap:
 		j.kind, j.gapLen, j.reason = KindGap, u.Length, u.Reason
-		if h.dec != nil {
+		if h.dec != nil && !replay {
 			j.op = opGap
 		}
 	case reassembly.KindConflict:
 		j.kind, j.reason = KindConflict, u.Reason
 	default:
-		if u.Reason == reassembly.ReasonIncomplete && h.atEnd(j, u) {
+		if !replay && u.Reason == reassembly.ReasonIncomplete && h.atEnd(j, u) {
 			break
 		}
-		if h.cut(j, u) {
+		if !replay && h.cut(j, u) {
 			break
 		}
 		j.kind, j.reason = KindUndissected, u.Reason
-		if why := h.reason[u.Dir]; why != "" && (h.proto == nil || u.Reason != reassembly.ReasonIncomplete && u.Reason != reassembly.ReasonNotCaptured) {
+		if why != "" && (replay || h.proto == nil || u.Reason != reassembly.ReasonIncomplete && u.Reason != reassembly.ReasonNotCaptured) {
 			j.reason = why
 		}
 	}
@@ -322,6 +359,7 @@ func conflictPDU(p *dissect.PDU, proto string, dir dissect.Dir, data []byte, off
 // Closed tells the protocol connection that no more bytes will come, so
 // that it can let go of requests still waiting for a response.
 func (h *tcpConn) Closed(c *reassembly.ConnInfo) {
+	h.undefer()
 	h.reportUnclaimed(c)
 	if h.dec != nil {
 		h.t.a.submit(job{op: opClose, side: h.side(reassembly.ClientToServer, h.info)})
@@ -440,6 +478,7 @@ func (h *tcpConn) midStream(dir reassembly.Dir, buf []byte) reassembly.FrameResu
 	}
 	if first == nil {
 		h.ignore = true
+		h.undefer()
 		return reassembly.Lost()
 	}
 	h.setProto(first)
@@ -474,4 +513,83 @@ func proves(conn streamConn, dir reassembly.Dir, buf []byte, want int) dissect.D
 		}
 	}
 	return dissect.DetectNeedMore
+}
+
+// Bounds of the records a connection keeps waiting for its protocol to be
+// named: past them, they are made at once, saying "tcp" as before.
+const (
+	maxDeferred      = 16
+	maxDeferredBytes = 4 << 10
+)
+
+// deferUnit keeps u's record, delivered before the connection's protocol
+// is named, until it is (undefer): a gap before a stream's first PDU
+// then says "slp", not "tcp". It reports whether it kept it.
+func (h *tcpConn) deferUnit(u *reassembly.Unit) bool {
+	c := *u
+	c.Data = append([]byte(nil), u.Data...)
+	c.Parts = append([]reassembly.Part(nil), u.Parts...)
+	lay, why := h.t.a.net.of(u.Frame), h.reason[u.Dir]
+	return h.deferRec(u.Frame, len(u.Data), func() { h.job(&c, lay, why, true) })
+}
+
+// deferRec keeps make, the making of a record at frame of n bytes, while
+// the protocol is not named; it reports whether it did.
+func (h *tcpConn) deferRec(frame uint64, n int, mk func()) bool {
+	if h.noDefer {
+		return false
+	}
+	if len(h.deferred) >= maxDeferred || h.defBytes+n > maxDeferredBytes {
+		h.undefer()
+		h.noDefer = true
+		return false
+	}
+	h.deferred = append(h.deferred, mk)
+	h.defBytes += n
+	if h.defFrame == 0 || frame < h.defFrame {
+		h.defFrame = frame
+	}
+	h.updateHold()
+	return true
+}
+
+// undefer makes the records kept by deferUnit, in the order they came:
+// the protocol is named, or never will be.
+func (h *tcpConn) undefer() {
+	if d := h.deferred; len(d) > 0 {
+		h.deferred, h.defFrame, h.defBytes = nil, 0, 0
+		for _, mk := range d {
+			mk()
+		}
+	}
+	h.updateHold()
+}
+
+// key is the place in the output of a job of direction d at frame: its
+// frame, but never before the direction's last job, whose decoder sees
+// them in stream order.
+func (h *tcpConn) key(d reassembly.Dir, frame uint64) uint64 {
+	k := max(frame, h.lastKey[d])
+	if k == 0 {
+		k = h.t.a.frame
+	}
+	h.lastKey[d] = k
+	return k
+}
+
+// Held is told by the reassembler the oldest frame whose bytes it holds
+// for this connection (reassembly.Holder).
+func (h *tcpConn) Held(frame uint64) {
+	h.rheld = frame
+	h.updateHold()
+}
+
+// updateHold tells the reorder stage the oldest frame a record of this
+// connection still to come may be at.
+func (h *tcpConn) updateHold() {
+	from := h.defFrame
+	if h.rheld != 0 && (from == 0 || h.rheld < from) && !(h.ignore && h.proto == nil) {
+		from = h.rheld
+	}
+	h.t.a.stage.held.set(h, from)
 }

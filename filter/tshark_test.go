@@ -48,11 +48,11 @@ func TestTsharkDifferential(t *testing.T) {
 	var recs []*analyze.Record
 	pduFrames := map[uint64]bool{}
 	emit := func(r *analyze.Record) error {
-		// Only PDUs shown at a frame that carried their bytes: a PDU whose
-		// framing was decided later (mid-stream resync) is still shown at
-		// the later frame, of the other direction (issue 11 keeps that
-		// open), and tshark's fields there are that frame's.
-		if r.Kind == analyze.KindPDU && carriedBy(r) {
+		// Every PDU, each at a frame of its own direction: one whose
+		// framing was decided by the other direction's bytes (a stream
+		// picked up mid-way) is shown at the newest frame that carried it
+		// (issue 11), so tshark's fields there are its own.
+		if r.Kind == analyze.KindPDU {
 			recs = append(recs, r)
 			pduFrames[r.Frame] = true
 		}
@@ -208,17 +208,4 @@ func diff(a, b []uint64) []uint64 {
 		}
 	}
 	return out
-}
-
-// carriedBy reports whether a record's frame carried some of its bytes.
-func carriedBy(r *analyze.Record) bool {
-	if len(r.Parts) == 0 {
-		return true
-	}
-	for _, p := range r.Parts {
-		if p.Frame == r.Frame {
-			return true
-		}
-	}
-	return false
 }

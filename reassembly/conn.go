@@ -72,6 +72,7 @@ type conn struct {
 	pendCap    int  // cap of both directions' PDU buffers, for the per-conn limit
 	lastTs     time.Time
 	lastFrame  uint64
+	heldRep    uint64 // the oldest frame held, as last told the handler (Holder)
 }
 
 // dirOf maps "the segment matched the key forwards" to a direction.

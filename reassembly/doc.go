@@ -32,7 +32,8 @@
 // were carried, not where the framer gave up on them. A handler that learns,
 // while framing one direction, how to frame bytes it had kept the other
 // direction waiting for calls Reassembler.Reframe, so that they are
-// delivered before the PDU it is framing.
+// delivered before the PDU it is framing (at the newest frame of their
+// Parts: they were complete before the frame being fed).
 // Unit.Data and Unit.Parts are only valid during Deliver: Data points into the
 // captured packet whenever the PDU lies within one segment.
 //

@@ -292,5 +292,11 @@ func (r *Reassembler) reframeOther(c *conn, h *half) {
 	// within the same array, from a later position to the front.
 	data, off := o.pend, o.pendOff
 	o.pend, o.need = o.pend[:0], 0
+	// Those bytes were all carried by earlier frames, of the other
+	// direction: their units are reported there, as when a flush
+	// releases them, not at the frame being fed.
+	inFeed := r.inFeed
+	r.inFeed = false
 	r.consume(c, o, data, off)
+	r.inFeed = inFeed
 }

@@ -136,7 +136,10 @@ func (r *Reassembler) Feed(frame uint64, ci gopacket.CaptureInfo, netFlow gopack
 	}
 
 	r.inFeed, r.curFrame, r.curTime = true, frame, ts
-	defer func() { r.inFeed = false }()
+	defer func() {
+		r.inFeed = false
+		r.reportHeld(c)
+	}()
 
 	if c.closed {
 		r.afterClose(h, tcp)
@@ -326,6 +329,10 @@ func (r *Reassembler) closeConn(c *conn) {
 		c.info.EndFrame, c.info.EndTime = r.fedFrame, r.fedTime
 		cl.Closed(&c.info)
 	}
+	if hd, ok := c.h.(Holder); ok && c.heldRep != 0 {
+		c.heldRep = 0
+		hd.Held(0)
+	}
 	// A closed connection stays in the table a while to absorb late
 	// retransmissions, which only need counting: the handler, and all the
 	// protocol state it holds, can go now.
@@ -370,6 +377,7 @@ func (r *Reassembler) sweep(now time.Time) {
 				r.drain(c, Dir(d), gapBefore)
 				r.checkFin(c, &c.half[d])
 			}
+			r.reportHeld(c)
 		}
 		if c.lastTs.Before(idleBefore) || c.closed && c.lastTs.Before(closedBefore) {
 			r.closeConn(c)
