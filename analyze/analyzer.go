@@ -9,6 +9,8 @@ import (
 	"github.com/gopacket/gopacket"
 	"github.com/gopacket/gopacket/ip4defrag"
 	"github.com/gopacket/gopacket/layers"
+
+	"github.com/mcdissect/mcdissect/reassembly"
 )
 
 // ErrStop, returned by an emit function, ends the run without an error
@@ -102,6 +104,10 @@ func (o *Options) defaults() {
 // Analyzer turns packets into records. It is not safe for concurrent use.
 type Analyzer struct {
 	opts Options
+	// stageWindow bounds how long, in packet time, the reorder stage
+	// holds a job (reorder.go): Options.HoldWindow, or on a file, when
+	// HoldWindow was not set, the reassembler's GapTimeout and a second.
+	stageWindow time.Duration
 
 	parser4 *gopacket.DecodingLayerParser // starts at IPv4
 	parser6 *gopacket.DecodingLayerParser // starts at IPv6
@@ -188,8 +194,21 @@ type Stats struct {
 // New makes an analyzer that calls emit for each record, in order. A
 // record belongs to the analyzer: emit must not keep it after returning.
 func New(opts Options, emit func(*Record) error) *Analyzer {
+	window := opts.HoldWindow
 	opts.defaults()
-	a := &Analyzer{opts: opts,
+	if window == 0 {
+		window = opts.HoldWindow
+		if opts.FlushEvery == 0 {
+			// A file: nothing waits for output, so the reorder stage
+			// waits as long as the reassembler may wait for a hole's
+			// bytes (a hole no ACK covers is given up after GapTimeout),
+			// and records come out in frame order however long a hole
+			// lasts. Live input keeps the shorter window: its output
+			// must not wait.
+			window = max(window, reassembly.DefaultGapTimeout+time.Second)
+		}
+	}
+	a := &Analyzer{opts: opts, stageWindow: window,
 		defrag:       ip4defrag.NewIPv4Defragmenter(),
 		queryServers: map[netip.AddrPort]struct{}{},
 		backEnd:      &backEnd{emit: emit, trackers: newTrackers(), borrow: opts.Lite && !opts.Keep},

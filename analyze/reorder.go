@@ -22,10 +22,12 @@ import (
 // are unchanged.
 //
 // The wait is bounded: past stageJobs*Options.MaxHeld jobs, maxStageBytes
-// of their bytes, or Options.HoldWindow of packet time since the oldest
+// of their bytes, or stageWindow of packet time since the oldest
 // waiting job's frame, the oldest go on anyway. Only then can a record
 // come out after one of a later frame (stage.forced counts the jobs that
-// went early; the tests hold it to 0 on every sample). Flush (live input)
+// went early; the tests hold it to 0 on every sample). The bounds are
+// checked job by job without Parallel and batch by batch with it, so
+// where one is reached the two can differ in which records go early. Flush (live input)
 // sends what the watermark passed and what waited past the window, then
 // flushes at once: output never waits longer than the window.
 //
@@ -164,7 +166,7 @@ func (a *Analyzer) release(all bool) {
 	w := s.watermark()
 	var old time.Time
 	if !all && !a.now.IsZero() {
-		old = a.now.Add(-a.opts.HoldWindow)
+		old = a.now.Add(-a.stageWindow)
 	}
 	for s.head < len(s.jobs) {
 		h := &s.jobs[s.head]
@@ -436,7 +438,7 @@ func (p *pipe) old(h *job) bool {
 	if t.IsZero() {
 		t = h.now
 	}
-	return !a.now.IsZero() && t.Before(a.now.Add(-a.opts.HoldWindow))
+	return !a.now.IsZero() && t.Before(a.now.Add(-a.stageWindow))
 }
 
 // flush sends every job the watermark has passed, even from a batch not

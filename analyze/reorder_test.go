@@ -253,7 +253,7 @@ func TestReorderFlush(t *testing.T) {
 			if got := l.next(t); hasFrame(got, 8) {
 				t.Fatalf("a record of frame 8 was output while frame 4's bytes were undecided: %q", got)
 			}
-			if err := a.Flush(a.opts.HoldWindow + time.Second); err != nil {
+			if err := a.Flush(a.stageWindow + time.Second); err != nil {
 				t.Fatal(err)
 			}
 			if got := l.next(t); !hasFrame(got, 8) {
