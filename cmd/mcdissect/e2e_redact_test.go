@@ -140,6 +140,26 @@ func containsAny(out string, forms []string) bool {
 // runStatus is runEnv for a run that must exit with code want.
 func runStatus(t *testing.T, procs string, want int, args ...string) string {
 	t.Helper()
+	out, err := runCmd(procs, args...)
+	if ee, ok := err.(*exec.ExitError); ok && ee.ExitCode() != want || err != nil && !ok || err == nil && want != 0 {
+		t.Fatalf("%v: %v, want exit code %d\n%s", args, err, want, out)
+	}
+	return out
+}
+
+// runEnv runs the binary with GOMAXPROCS=procs (unset when empty) and
+// returns its standard output and error together, whatever its exit code.
+func runEnv(t *testing.T, procs string, args ...string) string {
+	t.Helper()
+	out, err := runCmd(procs, args...)
+	if _, ok := err.(*exec.ExitError); err != nil && !ok {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// runCmd runs the binary with GOMAXPROCS=procs (unset when empty).
+func runCmd(procs string, args ...string) (string, error) {
 	cmd := exec.Command(binary, args...)
 	if procs != "" {
 		cmd.Env = append(cmd.Environ(), "GOMAXPROCS="+procs)
@@ -147,26 +167,5 @@ func runStatus(t *testing.T, procs string, want int, args ...string) string {
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err := cmd.Run()
-	if ee, ok := err.(*exec.ExitError); ok && ee.ExitCode() != want || err != nil && !ok || err == nil && want != 0 {
-		t.Fatalf("%v: %v, want exit code %d\n%s", args, err, want, out.String())
-	}
-	return out.String()
-}
-
-// runEnv runs the binary with GOMAXPROCS=procs (unset when empty) and
-// returns its standard output and error together.
-func runEnv(t *testing.T, procs string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command(binary, args...)
-	if procs != "" {
-		cmd.Env = append(cmd.Environ(), "GOMAXPROCS="+procs)
-	}
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Run(); err != nil {
-		if _, ok := err.(*exec.ExitError); !ok {
-			t.Fatal(err)
-		}
-	}
-	return out.String()
+	return out.String(), err
 }
