@@ -42,11 +42,11 @@ func TestSLPDecidedByEitherSide(t *testing.T) {
 		{"no client bytes before the ping: the server's response decides", func(c *capgen.TCPConn) {
 			c.Handshake()
 			c.Skip(true, len(slpHandshake)+2)
-			c.Send(false, resp) // 4
+			c.Send(false, resp) // 4: its ACK shows the client's bytes lost
 			c.Send(true, ping)  // 5
 			c.Send(false, ping) // 6
 			c.Close()
-		}, []string{"4 Status Response", "5 Missing bytes", "5 Ping Request", "6 Pong Response"}, ""},
+		}, []string{"4 Status Response", "4 Missing bytes", "5 Ping Request", "6 Pong Response"}, ""},
 		{"mcutil's lone length byte lost, on a port of no protocol: SLP, not Classic", func(c *capgen.TCPConn) {
 			c.Handshake()
 			c.Skip(true, 1)                // the handshake's length, written alone

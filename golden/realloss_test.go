@@ -67,6 +67,7 @@ type half struct {
 	synSeq, finSeq uint32
 	segs           []seg
 	finFrame       uint64
+	acked          []seg // the peer's acknowledgement numbers (seq), in frame order
 }
 
 type rec struct {
@@ -180,6 +181,10 @@ func TestRealLossTruth(t *testing.T) {
 				}
 				if tcp.FIN {
 					h.fin, h.finSeq, h.finFrame = true, tcp.Seq+uint32(len(tcp.Payload)), frame
+				}
+				if tcp.ACK {
+					p := &conns[cp][1-i]
+					p.acked = append(p.acked, seg{seq: tcp.Ack, frame: frame})
 				}
 			}
 
@@ -305,12 +310,11 @@ func TestRealLossTruth(t *testing.T) {
 						}
 					}
 					// Holes: where the direction's start is known, each hole is
-					// reported with its length. One that a later segment of data
-					// ends is reported on that segment's frame. One that only the
-					// FIN shows (a lost ping or pong, the last data) is reported
-					// when the connection closes, on its last frame, not on the
-					// FIN (tshark flags the first segment whose sequence number
-					// jumps): held to "at or after the FIN" here.
+					// reported with its length, on the first frame that shows
+					// it: the later segment of data that ends it, the FIN past
+					// it (a lost ping or pong, the last data), or the peer's
+					// ACK past its start (tshark's "ACKed unseen segment"),
+					// whichever comes first.
 					if h.syn {
 						segs := append([]seg(nil), h.segs...)
 						sort.Slice(segs, func(a, b int) bool { return segs[a].seq-base < segs[b].seq-base })
@@ -323,19 +327,19 @@ func TestRealLossTruth(t *testing.T) {
 						pos := 0
 						for _, s := range segs {
 							if o := int(s.seq - base); o > pos {
-								holes = append(holes, hole{o - pos, s.frame, false})
+								holes = append(holes, hole{o - pos, revealed(h, base, pos, s.frame), false})
 							}
 							if e := int(s.seq-base) + s.n; e > pos {
 								pos = e
 							}
 						}
 						if h.fin && int(h.finSeq-base) > pos {
-							holes = append(holes, hole{int(h.finSeq-base) - pos, h.finFrame, true})
+							holes = append(holes, hole{int(h.finSeq-base) - pos, revealed(h, base, pos, h.finFrame), true})
 						}
 						ok := len(holes) == len(gaps)
 						for k := 0; ok && k < len(holes); k++ {
 							g, hl := gaps[k], holes[k]
-							ok = g.n == hl.n && (g.frame == hl.frame || hl.atFIN && g.frame >= hl.frame)
+							ok = g.n == hl.n && g.frame == hl.frame
 						}
 						if !ok {
 							t.Errorf("port %d %s side: holes %+v, reported %+v", cp, []string{"client", "server"}[i], holes, gaps)
@@ -462,4 +466,19 @@ func TestRealPlayMidstream(t *testing.T) {
 	if protos["classic"] {
 		t.Errorf("records' protocols %v: play-state keep-alives read as Classic", protos)
 	}
+}
+
+// revealed is the first frame that shows the bytes of h from stream offset
+// pos on missing: frame (the segment or FIN past them), or the peer's first
+// acknowledgement past pos, if it came before.
+func revealed(h *half, base uint32, pos int, frame uint64) uint64 {
+	for _, a := range h.acked {
+		if a.frame >= frame {
+			break
+		}
+		if int(int32(a.seq-base)) > pos {
+			return a.frame
+		}
+	}
+	return frame
 }

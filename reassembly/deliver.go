@@ -90,6 +90,16 @@ func (r *Reassembler) gap(c *conn, h *half, n int64, frame uint64, ts time.Time)
 	default:
 		frame, ts = c.lastFrame, c.lastTs
 	}
+	if h.tailFrame != 0 && h.fed < h.tailOff {
+		// A frame before revealed the hole (noteTail): the gap is
+		// reported there, not where it is given up.
+		if h.tailFrame < frame {
+			frame, ts = h.tailFrame, h.tailTs
+		}
+		if h.fed+n >= h.tailOff {
+			h.tailFrame = 0
+		}
+	}
 	if c.h != nil {
 		c.h.Deliver(r.setUnit(c, h.dir, KindGap, nil, int(n), h.fed, nil, frame, ts, ReasonNotCaptured))
 	}
@@ -279,6 +289,33 @@ func (r *Reassembler) peerAcked(c *conn, d Dir, ack uint32) {
 		h.peerAck, h.hasPeerAck = ack, true
 	}
 	r.ackedHoles(c, d)
+}
+
+// noteTail marks, at the frame being fed, a tail hole of h: bytes missing
+// at fed that nothing queued follows, which the peer acknowledged or a FIN
+// lies past. It does not decide that they are lost: an ACK may be captured
+// before the data it acknowledges (the mark goes when fed reaches it), and
+// the gap is given up where it always was (a FIN, the close); the mark
+// only says at which frame to report it, and holds the frame back
+// (heldFrom) until then.
+func (r *Reassembler) noteTail(h *half) {
+	if h.tailFrame != 0 || h.tailStale {
+		if h.fed < h.tailOff {
+			return
+		}
+		h.tailFrame, h.tailStale = 0, false
+	}
+	if h.done || !h.started {
+		return
+	}
+	to := h.fin
+	if h.hasPeerAck {
+		to = max(to, h.offsetOf(h.peerAck))
+	}
+	if to <= h.fed || h.firstQueued() < len(h.segs) {
+		return
+	}
+	h.tailFrame, h.tailTs, h.tailOff = r.curFrame, r.curTime, to
 }
 
 // ackedHoles gives up, as gaps, the holes of direction d that its peer

@@ -65,8 +65,11 @@
 // reported with ReasonIncomplete. An ended connection stays known until it
 // idles out, so the ACK after a FIN or a late retransmission neither opens a
 // new stream number nor leaks memory. Missing bytes that later data waits for
-// are given up as a gap after GapTimeout (packet time) or when the
-// out-of-order buffer limit is reached.
+// are given up as a gap after GapTimeout (packet time), when the peer
+// acknowledged them, or when the out-of-order buffer limit is reached.
+// Missing bytes at the end of a direction are given up at its FIN or close,
+// but reported at the frame that first revealed them: the peer's ACK past
+// the bytes seen, or the FIN past them (within GapTimeout).
 //
 // # Retransmissions
 //

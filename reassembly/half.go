@@ -34,7 +34,17 @@ type half struct {
 	peerAck    uint32
 	hasPeerAck bool
 	hi         int64 // end of the highest byte seen: a segment below it is out of order
-	done       bool  // FIN reached or connection closed: no more data
+	// tailFrame is the first frame that revealed a tail hole, bytes
+	// missing at fed with nothing queued after them: the peer's ACK past
+	// them, or a FIN past them (noteTail). Its gap, whenever it is given
+	// up (a FIN, the close), is reported there, up to tailOff; 0 when
+	// there is none. tailStale: the mark expired (sweep), none is made
+	// again until fed reaches tailOff.
+	tailFrame uint64
+	tailTs    time.Time
+	tailOff   int64
+	tailStale bool
+	done      bool // FIN reached or connection closed: no more data
 
 	// Framing state.
 	pend       []byte // bytes of an incomplete PDU, from pendOff

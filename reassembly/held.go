@@ -7,8 +7,10 @@ package reassembly
 // Reassembler worked on the connection (a segment fed, a sweep, its
 // close), with the oldest frame among the bytes it holds undelivered: a
 // partial PDU, data queued behind a hole, a retransmitted copy awaiting
-// comparison, or, when bytes before a FIN are missing, the connection's
-// last frame (the gap's). A unit made of them is reported at that frame
+// comparison, the frame that revealed bytes missing at the end of a
+// direction (the peer's ACK or a FIN past them), or, when bytes before a
+// FIN are missing and no frame is so marked, the connection's last frame
+// (the gap's). A unit made of them is reported at that frame
 // or a later one. 0 means it holds nothing: every unit still to come is
 // reported at a frame not yet fed.
 type Holder interface {
@@ -40,6 +42,7 @@ func (h *half) heldFrom(c *conn) uint64 {
 				take(h.segs[i].frame)
 			}
 		}
+		take(h.tailFrame)
 		if h.fin > h.fed {
 			take(c.lastFrame)
 		}

@@ -137,6 +137,10 @@ func (r *Reassembler) Feed(frame uint64, ci gopacket.CaptureInfo, netFlow gopack
 
 	r.inFeed, r.curFrame, r.curTime = true, frame, ts
 	defer func() {
+		if !c.closed {
+			r.noteTail(&c.half[0])
+			r.noteTail(&c.half[1])
+		}
 		r.inFeed = false
 		r.reportHeld(c)
 	}()
@@ -365,6 +369,11 @@ func (r *Reassembler) sweep(now time.Time) {
 	r.lastSweep = now
 	r.sweepAt = now.Add(r.sweepEvery)
 	gapBefore := now.Add(-r.lim.GapTimeout)
+	// A tail hole's mark holds the frame back; it expires a sweep before
+	// GapTimeout, within the reorder stage's window, so records that wait
+	// for it are not forced out of order (its gap then goes where it went
+	// before: at the frame that gives it up).
+	tailBefore := gapBefore.Add(r.sweepEvery)
 	idleBefore := now.Add(-r.lim.IdleTimeout)
 	closedBefore := now.Add(-ClosedLinger)
 	keep := r.order[:0]
@@ -374,6 +383,9 @@ func (r *Reassembler) sweep(now time.Time) {
 		}
 		if !c.closed {
 			for d := range c.half {
+				if h := &c.half[d]; h.tailFrame != 0 && h.tailTs.Before(tailBefore) {
+					h.tailFrame, h.tailStale = 0, true
+				}
 				r.drain(c, Dir(d), gapBefore)
 				r.checkFin(c, &c.half[d])
 			}

@@ -1,0 +1,124 @@
+package reassembly
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// heldRecorder is a recorder that also logs what Held reports.
+type heldRecorder struct{ *recorder }
+
+func (h heldRecorder) Held(f uint64) { *h.log = append(*h.log, fmt.Sprintf("held %d", f)) }
+
+// TestTailHoles: bytes missing at the end of a direction, with nothing
+// after them, are reported at the frame that revealed them (the peer's ACK
+// past them, or a FIN past them), not at the close, and the frame is held
+// back from there until then; an ACK captured before the data it
+// acknowledges makes no gap.
+func TestTailHoles(t *testing.T) {
+	acked := func(p pkt, ack int) pkt { p.ack = uint32(cISN + 1 + ack); return p }
+	for _, tc := range []struct {
+		name   string
+		script []pkt
+		lim    Limits
+		want   []string // units and held frames, Close included
+	}{
+		{
+			name: "the peer acknowledges the lost tail, then the FIN comes",
+			script: withHandshake(
+				c2s(0, pdu(1, 'a')...),
+				acked(s2c(0, pdu(1, 'x')...), 10), // bytes 3..9 not captured
+				acked(s2c(3, pdu(1, 'y')...), 10),
+				acked(c2s(10).with("AF"), 0),
+				acked(s2c(6).with("AF"), 11),
+			),
+			want: []string{
+				"s0 c2s pdu @0+3 #4 [#4(3)]",
+				"s0 s2c pdu @0+3 #5 [#5(3)]",
+				"held 5",
+				"s0 s2c pdu @3+3 #6 [#6(3)]",
+				"s0 c2s gap @3+7 #5 \"segment not captured\"",
+				"held 0",
+			},
+		},
+		{
+			name: "only the FIN reveals the lost tail",
+			script: withHandshake(
+				c2s(0, pdu(1, 'a')...),
+				acked(s2c(0, pdu(1, 'x')...), 3),
+				acked(c2s(10).with("AF"), 0), // bytes 3..9 not captured
+				acked(s2c(3, pdu(1, 'y')...), 3),
+			),
+			want: []string{
+				"s0 c2s pdu @0+3 #4 [#4(3)]",
+				"s0 s2c pdu @0+3 #5 [#5(3)]",
+				"held 6",
+				"s0 s2c pdu @3+3 #7 [#7(3)]",
+				"s0 c2s gap @3+7 #6 \"segment not captured\"",
+				"held 0",
+			},
+		},
+		{
+			name: "the data comes after the ACK that acknowledges it",
+			script: withHandshake(
+				c2s(0, pdu(1, 'a')...),
+				acked(s2c(0, pdu(1, 'x')...), 6),
+				c2s(3, pdu(1, 'b')...),
+				acked(c2s(6).with("AF"), 0),
+				acked(s2c(3, pdu(1, 'y')...), 7),
+			),
+			want: []string{
+				"s0 c2s pdu @0+3 #4 [#4(3)]",
+				"s0 s2c pdu @0+3 #5 [#5(3)]",
+				"held 5",
+				"s0 c2s pdu @3+3 #6 [#6(3)]",
+				"held 0",
+				"s0 s2c pdu @3+3 #8 [#8(3)]",
+			},
+		},
+		{
+			name: "a mark older than GapTimeout expires: the gap goes where it went before",
+			lim:  Limits{GapTimeout: 400 * time.Millisecond, IdleTimeout: time.Minute},
+			script: withHandshake(
+				c2s(0, pdu(1, 'a')...),
+				acked(s2c(0, pdu(1, 'x')...), 10),
+				acked(s2c(3, pdu(1, 'y')...), 10).atMs(1000),
+				acked(c2s(10).with("AF"), 0).atMs(1001),
+				acked(s2c(6).with("AF"), 11).atMs(1002),
+			),
+			want: []string{
+				"s0 c2s pdu @0+3 #4 [#4(3)]",
+				"s0 s2c pdu @0+3 #5 [#5(3)]",
+				"held 5",
+				"held 0",
+				"s0 s2c pdu @3+3 #6 [#6(3)]",
+				"held 7",
+				"held 8",
+				"s0 c2s gap @3+7 #8 \"segment not captured\"",
+				"held 0",
+			},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, only := range []bool{false, true} {
+				var log []string
+				r := New(func(c *ConnInfo) ConnHandler {
+					f := markFramer{}
+					return heldRecorder{&recorder{log: &log, frame: func(_ Dir, b []byte, g bool) FrameResult { return f.frame(b, g) }}}
+				}, tc.lim)
+				r.gopacketOnly = only
+				feed(r, 1, tc.script)
+				r.Close()
+				if !slices.Equal(log, tc.want) {
+					t.Errorf("gopacket only %v: units:\n%s\nwant:\n%s", only, strings.Join(log, "\n"), strings.Join(tc.want, "\n"))
+				}
+				if r.internalErrors != 0 {
+					t.Errorf("%d internal errors", r.internalErrors)
+				}
+			}
+		})
+	}
+}
