@@ -46,7 +46,7 @@ func TestSLPDecidedByEitherSide(t *testing.T) {
 			c.Send(true, ping)  // 5
 			c.Send(false, ping) // 6
 			c.Close()
-		}, []string{"4 Status Response", "4 Missing bytes", "5 Ping Request", "6 Pong Response"}, ""},
+		}, []string{"4 Status Response", "5 Missing bytes", "5 Ping Request", "6 Pong Response"}, ""},
 		{"mcutil's lone length byte lost, on a port of no protocol: SLP, not Classic", func(c *capgen.TCPConn) {
 			c.Handshake()
 			c.Skip(true, 1)                // the handshake's length, written alone

@@ -67,7 +67,7 @@ type half struct {
 	synSeq, finSeq uint32
 	segs           []seg
 	finFrame       uint64
-	acked          []seg // the peer's acknowledgement numbers (seq), in frame order
+	bare           []seg // the direction's segments without data (seq), in frame order
 }
 
 type rec struct {
@@ -182,9 +182,8 @@ func TestRealLossTruth(t *testing.T) {
 				if tcp.FIN {
 					h.fin, h.finSeq, h.finFrame = true, tcp.Seq+uint32(len(tcp.Payload)), frame
 				}
-				if tcp.ACK {
-					p := &conns[cp][1-i]
-					p.acked = append(p.acked, seg{seq: tcp.Ack, frame: frame})
+				if len(tcp.Payload) == 0 && !tcp.SYN && !tcp.FIN {
+					h.bare = append(h.bare, seg{seq: tcp.Seq, frame: frame})
 				}
 			}
 
@@ -312,9 +311,11 @@ func TestRealLossTruth(t *testing.T) {
 					// Holes: where the direction's start is known, each hole is
 					// reported with its length, on the first frame that shows
 					// it: the later segment of data that ends it, the FIN past
-					// it (a lost ping or pong, the last data), or the peer's
-					// ACK past its start (tshark's "ACKed unseen segment"),
-					// whichever comes first.
+					// it (a lost ping or pong, the last data), or a segment
+					// without data of the same direction whose sequence number
+					// is past its start (tshark's "previous segment not
+					// captured"), whichever comes first: always a frame of
+					// the hole's own direction, whose layers are shown with it.
 					if h.syn {
 						segs := append([]seg(nil), h.segs...)
 						sort.Slice(segs, func(a, b int) bool { return segs[a].seq-base < segs[b].seq-base })
@@ -469,10 +470,11 @@ func TestRealPlayMidstream(t *testing.T) {
 }
 
 // revealed is the first frame that shows the bytes of h from stream offset
-// pos on missing: frame (the segment or FIN past them), or the peer's first
-// acknowledgement past pos, if it came before.
+// pos on missing: frame (the segment or FIN past them), or the first
+// segment of h without data whose sequence number is past pos, if it came
+// before.
 func revealed(h *half, base uint32, pos int, frame uint64) uint64 {
-	for _, a := range h.acked {
+	for _, a := range h.bare {
 		if a.frame >= frame {
 			break
 		}

@@ -308,10 +308,12 @@ func (r *Reassembler) noteTail(h *half) {
 	if h.done || !h.started {
 		return
 	}
-	to := h.fin
-	if h.hasPeerAck {
-		to = max(to, h.offsetOf(h.peerAck))
-	}
+	// Only a frame of the direction itself reveals its tail hole: its
+	// FIN, or a bare segment whose sequence number lies past the bytes
+	// seen. The peer's ACK tells as much, but a gap reported at the
+	// peer's frame would carry that frame's layers (its ports, its seq)
+	// under the gap's own direction.
+	to := max(h.fin, h.seqSeen)
 	if to <= h.fed || h.firstQueued() < len(h.segs) {
 		return
 	}

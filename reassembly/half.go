@@ -44,6 +44,10 @@ type half struct {
 	tailTs    time.Time
 	tailOff   int64
 	tailStale bool
+	// seqSeen is the furthest stream offset a bare segment (an ACK, a
+	// window update) of this direction started at: past fed, it shows
+	// bytes missing before it (tshark's "previous segment not captured").
+	seqSeen int64
 	done      bool // FIN reached or connection closed: no more data
 
 	// Framing state.

@@ -173,6 +173,9 @@ func (r *Reassembler) Feed(frame uint64, ci gopacket.CaptureInfo, netFlow gopack
 	}
 	off := h.offsetOf(seq)
 	end := off + int64(len(payload))
+	if len(payload) == 0 && off > h.seqSeen && off-h.fed <= maxAhead {
+		h.seqSeen = off // a bare segment past the bytes seen (noteTail)
+	}
 	if tcp.FIN && h.fin < 0 && end >= h.fed {
 		h.fin = end
 	}

@@ -14,10 +14,12 @@ type heldRecorder struct{ *recorder }
 func (h heldRecorder) Held(f uint64) { *h.log = append(*h.log, fmt.Sprintf("held %d", f)) }
 
 // TestTailHoles: bytes missing at the end of a direction, with nothing
-// after them, are reported at the frame that revealed them (the peer's ACK
-// past them, or a FIN past them), not at the close, and the frame is held
-// back from there until then; an ACK captured before the data it
-// acknowledges makes no gap.
+// after them, are reported at the first frame of that direction that
+// revealed them (a bare segment or a FIN whose sequence number lies past
+// them), not at the close, and the frame is held back from there until
+// then; the peer's ACK past them does not move the gap to the peer's frame
+// (whose layers are the other direction's); a segment captured after the
+// ACK of its bytes makes no gap.
 func TestTailHoles(t *testing.T) {
 	acked := func(p pkt, ack int) pkt { p.ack = uint32(cISN + 1 + ack); return p }
 	for _, tc := range []struct {
@@ -27,7 +29,7 @@ func TestTailHoles(t *testing.T) {
 		want   []string // units and held frames, Close included
 	}{
 		{
-			name: "the peer acknowledges the lost tail, then the FIN comes",
+			name: "the peer acknowledges the lost tail: the gap is at the direction's own FIN",
 			script: withHandshake(
 				c2s(0, pdu(1, 'a')...),
 				acked(s2c(0, pdu(1, 'x')...), 10), // bytes 3..9 not captured
@@ -38,9 +40,28 @@ func TestTailHoles(t *testing.T) {
 			want: []string{
 				"s0 c2s pdu @0+3 #4 [#4(3)]",
 				"s0 s2c pdu @0+3 #5 [#5(3)]",
-				"held 5",
 				"s0 s2c pdu @3+3 #6 [#6(3)]",
-				"s0 c2s gap @3+7 #5 \"segment not captured\"",
+				"held 7",
+				"s0 c2s gap @3+7 #7 \"segment not captured\"",
+				"held 0",
+			},
+		},
+		{
+			name: "a bare ACK of the direction past the bytes seen reveals the lost tail",
+			script: withHandshake(
+				c2s(0, pdu(1, 'a')...),
+				acked(s2c(0, pdu(1, 'x')...), 3),
+				acked(c2s(10), 3), // bytes 3..9 not captured
+				acked(s2c(3, pdu(1, 'y')...), 10),
+				acked(c2s(10).with("AF"), 6),
+				acked(s2c(6).with("AF"), 11),
+			),
+			want: []string{
+				"s0 c2s pdu @0+3 #4 [#4(3)]",
+				"s0 s2c pdu @0+3 #5 [#5(3)]",
+				"held 6",
+				"s0 s2c pdu @3+3 #7 [#7(3)]",
+				"s0 c2s gap @3+7 #6 \"segment not captured\"",
 				"held 0",
 			},
 		},
@@ -73,9 +94,7 @@ func TestTailHoles(t *testing.T) {
 			want: []string{
 				"s0 c2s pdu @0+3 #4 [#4(3)]",
 				"s0 s2c pdu @0+3 #5 [#5(3)]",
-				"held 5",
 				"s0 c2s pdu @3+3 #6 [#6(3)]",
-				"held 0",
 				"s0 s2c pdu @3+3 #8 [#8(3)]",
 			},
 		},
@@ -84,20 +103,21 @@ func TestTailHoles(t *testing.T) {
 			lim:  Limits{GapTimeout: 400 * time.Millisecond, IdleTimeout: time.Minute},
 			script: withHandshake(
 				c2s(0, pdu(1, 'a')...),
-				acked(s2c(0, pdu(1, 'x')...), 10),
+				acked(s2c(0, pdu(1, 'x')...), 3),
+				acked(c2s(10), 3), // bytes 3..9 not captured
 				acked(s2c(3, pdu(1, 'y')...), 10).atMs(1000),
-				acked(c2s(10).with("AF"), 0).atMs(1001),
+				acked(c2s(10).with("AF"), 6).atMs(1001),
 				acked(s2c(6).with("AF"), 11).atMs(1002),
 			),
 			want: []string{
 				"s0 c2s pdu @0+3 #4 [#4(3)]",
 				"s0 s2c pdu @0+3 #5 [#5(3)]",
-				"held 5",
+				"held 6",
 				"held 0",
-				"s0 s2c pdu @3+3 #6 [#6(3)]",
-				"held 7",
+				"s0 s2c pdu @3+3 #7 [#7(3)]",
 				"held 8",
-				"s0 c2s gap @3+7 #8 \"segment not captured\"",
+				"held 9",
+				"s0 c2s gap @3+7 #9 \"segment not captured\"",
 				"held 0",
 			},
 		},
