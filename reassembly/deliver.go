@@ -292,9 +292,9 @@ func (r *Reassembler) peerAcked(c *conn, d Dir, ack uint32) {
 }
 
 // noteTail marks, at the frame being fed, a tail hole of h: bytes missing
-// at fed that nothing queued follows, which the peer acknowledged or a FIN
-// lies past. It does not decide that they are lost: an ACK may be captured
-// before the data it acknowledges (the mark goes when fed reaches it), and
+// at fed that nothing queued follows, which a segment of h without data or
+// h's FIN lies past. It does not decide that they are lost: the data may
+// still come (the mark goes when fed reaches it), and
 // the gap is given up where it always was (a FIN, the close); the mark
 // only says at which frame to report it, and holds the frame back
 // (heldFrom) until then.

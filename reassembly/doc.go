@@ -68,8 +68,9 @@
 // are given up as a gap after GapTimeout (packet time), when the peer
 // acknowledged them, or when the out-of-order buffer limit is reached.
 // Missing bytes at the end of a direction are given up at its FIN or close,
-// but reported at the frame that first revealed them: the peer's ACK past
-// the bytes seen, or the FIN past them (within GapTimeout).
+// but reported at the first frame of that direction that revealed them: a
+// segment without data, or the FIN, whose sequence number lies past the
+// bytes seen (within GapTimeout).
 //
 // # Retransmissions
 //

@@ -35,8 +35,8 @@ type half struct {
 	hasPeerAck bool
 	hi         int64 // end of the highest byte seen: a segment below it is out of order
 	// tailFrame is the first frame that revealed a tail hole, bytes
-	// missing at fed with nothing queued after them: the peer's ACK past
-	// them, or a FIN past them (noteTail). Its gap, whenever it is given
+	// missing at fed with nothing queued after them: a segment of this
+	// direction without data, or its FIN, past them (noteTail). Its gap, whenever it is given
 	// up (a FIN, the close), is reported there, up to tailOff; 0 when
 	// there is none. tailStale: the mark expired (sweep), none is made
 	// again until fed reaches tailOff.
