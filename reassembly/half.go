@@ -48,7 +48,7 @@ type half struct {
 	// window update) of this direction started at: past fed, it shows
 	// bytes missing before it (tshark's "previous segment not captured").
 	seqSeen int64
-	done      bool // FIN reached or connection closed: no more data
+	done    bool // FIN reached or connection closed: no more data
 
 	// Framing state.
 	pend       []byte // bytes of an incomplete PDU, from pendOff
