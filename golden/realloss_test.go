@@ -146,15 +146,7 @@ func TestRealLossTruth(t *testing.T) {
 
 			// The capture's side: each connection's segments, by sequence number.
 			conns := map[uint16]*[2]half{} // client port -> client, server halves
-			f, err := os.Open(pcap)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer f.Close()
-			pr, err := pcapgo.NewReader(f)
-			if err != nil {
-				t.Fatal(err)
-			}
+			pr := pcapReader(t, pcap)
 			for frame := uint64(1); ; frame++ {
 				data, _, err := pr.ReadPacketData()
 				if err != nil {
@@ -201,15 +193,7 @@ func TestRealLossTruth(t *testing.T) {
 				recs[cp] = append(recs[cp], x)
 				return nil
 			})
-			g, err := os.Open(pcap)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer g.Close()
-			src, err := analyze.OpenFile(g)
-			if err != nil {
-				t.Fatal(err)
-			}
+			src := analyzeSource(t, pcap)
 			if _, err := analyze.Run(src, a); err != nil {
 				t.Fatal(err)
 			}
@@ -392,15 +376,7 @@ func TestRealPlayMidstream(t *testing.T) {
 
 	// Captured payload bytes per connection side, from the capture.
 	payload := map[string]int{}
-	f, err := os.Open(pcap)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	pr, err := pcapgo.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	pr := pcapReader(t, pcap)
 	for {
 		data, _, err := pr.ReadPacketData()
 		if err != nil {
@@ -422,15 +398,7 @@ func TestRealPlayMidstream(t *testing.T) {
 
 	covered := map[string]int{}
 	protos := map[string]bool{}
-	g, err := os.Open(pcap)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer g.Close()
-	src, err := analyze.OpenFile(g)
-	if err != nil {
-		t.Fatal(err)
-	}
+	src := analyzeSource(t, pcap)
 	a := analyze.New(analyze.Options{}, func(r *analyze.Record) error {
 		cp, side := r.Src.Port(), "/client"
 		if cp == port {
@@ -483,4 +451,36 @@ func revealed(h *half, base uint32, pos int, frame uint64) uint64 {
 		}
 	}
 	return frame
+}
+
+// pcapReader opens the capture at path for reading packet by packet; the
+// file is closed when the test ends.
+func pcapReader(t *testing.T, path string) *pcapgo.Reader {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	pr, err := pcapgo.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pr
+}
+
+// analyzeSource opens the capture at path as the analyzer's source; the
+// file is closed when the test ends.
+func analyzeSource(t *testing.T, path string) analyze.Source {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	src, err := analyze.OpenFile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return src
 }
