@@ -59,6 +59,22 @@ func TestSLPDecidedByEitherSide(t *testing.T) {
 			c.Send(false, ping)            // 10
 			c.Close()
 		}, []string{"4 Missing bytes", "4 Undissected bytes", "6 Status Request", "7 Status Response", "9 Ping Request", "10 Pong Response"}, "10.0.0.2:25571"},
+		{"only a ping and its pong captured, on a port of no protocol: the echo decides", func(c *capgen.TCPConn) {
+			c.Handshake()
+			c.Skip(true, len(slpHandshake)+2)
+			c.Skip(false, len(resp))
+			c.Send(true, ping)  // 4
+			c.Send(false, ping) // 5: the same 8 bytes come back
+			c.Close()
+		}, []string{"4 Missing bytes", "4 Ping Request", "5 Missing bytes", "5 Pong Response"}, "10.0.0.2:25571"},
+		{"a ping and a pong that does not echo it, on a port of no protocol: nothing proved", func(c *capgen.TCPConn) {
+			c.Handshake()
+			c.Skip(true, len(slpHandshake)+2)
+			c.Skip(false, len(resp))
+			c.Send(true, ping)                                        // 4
+			c.Send(false, []byte{0x09, 0x01, 0, 0, 0, 0, 0, 0, 0, 1}) // 5
+			c.Close()
+		}, []string{"4 Missing bytes", "4 Undissected bytes", "5 Missing bytes", "5 Undissected bytes"}, "10.0.0.2:25571"},
 		{"capture starts at the status request", func(c *capgen.TCPConn) {
 			c.Skip(true, len(slpHandshake))
 			c.Send(true, []byte{0x01, 0x00}) // 1

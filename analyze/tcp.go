@@ -30,8 +30,16 @@ type tcpProto struct {
 	// client's did not (the capture lost them): a form only this
 	// protocol's server sends. nil: the server's bytes never decide.
 	detectServer func(first []byte) dissect.Detection
-	newConn      func(t *tcpState) streamConn
+	// detectPair decides from both directions of a stream picked up
+	// mid-way, when neither alone proves a boundary: client is all the
+	// client's bytes waiting (at most maxPairBytes), server the server's.
+	detectPair func(client, server []byte) dissect.Detection
+	newConn    func(t *tcpState) streamConn
 }
+
+// maxPairBytes is how much of a client's waiting bytes a connection keeps
+// for detectPair.
+const maxPairBytes = 16
 
 // maxDetectBytes: a client that has sent this much without any protocol
 // recognising it is not speaking one of ours.
@@ -102,6 +110,11 @@ type tcpConn struct {
 	defFrame uint64 // the oldest frame among them
 	defBytes int
 	noDefer  bool // too many waited: the rest are made at once
+
+	// The client's bytes waiting for a mid-stream decision, when they are
+	// few (detectPair); waitLen 0 when none or too many.
+	wait    [maxPairBytes]byte
+	waitLen uint8
 }
 
 func (t *tcpState) factory(c *reassembly.ConnInfo) reassembly.ConnHandler {
@@ -472,8 +485,22 @@ func (h *tcpConn) midStream(dir reassembly.Dir, buf []byte) reassembly.FrameResu
 	if dir == reassembly.ServerToClient && h.detectServer(buf) {
 		return h.result(dir, h.conn.Frame(ddir(dir), buf, true))
 	}
+	if dir == reassembly.ServerToClient && h.waitLen > 0 {
+		for _, c := range h.cands {
+			if c.p.detectPair != nil && c.p.detectPair(h.wait[:h.waitLen], buf) == dissect.DetectYes {
+				h.setProto(c.p)
+				return h.result(dir, h.conn.Frame(ddir(dir), buf, true))
+			}
+		}
+	}
 	if len(h.cands) > 0 && len(buf) < maxDetectBytes && (need || first == nil) {
 		h.reason[dir] = "capture starts mid-stream: no PDU boundary found"
+		if dir == reassembly.ClientToServer {
+			h.waitLen = 0
+			if len(buf) <= maxPairBytes {
+				h.waitLen = uint8(copy(h.wait[:], buf))
+			}
+		}
 		return reassembly.NeedMore(0)
 	}
 	if first == nil {

@@ -13,7 +13,8 @@ import (
 // is Classic's HTTP side: its records say mc.protocol "classic".
 var tcpProtocols = []tcpProto{
 	{name: "slp", proto: "slp", port: PortMinecraft, detect: slp.Detect, detectServer: slp.DetectServer,
-		newConn: func(*tcpState) streamConn { return slp.NewConn() }},
+		detectPair: slp.DetectPingPong,
+		newConn:    func(*tcpState) streamConn { return slp.NewConn() }},
 	// A Classic server identifies itself with the same packet as the
 	// client (00, protocol version, two 64-byte texts, one byte).
 	{name: "classic", proto: "classic", port: PortMinecraft, detect: classic.Detect, detectServer: classic.Detect,

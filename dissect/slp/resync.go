@@ -237,3 +237,23 @@ func DetectServer(firstS2C []byte) Detection {
 	}
 	return DetectNo
 }
+
+// DetectPingPong tells whether client, all a client sent after bytes the
+// capture lost, is one ping (`09 01` and 8 bytes of payload), and server,
+// the server's bytes from the same point, starts with the pong that echoes
+// it: the payload (a timestamp, or any 8 bytes) coming back unchanged is
+// proof, where a ping or pong alone is not (on a port that is not SLP's,
+// one frame of fixed form proves nothing, and the pong of a ping seen is
+// known only once the ping has been framed).
+func DetectPingPong(client, server []byte) Detection {
+	if len(client) != 10 || client[0] != 9 || client[1] != 1 {
+		return DetectNo
+	}
+	if len(server) < len(client) {
+		return DetectNo
+	}
+	if string(server[:len(client)]) != string(client) {
+		return DetectNo
+	}
+	return DetectYes
+}

@@ -191,3 +191,27 @@ func valueOf(p *dissect.PDU, name string) string {
 	}
 	return ""
 }
+
+// TestDetectPingPong: a client's lone ping and the server's pong decide a
+// stream picked up mid-way only when the pong echoes the ping's payload.
+func TestDetectPingPong(t *testing.T) {
+	ping := []byte{0x09, 0x01, 1, 2, 3, 4, 5, 6, 7, 8}
+	other := []byte{0x09, 0x01, 1, 2, 3, 4, 5, 6, 7, 9}
+	for _, tc := range []struct {
+		name           string
+		client, server []byte
+		want           Detection
+	}{
+		{"the pong echoes the ping", ping, ping, DetectYes},
+		{"the pong echoes it, then more", ping, append(append([]byte{}, ping...), 0x01, 0x00), DetectYes},
+		{"another payload", ping, other, DetectNo},
+		{"the pong not all there", ping, ping[:9], DetectNo},
+		{"the client sent more than a ping", append(append([]byte{}, ping...), 0x00), ping, DetectNo},
+		{"not a ping", []byte{0x09, 0x00, 1, 2, 3, 4, 5, 6, 7, 8}, []byte{0x09, 0x00, 1, 2, 3, 4, 5, 6, 7, 8}, DetectNo},
+		{"nothing from the client", nil, ping, DetectNo},
+	} {
+		if got := DetectPingPong(tc.client, tc.server); got != tc.want {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
