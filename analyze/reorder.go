@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"container/heap"
 	"net/netip"
 	"time"
 )
@@ -243,7 +244,8 @@ func (a *Analyzer) unstage(h *job) {
 }
 
 // heldConns is a min-heap of the TCP connections that hold the watermark
-// back, by the oldest frame each holds (tcpConn.holdFrom).
+// back, by the oldest frame each holds (tcpConn.holdFrom); container/heap
+// keeps it, each connection knowing its place (heapIdx).
 type heldConns struct{ h []*tcpConn }
 
 // set moves c to its place for from, the oldest frame it holds (0: none).
@@ -256,63 +258,35 @@ func (q *heldConns) set(c *tcpConn, from uint64) {
 	switch {
 	case from == 0 && i < 0:
 	case from == 0:
-		n := len(q.h) - 1
-		q.swap(i, n)
-		q.h[n].heapIdx = 0
-		q.h[n] = nil
-		q.h = q.h[:n]
-		if i < n {
-			q.fix(i)
-		}
+		heap.Remove(q, i)
 	case i < 0:
-		q.h = append(q.h, c)
-		c.heapIdx = len(q.h)
-		q.up(len(q.h) - 1)
+		heap.Push(q, c)
 	default:
-		q.fix(i)
+		heap.Fix(q, i)
 	}
 }
 
-func (q *heldConns) swap(i, j int) {
+func (q *heldConns) Len() int           { return len(q.h) }
+func (q *heldConns) Less(i, j int) bool { return q.h[i].holdFrom < q.h[j].holdFrom }
+
+func (q *heldConns) Swap(i, j int) {
 	q.h[i], q.h[j] = q.h[j], q.h[i]
 	q.h[i].heapIdx, q.h[j].heapIdx = i+1, j+1
 }
 
-func (q *heldConns) fix(i int) {
-	if !q.down(i) {
-		q.up(i)
-	}
+func (q *heldConns) Push(x any) {
+	c := x.(*tcpConn)
+	q.h = append(q.h, c)
+	c.heapIdx = len(q.h)
 }
 
-func (q *heldConns) up(i int) {
-	for i > 0 {
-		p := (i - 1) / 2
-		if q.h[p].holdFrom <= q.h[i].holdFrom {
-			return
-		}
-		q.swap(i, p)
-		i = p
-	}
-}
-
-func (q *heldConns) down(i int) bool {
-	i0 := i
-	for {
-		l := 2*i + 1
-		if l >= len(q.h) {
-			break
-		}
-		m := l
-		if r := l + 1; r < len(q.h) && q.h[r].holdFrom < q.h[l].holdFrom {
-			m = r
-		}
-		if q.h[i].holdFrom <= q.h[m].holdFrom {
-			break
-		}
-		q.swap(i, m)
-		i = m
-	}
-	return i > i0
+func (q *heldConns) Pop() any {
+	n := len(q.h) - 1
+	c := q.h[n]
+	q.h[n] = nil
+	q.h = q.h[:n]
+	c.heapIdx = 0
+	return c
 }
 
 // With Parallel, jobs wait in the batches they were made in, which are
