@@ -10,8 +10,9 @@
 #   MIXES=project SIZES="100 1000" bench/compare.sh  # the project's mix, and 1 GB
 #
 # Environment:
-#   MIXES      mcgen workloads (default "project slp query classic-big onebyte":
-#              see internal/mcgen ApplyMix); a target must hold on every one
+#   MIXES      mcgen workloads (default "project slp query classic-big onebyte real":
+#              see internal/mcgen ApplyMix; "real" is bench/realmix's replay of
+#              the real captures in samples/); a target must hold on every one
 #   SIZES      capture sizes in MB (default "100")
 #   N          runs of each command (default 3; the median is reported)
 #   SEED       mcgen seed (default 1)
@@ -28,7 +29,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-bench/out}
 SIZES=${SIZES:-100}
-MIXES=${MIXES:-project slp query classic-big onebyte}
+MIXES=${MIXES:-project slp query classic-big onebyte real}
 N=${N:-3}
 SEED=${SEED:-1}
 TSHARK=${TSHARK:-1}
@@ -48,6 +49,7 @@ echo "building mcdissect, floor, mcgen..." >&2
 go build -o "$OUT/mcdissect" ./cmd/mcdissect
 go build -o "$OUT/floor" ./bench/floor
 go build -o "$OUT/mcgen" ./cmd/mcgen
+go build -o "$OUT/realmix" ./bench/realmix
 
 # The machine.
 cpu=$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //' || true)
@@ -87,10 +89,18 @@ results="$OUT/results.txt"
 for mix in $MIXES; do
 for size in $SIZES; do
 	f="$OUT/mc-$mix-${size}MB-seed$SEED.pcap"
-	stamp=$(sha256sum "$OUT/mcgen" | cut -c1-16)
+	gen="$OUT/mcgen"
+	[ "$mix" = real ] && gen="$OUT/realmix"
+	stamp=$(sha256sum "$gen" | cut -c1-16)
 	if ! [ -f "$f" ] || [ "$(cat "$f.stamp" 2>/dev/null)" != "$stamp" ]; then
 		echo "generating $f..." >&2
-		"$OUT/mcgen" -o "$f" -size "${size}MB" -seed "$SEED" -mix "$mix"
+		if [ "$mix" = real ]; then
+			# The real samples replayed (bench/realmix): traffic this
+			# project's generator did not write.
+			"$OUT/realmix" -o "$f" -size "${size}MB" -seed "$SEED" $(ls samples/*.pcap | grep -v /handmade-)
+		else
+			"$OUT/mcgen" -o "$f" -size "${size}MB" -seed "$SEED" -mix "$mix"
+		fi
 		echo "$stamp" >"$f.stamp"
 	fi
 	bytes=$(stat -c %s "$f")
