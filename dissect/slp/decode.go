@@ -79,6 +79,7 @@ func (c *Conn) Decode(p *dissect.PDU, data []byte, m dissect.Meta) {
 // the wire (the length Frame asked for), data the bytes there are. Reads
 // past the end of data are Truncated, not Malformed.
 func (c *Conn) DecodeCut(p *dissect.PDU, data []byte, wireLen int, m dissect.Meta) {
+	c.decoder()
 	cur := dissect.Begin(p, Registry.Root(), data, wireLen)
 	p.Dir = m.Dir
 	i := di(m.Dir)
