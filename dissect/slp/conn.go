@@ -164,11 +164,10 @@ func (c *Conn) Close() {
 	c.giveBack()
 }
 
-// spareBufs are a connection's decoding buffers (zlib state, JSON nodes,
-// text scratch), handed from a closed connection to the next one: most
-// connections carry one status response or a handful of compressed
-// packets, so buffers kept per connection were allocated anew each time
-// (a zlib reader alone is some 40 KB). A sync.Pool, because the Conns of
+// spareBufs are the decoding buffers of one PDU (zlib state, JSON nodes,
+// text scratch), handed from one PDU's decoding to the next: buffers kept
+// per connection were allocated anew for each (a zlib reader alone is
+// some 40 KB) and held for its life. A sync.Pool, because the Conns of
 // different connections may be decoded on different goroutines.
 type spareBufs struct {
 	zr                                        io.ReadCloser
@@ -195,8 +194,8 @@ func spare(b []byte) []byte {
 	return b[:0]
 }
 
-// borrow takes spare buffers for the connection, once, before the first
-// use of any of them.
+// borrow takes spare buffers for the PDU being decoded, once, before the
+// first use of any of them; DecodeCut gives them back at its end.
 func (c *Conn) borrow() {
 	if c.spare != nil {
 		return
