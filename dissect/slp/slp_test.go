@@ -957,3 +957,28 @@ func TestFieldsGolden(t *testing.T) {
 		}
 	}
 }
+
+// TestTreesOwnTheirBytes: the decoding buffers go back to the pool after
+// every PDU (DecodeCut's giveBack), so nothing a tree keeps may point into
+// them. A rich status response's tree is dumped, other responses of the
+// same shape with other letters are decoded through the same pool, and the
+// first tree must read the same.
+func TestTreesOwnTheirBytes(t *testing.T) {
+	raw := []byte{0, 1, 2, 3, 'm', 'o', 'd', 's', 0xff, 0x7f}
+	status := func(a string) string {
+		return `{"version":{"name":"` + a + `-1.20.6","protocol":766},"players":{"max":20,"online":1,"sample":[{"name":"` + a + `","id":"069a79f4-44e9-4726-a5be-fca90e38aaf5"}]},` +
+			`"description":{"text":"` + a + ` §6Hello ","color":"gold","extra":[{"text":"` + a + `","bold":true}]},` +
+			`"forgeData":{"channels":[],"mods":[{"modId":"` + a + `","modmarker":"ANY"}],"fmlNetworkVersion":3,"truncated":false,"d":` + jsonString(forgeEncode(append([]byte(a), raw...))) + `}}`
+	}
+	first := statusConv(status("Alpha"))
+	before := dump(first[2])
+	for _, a := range []string{"Bravo", "Charl", "Delta", "Echoo"} {
+		statusConv(status(a))
+	}
+	if after := dump(first[2]); after != before {
+		t.Fatalf("the first tree changed when other PDUs used the pool:\nbefore\n%s\nafter\n%s", before, after)
+	}
+	if !strings.Contains(before, "Alpha") {
+		t.Fatalf("the tree does not hold the response's text:\n%s", before)
+	}
+}
