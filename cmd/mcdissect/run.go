@@ -137,22 +137,29 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	// On two shards, each counts the records it shows into statistics of
-	// its own, merged at the end (stats_merge.go), unless the run is
-	// Ordered anyway, or -c stops it: a shard may show records past the
-	// count's last before the merger stops the run.
+	// its own, and keeps its own set of frames for -w -Y, merged at the end
+	// (stats_merge.go), unless the run is Ordered anyway, or -c stops it: a
+	// shard may show records past the count's last before the merger stops
+	// the run.
 	parallel := runtime.GOMAXPROCS(0) > 1
 	var sink analyze.Sink = sk
 	mergeStats := func() {}
-	if len(recStats) > 0 && parallel && c.count == 0 && !(wr != nil && flt != nil || exp != nil || dd || sk.page) {
-		sink, mergeStats = shardStats(sk, recStats)
+	keepFrames := wr != nil && flt != nil
+	if (len(recStats) > 0 || keepFrames) && parallel && c.count == 0 && !(exp != nil || dd || sk.page) {
+		merged := recStats
+		if keepFrames {
+			merged = append(merged[:len(merged):len(merged)], &framesKept{wr})
+			keepFrames = false
+		}
+		sink, mergeStats = shardStats(sk, merged)
 		recStats = nil
 	}
-	if len(recStats) > 0 || wr != nil && flt != nil || exp != nil || dd {
+	if len(recStats) > 0 || keepFrames || exp != nil || dd {
 		sk.ordered = func(rec *analyze.Record) error {
 			for _, s := range recStats {
 				s.add(rec)
 			}
-			if wr != nil {
+			if keepFrames {
 				wr.keep(rec)
 			}
 			if exp != nil {

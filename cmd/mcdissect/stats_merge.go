@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"net/netip"
 	"slices"
 	"sort"
@@ -412,6 +413,26 @@ func (s *ioStat) merge(parts []stat) {
 				s.pdus[k][i].n += c.n
 				s.pdus[k][i].bytes += c.bytes
 			}
+		}
+	}
+}
+
+// framesKept is -w -Y's set of frames to save (frameWriter.keep) on one
+// shard: a set has no order, so each shard keeps its own and the sets are
+// united at the end, before the second pass copies the frames.
+type framesKept struct{ w *frameWriter }
+
+func (k *framesKept) add(r *analyze.Record) { k.w.keep(r) }
+func (k *framesKept) print(io.Writer)       {}
+
+func (k *framesKept) fork() stat {
+	return &framesKept{&frameWriter{filtered: true, frames: map[uint64]struct{}{}}}
+}
+
+func (k *framesKept) merge(parts []stat) {
+	for _, p := range parts {
+		for f := range p.(*framesKept).w.frames {
+			k.w.frames[f] = struct{}{}
 		}
 	}
 }
