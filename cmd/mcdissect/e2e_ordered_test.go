@@ -12,9 +12,9 @@ import (
 
 // On two cores the back end runs in two shards (Classic, and the rest)
 // unless something must see the records shown in order (-t dd, the page,
-// exports, -w with -Y, and -z that reads records with -c): then in one.
-// Other -z statistics are counted on each shard and merged
-// (TestStatsOnShardsEqualOneCore covers them on more captures). Either way
+// exports, and -z that reads records or -w with -Y under -c): then in one.
+// Other -z statistics and -w -Y's frames are counted on each shard and
+// merged (TestStatsOnShardsEqualOneCore, TestSavedFramesOnShards). Either way
 // the output must be what one core prints, on a capture whose records
 // both shards make: statistics that keep the first of something, -t dd's
 // delta from the previous record shown, -c after a filter, the page.

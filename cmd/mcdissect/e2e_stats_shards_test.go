@@ -60,3 +60,39 @@ func TestStatsOnShardsEqualOneCore(t *testing.T) {
 		})
 	}
 }
+
+// TestSavedFramesOnShards: -w with -Y on two cores, each shard keeping
+// the frames of the PDUs it shows, saves the file one core saves.
+func TestSavedFramesOnShards(t *testing.T) {
+	var gen bytes.Buffer
+	if _, err := mcgen.Generate(&gen, mcgen.SmallConfig(11)); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	mixed := filepath.Join(dir, "mixed.pcap")
+	if err := os.WriteFile(mixed, gen.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{mixed, "../../samples/classic-session.pcap", "../../samples/slp-status-concurrent.pcap"} {
+		for _, flt := range []string{"slp || classic", "!query", "mc.direction == \"s2c\""} {
+			var saved [2][]byte
+			for i, procs := range []string{"1", "2"} {
+				out := filepath.Join(dir, "saved-"+procs+".pcapng")
+				if o, err := runCmd(procs, "-r", f, "-Y", flt, "-w", out, "-z", "mc,stat"); err != nil {
+					t.Fatalf("%s -Y %q: %v: %s", f, flt, err, o)
+				}
+				b, err := os.ReadFile(out)
+				if err != nil {
+					t.Fatal(err)
+				}
+				saved[i] = b
+			}
+			if len(saved[0]) < 200 {
+				t.Errorf("%s -Y %q: %d bytes saved: too few to test", filepath.Base(f), flt, len(saved[0]))
+			}
+			if !bytes.Equal(saved[0], saved[1]) {
+				t.Errorf("%s -Y %q: two cores saved %d bytes, one core %d", filepath.Base(f), flt, len(saved[1]), len(saved[0]))
+			}
+		}
+	}
+}
