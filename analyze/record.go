@@ -60,6 +60,12 @@ type Record struct {
 	pseudoText  [64]byte     // and for its text (an address), so that it allocates nothing
 }
 
+// Seq is the record's index among all the records made: the order in
+// which records are shown, on one back end or two shards alike (both
+// shards count every record). Statistics counted apart on each shard sort
+// by it when they merge.
+func (r *Record) Seq() uint64 { return r.seq }
+
 // setData copies data into the record's own buffer: packet buffers are
 // reused by the reader, and records may be held until their conversation
 // resolves. The PDU itself is set up by the decoder's dissect.Begin, which

@@ -11,11 +11,13 @@ import (
 )
 
 // On two cores the back end runs in two shards (Classic, and the rest)
-// unless something must see the records shown in order (-z, -t dd, the
-// page, exports, -w with -Y): then in one. Either way the output must be
-// what one core prints, on a capture whose records both shards make:
-// statistics that keep the first of something, -t dd's delta from the
-// previous record shown, -c after a filter, the page.
+// unless something must see the records shown in order (-t dd, the page,
+// exports, and -z that reads records or -w with -Y under -c): then in one.
+// Other -z statistics and -w -Y's frames are counted on each shard and
+// merged (TestStatsOnShardsEqualOneCore, TestSavedFramesOnShards). Either way
+// the output must be what one core prints, on a capture whose records
+// both shards make: statistics that keep the first of something, -t dd's
+// delta from the previous record shown, -c after a filter, the page.
 func TestOrderedWorkOnTwoCores(t *testing.T) {
 	var gen bytes.Buffer
 	if _, err := mcgen.Generate(&gen, mcgen.SmallConfig(11)); err != nil {
@@ -33,11 +35,12 @@ func TestOrderedWorkOnTwoCores(t *testing.T) {
 		}
 	}
 	for _, args := range [][]string{
-		{"-q", "-z", "expert", "-z", "conv,mc", "-z", "mc,servers", "-z", "mc,stat", "-z", "mc,rtt", "-z", "io,stat,0.5,slp,classic"},
-		{"-t", "dd"},
-		{"-t", "dd", "-Y", "classic || query"},
-		{"-V", "-z", "expert", "-Y", "!slp"},
+		{"-q", "-z", "expert", "-z", "conv,mc", "-z", "mc,servers", "-z", "mc,stat", "-z", "mc,rtt", "-z", "io,stat,0.5,slp,classic"}, // two shards, merged
+		{"-t", "dd"}, // Ordered, as the rest up to the fields
+		{"-t", "dd", "-Y", "classic || query", "-z", "mc,stat", "-z", "conv,mc"},
+		{"-V", "-z", "expert", "-Y", "!slp"}, // two shards, merged
 		{"-T", "json", "-z", "conv,mc", "-c", "300"},
+		{"-q", "-z", "expert", "-z", "mc,servers", "-Y", "slp || classic", "-c", "400"},
 		{"-V", "-Y", "classic || query", "-c", "150"},         // two shards: the filter on each
 		{"-T", "json", "-z", "conv,tcp", "-z", "io,stat,0.5"}, // two shards: frame statistics read no record
 		{"-T", "fields", "-e", "frame.number", "-e", "mc.message", "-Y", "slp || classic", "-c", "500"},

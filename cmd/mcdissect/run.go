@@ -136,12 +136,30 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 			recStats = append(recStats, s)
 		}
 	}
-	if len(recStats) > 0 || wr != nil && flt != nil || exp != nil || dd {
+	// On two shards, each counts the records it shows into statistics of
+	// its own, and keeps its own set of frames for -w -Y, merged at the end
+	// (stats_merge.go), unless the run is Ordered anyway, or -c stops it: a
+	// shard may show records past the count's last before the merger stops
+	// the run.
+	parallel := runtime.GOMAXPROCS(0) > 1
+	var sink analyze.Sink = sk
+	mergeStats := func() {}
+	keepFrames := wr != nil && flt != nil
+	if (len(recStats) > 0 || keepFrames) && parallel && c.count == 0 && !(exp != nil || dd || sk.page) {
+		merged := recStats
+		if keepFrames {
+			merged = append(merged[:len(merged):len(merged)], &framesKept{wr})
+			keepFrames = false
+		}
+		sink, mergeStats = shardStats(sk, merged)
+		recStats = nil
+	}
+	if len(recStats) > 0 || keepFrames || exp != nil || dd {
 		sk.ordered = func(rec *analyze.Record) error {
 			for _, s := range recStats {
 				s.add(rec)
 			}
-			if wr != nil {
+			if keepFrames {
 				wr.keep(rec)
 			}
 			if exp != nil {
@@ -162,9 +180,9 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 	// with -V or JSON its back end is some 80% of the CPU time (-V -z
 	// mc,stat on the 100 MB capture: 2.1 of 2.7 s), which bounds its wall
 	// time; the render pool it replaces spread that over both cores for
-	// up to a third more CPU time. Statistics that merge per-shard parts
-	// at the end would let such runs keep the two shards.
-	c.opts.Parallel = runtime.GOMAXPROCS(0) > 1
+	// up to a third more CPU time. Statistics keep the two shards: they
+	// merge per-shard parts at the end.
+	c.opts.Parallel = parallel
 	c.opts.Ordered = sk.ordered != nil || sk.page
 	c.opts.Lite = c.summaryOnly(flt, stats, exp)
 	// The page draws Classic levels from their inflated blocks.
@@ -188,12 +206,13 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 	if c.opts.Lite {
 		c.opts.Batch = liteBatch
 	}
-	c.opts.Sink = sk
+	c.opts.Sink = sink
 	c.opts.Count = c.count
 	a := analyze.New(c.opts, nil)
 	warning, runErr := analyze.Run(src, a)
 	prog.stop()
 	endErr := r.End()
+	mergeStats()
 	for _, s := range stats {
 		s.print(stdout)
 	}

@@ -80,6 +80,7 @@ type msgStat struct {
 type msgRow struct {
 	proto, msg string
 	n, bytes   int
+	at         uint64 // the Seq of its first record (the merge's order)
 }
 
 func (s *msgStat) add(r *analyze.Record) {
@@ -95,7 +96,7 @@ func (s *msgStat) add(r *analyze.Record) {
 	if !ok {
 		i = len(s.rows)
 		s.idx[k] = i
-		s.rows = append(s.rows, msgRow{proto: r.Proto, msg: msg})
+		s.rows = append(s.rows, msgRow{proto: r.Proto, msg: msg, at: r.Seq()})
 	}
 	s.rows[i].n++
 	s.rows[i].bytes += len(r.PDU.Data) + r.GapLength
@@ -123,6 +124,7 @@ type expertRow struct {
 	n     int
 	first string
 	frame uint64
+	at    uint64 // the Seq of its first record
 }
 
 func (s *expertStat) add(r *analyze.Record) {
@@ -131,7 +133,7 @@ func (s *expertStat) add(r *analyze.Record) {
 		if !ok {
 			i = len(s.rows)
 			s.idx[e.Info] = i
-			s.rows = append(s.rows, expertRow{info: e.Info, first: e.Msg, frame: r.Frame})
+			s.rows = append(s.rows, expertRow{info: e.Info, first: e.Msg, frame: r.Frame, at: r.Seq()})
 		}
 		s.rows[i].n++
 	}
@@ -167,7 +169,8 @@ type convRow struct {
 	c2s, s2c           int
 	c2sBytes, s2cBytes int
 	first, last        time.Duration
-	seen               bool // others: has counted a record
+	firstAt, lastAt    uint64 // the Seq of its first and last records
+	seen               bool   // others: has counted a record
 }
 
 type convStat struct {
@@ -191,15 +194,15 @@ func (s *convStat) add(r *analyze.Record) {
 		row = &s.rows[i]
 	} else if len(s.rows) < s.maxRows() {
 		s.idx[k] = len(s.rows)
-		s.rows = append(s.rows, convRow{k: k, first: r.Rel})
+		s.rows = append(s.rows, convRow{k: k, first: r.Rel, firstAt: r.Seq()})
 		row = &s.rows[len(s.rows)-1]
 	} else {
 		row = &s.others
 		if !row.seen {
-			row.seen, row.first = true, r.Rel
+			row.seen, row.first, row.firstAt = true, r.Rel, r.Seq()
 		}
 	}
-	row.last = r.Rel
+	row.last, row.lastAt = r.Rel, r.Seq()
 	if r.PDU.Dir == dissect.DirS2C {
 		row.s2c++
 		row.s2cBytes += len(r.PDU.Data)

@@ -52,6 +52,13 @@ type serverRow struct {
 	first, last    time.Time
 	clients        map[netip.Addr]struct{}
 	clientsOverCap bool
+	// For the merge of shards' censuses (stats_merge.go): the Seq of the
+	// record that last set a value, plus one (0: never set), that of the
+	// first and last records, of each mod's first; and the PDUs counted.
+	motdAt, versionAt, protocolAt, maxAt uint64
+	firstAt, lastAt                      uint64
+	modAt                                []uint64
+	pdus                                 int
 }
 
 func newServersStat() *serversStat { return &serversStat{idx: map[netip.AddrPort]int{}} }
@@ -84,14 +91,16 @@ func (s *serversStat) add(r *analyze.Record) {
 	if i, ok := s.idx[srv]; ok {
 		row = s.rows[i]
 	} else if len(s.rows) < maxServers {
-		row = &serverRow{addr: srv, first: r.Time, clients: map[netip.Addr]struct{}{}}
+		row = &serverRow{addr: srv, first: r.Time, firstAt: r.Seq(), clients: map[netip.Addr]struct{}{}}
 		s.idx[srv] = len(s.rows)
 		s.rows = append(s.rows, row)
 	} else {
 		s.others++
 		return
 	}
-	row.last = r.Time
+	at := r.Seq() + 1
+	row.last, row.lastAt = r.Time, r.Seq()
+	row.pdus++
 	if _, ok := row.clients[cl.Addr()]; !ok {
 		if len(row.clients) < maxClientsKept {
 			row.clients[cl.Addr()] = struct{}{}
@@ -119,27 +128,27 @@ func (s *serversStat) add(r *analyze.Record) {
 		case "classic.server_name":
 			name = plainText(n)
 		case "slp.status.version.name", "query.version", "slp.legacy.server_version":
-			row.version = plainText(n)
+			row.version, row.versionAt = plainText(n), at
 		case "slp.status.version.protocol":
-			row.protocol = strconv.FormatInt(n.Value.Int(), 10)
+			row.protocol, row.protocolAt = strconv.FormatInt(n.Value.Int(), 10), at
 		case "slp.legacy.protocol_version", "classic.protocol_version":
 			if r.PDU.Dir == dissect.DirS2C {
-				row.protocol = strconv.FormatUint(n.Value.N, 10)
+				row.protocol, row.protocolAt = strconv.FormatUint(n.Value.N, 10), at
 			}
 		case "slp.status.players.online", "slp.legacy.online":
 			row.online.add(n.Value.Int())
 		case "query.numplayers.value":
 			row.online.add(int64(n.Value.N))
 		case "slp.status.players.max", "slp.legacy.max":
-			row.max, row.hasMax = n.Value.Int(), true
+			row.max, row.hasMax, row.maxAt = n.Value.Int(), true, at
 		case "query.maxplayers.value":
-			row.max, row.hasMax = int64(n.Value.N), true
+			row.max, row.hasMax, row.maxAt = int64(n.Value.N), true, at
 		case "slp.status.favicon":
 			row.favicon = true
 		case "slp.status.forge.mod.id", "slp.status.modinfo.mod.id", "query.plugin":
-			row.addMod(plainText(n))
+			row.addMod(plainText(n), at)
 		case "query.plugins":
-			row.addPlugins(plainText(n))
+			row.addPlugins(plainText(n), at)
 		}
 		if strings.HasPrefix(n.Field.Name, "slp.legacy.") && r.PDU.Dir == dissect.DirS2C {
 			row.protos |= seenLegacy
@@ -151,28 +160,29 @@ func (s *serversStat) add(r *analyze.Record) {
 		motd = name
 	}
 	if motd != "" {
-		row.motd = motd
+		row.motd, row.motdAt = motd, at
 	}
 }
 
-func (row *serverRow) addMod(m string) {
+func (row *serverRow) addMod(m string, at uint64) {
 	if m == "" || slices.Contains(row.mods, m) {
 		return
 	}
 	row.modCount++
 	if len(row.mods) < maxModNames {
 		row.mods = append(row.mods, m)
+		row.modAt = append(row.modAt, at)
 	}
 }
 
 // addPlugins reads Query's "Server software: A 1.0; B 2.0" plugins value.
-func (row *serverRow) addPlugins(v string) {
+func (row *serverRow) addPlugins(v string, at uint64) {
 	_, list, ok := strings.Cut(v, ":")
 	if !ok {
 		return
 	}
 	for _, p := range strings.Split(list, ";") {
-		row.addMod(strings.TrimSpace(p))
+		row.addMod(strings.TrimSpace(p), at)
 	}
 }
 
@@ -335,8 +345,9 @@ type rttKey struct {
 }
 
 type rttRow struct {
-	k rttKey
-	s samples // nanoseconds
+	k  rttKey
+	s  samples // nanoseconds
+	at uint64  // the Seq of its first record
 }
 
 func newRTTStat() *rttStat { return &rttStat{idx: map[rttKey]int{}} }
@@ -370,7 +381,7 @@ func (s *rttStat) add(r *analyze.Record) {
 			}
 			j = len(s.rows)
 			s.idx[k] = j
-			s.rows = append(s.rows, &rttRow{k: k})
+			s.rows = append(s.rows, &rttRow{k: k, at: r.Seq()})
 		}
 		s.rows[j].s.add(int64(n.Value.Float() * 1e9))
 	}
