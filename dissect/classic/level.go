@@ -260,12 +260,13 @@ func decLevelFinalize(d *dec) {
 			skip = 4 // the block count before the blocks
 		}
 		var prefix [4]byte
+		bc := blockCounter{counts: &counts}
 		total, bomb, trailing, err := in.stream(l.data[0], l.fastMap, int(limit), func(b []byte, at int) {
 			if at < skip {
 				k := copy(prefix[at:skip], b)
 				b = b[k:]
 			}
-			count8(&counts, b)
+			bc.add(b)
 		})
 		ii := p.AddGenerated(lv, FieldInflated, dissect.U(uint64(total)), "")
 		if levelProblem(c, ii, bomb, err, trailing, total, limit, want, l.fastMap) {
@@ -425,6 +426,60 @@ func count8(counts *[1024]uint32, b []byte) {
 	}
 	for i := range 256 {
 		counts[i] += t[i]
+	}
+}
+
+// blockCounter counts a level's blocks as the level streams through,
+// chunk by chunk (inflater.stream). A level is layers of one block type or
+// a few (air; stone with ores; dirt), so a chunk most often holds only the
+// types the chunk before it held: add first counts each of those with
+// bytes.Count, which the runtime vectorises, and when the counts add up to
+// the chunk's length no other type is there and they are exact. Otherwise
+// count8 counts the chunk, and the types it found (up to eight) are the
+// guesses for the next one. On the classic-big mix (2.6 GB of blocks)
+// counting cost 0.97 s of -V's 5 CPU s with count8 alone, and the guesses
+// hold for most chunks: bytes.Count passes ran three times as fast as
+// count8 over the same blocks (issue 12).
+type blockCounter struct {
+	counts *[1024]uint32
+	guess  [8]byte
+	n      int // guesses in guess; 0: none, count the next chunk with count8
+}
+
+func (bc *blockCounter) add(b []byte) {
+	if len(b) == 0 {
+		return
+	}
+	if bc.n > 0 {
+		var got [len(bc.guess)]int
+		sum := 0
+		for i, v := range bc.guess[:bc.n] {
+			one := [1]byte{v}
+			got[i] = bytes.Count(b, one[:])
+			sum += got[i]
+		}
+		if sum == len(b) {
+			for i, v := range bc.guess[:bc.n] {
+				bc.counts[v] += uint32(got[i])
+			}
+			return
+		}
+	}
+	var t [1024]uint32
+	count8(&t, b)
+	bc.n = 0
+	for v, c := range t[:256] {
+		if c == 0 {
+			continue
+		}
+		bc.counts[v] += c
+		if bc.n < len(bc.guess) {
+			bc.guess[bc.n] = byte(v)
+		}
+		bc.n++
+	}
+	if bc.n > len(bc.guess) {
+		bc.n = 0 // too many types to guess: count8 again next time
 	}
 }
 
