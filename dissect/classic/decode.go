@@ -177,11 +177,20 @@ func cutNote(have, wire int) string {
 }
 
 // done sets the Info and the texts made while decoding, from one string.
+//
+// A Lite PDU (no node texts: textFrom and setText drop the root's) hands
+// its Info to PDU.SetInfo, the buffer the PDU keeps for it, rather than to
+// the connection's text blocks: the record reuses that buffer packet after
+// packet, while the blocks are garbage once filled. On the project mix the
+// blocks were 31 % of all the bytes the summary allocated (33 of 107 MB),
+// a collection's worth of work the summary did not need (issue 12).
 func (d *dec) done(p *dissect.PDU, name string) {
 	if len(d.later) == 0 {
 		switch {
 		case len(d.info) == len(name): // nothing was added to the name
 			p.Info = name
+		case p.Lite:
+			p.SetInfo(d.info)
 		default:
 			p.Info = d.text(d.info)
 		}

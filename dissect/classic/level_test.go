@@ -69,6 +69,44 @@ func TestCount8(t *testing.T) {
 	}
 }
 
+// TestBlockCounter: a level counted chunk by chunk, as it streams, has the
+// counts a plain count gives, whether the chunks hold the types the chunk
+// before held (the guesses hold), new ones (a guess fails: one type more,
+// or one fewer and another), or more than eight.
+func TestBlockCounter(t *testing.T) {
+	mixed := make([]byte, 4096)
+	for i := range mixed {
+		mixed[i] = byte(i * 7 / 3)
+	}
+	world := worldLevel(64, 32, 64)
+	for name, b := range map[string][]byte{
+		"world": world,
+		// a layer of one type, then the same types in other amounts,
+		// then a type swapped for another with the same total
+		"swap":  append(append(bytes.Repeat([]byte{1, 1, 1, 14}, 600), bytes.Repeat([]byte{1, 14, 14, 14}, 600)...), bytes.Repeat([]byte{1, 1, 1, 15}, 600)...),
+		"mixed": append(append(append([]byte(nil), world[:5000]...), mixed...), world[5000:9000]...),
+		"empty": nil,
+	} {
+		for _, size := range []int{1, 7, 64, 1000, 4096, 1 << 20} {
+			var want, got [1024]uint32
+			for _, v := range b {
+				want[v]++
+			}
+			got[3] = 5 // the counter adds to what is there
+			want[3] += 5
+			bc := blockCounter{counts: &got}
+			for r := b; len(r) > 0; {
+				n := min(size, len(r))
+				bc.add(r[:n])
+				r = r[n:]
+			}
+			if got != want {
+				t.Errorf("%s in chunks of %d: counts differ", name, size)
+			}
+		}
+	}
+}
+
 // TestInflaterReuse inflates good, broken, raw and bomb streams in turn:
 // the pooled decompressors carry nothing from one level to the next.
 func TestInflaterReuse(t *testing.T) {
