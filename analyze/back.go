@@ -162,7 +162,11 @@ func (a *Analyzer) commit(data []byte) {
 	j := &b.jobs[len(b.jobs)-1]
 	j.now = a.now
 	j.rel = since(j.time, a.first)
-	j.shard = jobShard(j)
+	if j.side == nil { // a TCP job's shard is set with its side (setSide)
+		j.shard = jobShard(j)
+	} else if checkShards && j.shard != j.side.shard {
+		panic("analyze: a job's shard is not its side's")
+	}
 	a.keyOf(j)
 	if a.pp != nil {
 		a.pp.commit(j, b, data) // reorder.go
@@ -177,6 +181,10 @@ func (a *Analyzer) commit(data []byte) {
 	}
 	a.pass(j, b, data)
 }
+
+// checkShards, set by tests only, has commit check every TCP job's shard
+// against its side's.
+var checkShards bool
 
 // record makes the record a job describes, on the back end.
 func (a *backEnd) record(j *job, b *batch) *Record {

@@ -81,7 +81,7 @@ func (h *tcpConn) noteJob(c *reassembly.ConnInfo, d reassembly.Dir, kind int, fr
 	j.op, j.kind, j.frame, j.time, j.dir = opEmit, KindNote, frame, t, ddir(d)
 	j.key = h.key(d, frame)
 	j.lay = lay
-	j.side = h.side(d, c)
+	h.setSide(j, d, c)
 	j.off, j.gapLen, j.reason = off, kind, msg
 	a.commit(nil)
 }
@@ -179,7 +179,7 @@ func (h *tcpConn) reportUnclaimed(c *reassembly.ConnInfo) {
 		j.op, j.kind, j.frame, j.time, j.dir = opEmit, KindUndissected, c.EndFrame, c.EndTime, ddir(reassembly.Dir(d))
 		j.key = h.key(reassembly.Dir(d), c.EndFrame)
 		j.lay = a.net.of(c.EndFrame)
-		j.side = h.side(reassembly.Dir(d), c)
+		h.setSide(j, reassembly.Dir(d), c)
 		reason := "a stream on a Minecraft port that no protocol claims: " + strconv.FormatInt(l.bytes, 10) + " bytes in "
 		if l.frames == 1 {
 			reason += "frame " + strconv.FormatUint(l.firstFrame, 10)

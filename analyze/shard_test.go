@@ -235,3 +235,24 @@ func TestSinkWithoutParallel(t *testing.T) {
 		diffLines(t, fmt.Sprintf("sink without Parallel, count %d", count), s.out, w)
 	}
 }
+
+// TestJobShardsAsSides: the shard a TCP job is given with its side
+// (tcpConn.setSide) is its side's, on every sample capture: commit checks
+// each one (checkShards) and panics otherwise.
+func TestJobShardsAsSides(t *testing.T) {
+	paths, _ := filepath.Glob("../samples/*.pcap")
+	if len(paths) == 0 {
+		t.Fatal("no sample captures")
+	}
+	checkShards = true
+	defer func() { checkShards = false }()
+	for _, path := range paths {
+		capt, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := analyzeBytes(t, capt, Options{}); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+	}
+}
