@@ -57,8 +57,8 @@ type Options struct {
 	// with Parallel in two shards (see Sink); emit is then not called.
 	Sink Sink
 	// Ordered: the Sink's Accept must see every record in order, one at
-	// a time (statistics, saved frames, exports): the back end is one,
-	// not two shards.
+	// a time (exports, the page, -t dd): the back end is one, not two
+	// shards.
 	Ordered bool
 	// Count, under a Sink, stops the run after this many records shown.
 	Count int

@@ -23,7 +23,8 @@
 //	   │  decoding Classic's jobs, the other the rest; each formats its
 //	   │  records into a chunk per batch ──> merger: records in order ──┐
 //	   │                                                                │
-//	   └─ Ordered (record -z, -w -Y, exports, the page, -t dd), or not  │
+//	   └─ Ordered (exports, the page, -t dd, -c with a record -z or      │
+//	      -w -Y), or not                                                │
 //	      Parallel: one back end, formatting into a buffer written      │
 //	      when it passes oneWriteBytes ─────────────────────────────────┤
 //	                                                                    ▼

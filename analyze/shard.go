@@ -29,8 +29,9 @@ import (
 // behind a request awaiting its response (Record.seq, release) are counted
 // across both shards.
 //
-// With Ordered (work that needs every record in order: statistics, saved
-// frames, exports) or without Parallel, the back end is one: it accepts
+// With Ordered (work that needs every record in order: exports, the page,
+// -t dd; statistics and saved frames count on each shard and merge at the
+// end, cmd/mcdissect/stats_merge.go) or without Parallel, the back end is one: it accepts
 // and formats each record as it is emitted, in order, and writes the
 // bytes when they pass oneWriteBytes, at every flush and at the end.
 type Sink interface {

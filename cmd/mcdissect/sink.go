@@ -24,9 +24,10 @@ const (
 // outSink is the analyzer's Sink: the one way records reach the output
 // (analyze.Sink). The back end accepts each record (-Y), formats it with
 // an Appender of its shard, and hands the bytes, in record order, to
-// Write. What must see the records shown in order (-z statistics that
-// read records, -w's kept frames, --export-objects, -t dd, the page) makes
-// the run Ordered: one back end, whose Accept runs it record by record.
+// Write. What must see the records shown in order (--export-objects, -t dd,
+// the page, and with -c a -z that reads records or -w -Y) makes the run
+// Ordered: one back end, whose Accept runs it record by record. -z
+// statistics and -w -Y otherwise count on each shard (stats_merge.go).
 type outSink struct {
 	apps []render.Appender // one per shard; none for the page
 	w    render.Writer
