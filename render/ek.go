@@ -133,11 +133,10 @@ func (e *ekRenderer) appendLayers(b []byte, r *analyze.Record) []byte {
 	b = appendEKLayer(b, r, "frame") // layers.go
 	b = append(b, '}')
 
-	var addr [64]byte
 	b = append(b, ipKeys[0]...)
-	b = append(b, r.Src.Addr().Unmap().AppendTo(addr[:0])...)
+	b = appendAddr(b, r.Src.Addr().Unmap())
 	b = append(b, ipKeys[1]...)
-	b = append(b, r.Dst.Addr().Unmap().AppendTo(addr[:0])...)
+	b = appendAddr(b, r.Dst.Addr().Unmap())
 	b = append(b, '"')
 	b = appendEKLayer(b, r, ipName)
 	b = append(b, trKeys[0]...)
@@ -210,7 +209,8 @@ func (e *ekRenderer) appendLayers(b []byte, r *analyze.Record) []byte {
 // filter name, arrays where a name repeats.
 func (e *ekRenderer) appendTreeLayer(b []byte, r *analyze.Record) []byte {
 	p := &r.PDU
-	root := p.Nodes[0].Field.Name
+	rootField := p.Nodes[0].Field
+	root := rootField.Name
 	e.g++
 	if len(e.seen) > 0 {
 		clear(e.seen) // keeps its buckets: no allocation per record
@@ -236,7 +236,7 @@ func (e *ekRenderer) appendTreeLayer(b []byte, r *analyze.Record) []byte {
 		if k > 0 {
 			b = append(b, ',')
 		}
-		b = e.appendName(b, root, n)
+		b = e.appendName(b, rootField, n)
 		if *e.count(n) == 1 {
 			b = e.appendValue(b, n)
 			continue
@@ -280,9 +280,10 @@ type ekField struct {
 	// generation gen: stamped so, nothing is cleared per record.
 	gen uint32
 	cnt int32
-	// name is the field's member name in the layer root and its colon,
-	// quoted and escaped ("slp_slp_status_version_name":), made once.
-	root string
+	// name is the field's member name in the layer of root (the tree's
+	// root field) and its colon, quoted and escaped
+	// ("slp_slp_status_version_name":), made once.
+	root *dissect.Field
 	name []byte
 }
 
@@ -300,14 +301,14 @@ func (e *ekRenderer) field(n *dissect.Node) *ekField {
 }
 
 // appendName appends n's member name in the layer root and its colon:
-// the root, '_', the field's filter name and its key, if any, with dots
+// the root's name, '_', the field's filter name and its key, if any, with dots
 // as underscores.
-func (e *ekRenderer) appendName(b []byte, root string, n *dissect.Node) []byte {
+func (e *ekRenderer) appendName(b []byte, root *dissect.Field, n *dissect.Node) []byte {
 	f := e.field(n)
-	if f != nil && n.Key == "" && f.name != nil && f.root == root {
+	if f != nil && n.Key == "" && f.root == root {
 		return append(b, f.name...)
 	}
-	e.key = append(e.key[:0], root...)
+	e.key = append(e.key[:0], root.Name...)
 	e.key = append(e.key, '_')
 	e.key = appendUnderscored(e.key, n.Field.Name)
 	if n.Key != "" {

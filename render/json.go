@@ -25,6 +25,8 @@ type jsonRenderer struct {
 	fields []jsonField // by field ID
 	clock  stampCache
 	pairs  pairCache
+	// The nodes of the record's experts lie in [elo, ehi].
+	elo, ehi int32
 }
 
 func (j *jsonRenderer) Begin() error { _, err := j.w.WriteString("["); return err }
@@ -108,9 +110,9 @@ func (j *jsonRenderer) Append(b []byte, r *analyze.Record, first bool) []byte {
 func appendJSONPair(b []byte, r *analyze.Record) []byte {
 	var addr [64]byte // on the stack: an IPv6 address with port and zone fits
 	b = append(b, ", \"src\": "...)
-	b = appendJSONBytes(b, r.Src.AppendTo(addr[:0]))
+	b = appendJSONBytes(b, appendAddrPort(addr[:0], r.Src))
 	b = append(b, ", \"dst\": "...)
-	b = appendJSONBytes(b, r.Dst.AppendTo(addr[:0]))
+	b = appendJSONBytes(b, appendAddrPort(addr[:0], r.Dst))
 	if r.TCP {
 		b = append(b, ", \"transport\": \"tcp\", \"stream\": "...)
 		b = dissect.AppendInt(b, int64(r.Stream))
@@ -150,6 +152,10 @@ type openNode struct {
 // each child opening its parent's "children" array or adding to it.
 func (j *jsonRenderer) appendTree(b []byte, p *dissect.PDU) []byte {
 	open := j.open[:0]
+	j.elo, j.ehi = int32(len(p.Nodes)), -1
+	for k := range p.Experts {
+		j.elo, j.ehi = min(j.elo, p.Experts[k].Node), max(j.ehi, p.Experts[k].Node)
+	}
 	for i := range p.Nodes {
 		par := p.Nodes[i].Parent
 		for len(open) > 0 && open[len(open)-1].i != par {
@@ -230,8 +236,12 @@ func (j *jsonRenderer) appendFields(b []byte, p *dissect.PDU, i int32) []byte {
 	if n.Flags&dissect.FlagMalformed != 0 {
 		b = append(b, ", \"malformed\": true"...)
 	}
+	if i < j.elo || i > j.ehi {
+		return b // no expert item for it
+	}
 	first := true
-	for _, e := range p.Experts {
+	for k := range p.Experts {
+		e := &p.Experts[k]
 		if e.Node != i {
 			continue
 		}
