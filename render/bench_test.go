@@ -23,6 +23,7 @@ func BenchmarkAppend(b *testing.B) {
 		{"summary", "text", Options{}},
 		{"verbose", "text", Options{Verbose: true}},
 		{"json", "json", Options{}},
+		{"ek", "ek", Options{}},
 		{"hex", "text", Options{Hex: true}},
 	} {
 		b.Run(c.name, func(b *testing.B) {

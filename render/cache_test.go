@@ -7,7 +7,7 @@ import (
 
 // TestCachesChangeNothing: an appender that has formatted every record
 // before (its caches of address pairs, line heads and JSON field heads
-// full, with clashes) writes each record as a new appender does.
+// full, with clashes, and -T ek's member names) writes each record as a new appender does.
 func TestCachesChangeNothing(t *testing.T) {
 	recs := corpus(t)
 	for _, c := range []struct {
@@ -17,6 +17,7 @@ func TestCachesChangeNothing(t *testing.T) {
 		{"text", Options{}},
 		{"text", Options{Verbose: true, Hex: true}},
 		{"json", Options{}},
+		{"ek", Options{}},
 	} {
 		warm := NewAppender(c.format, c.o)
 		for i, r := range recs {

@@ -28,16 +28,14 @@ type ekRenderer struct {
 	o     Options
 	buf   []byte
 	clock stampCache
-	// Occurrences of each name in the current record: by field ID for
-	// most fields (stamped with the record's generation, so that nothing
-	// is cleared per record), in seen for keyed ones.
-	cnt   []int32
-	gen   []uint32
-	g     uint32
-	seen  map[ekName]int32 // keyed names -> index in extra
-	extra []int32
-	order []int32 // nodes of the layer, first occurrence of each name
-	key   []byte
+	// By field ID: occurrences of the field's name in the current record
+	// (for most fields; in seen for keyed ones) and its member's name.
+	fields []ekField
+	g      uint32
+	seen   map[ekName]int32 // keyed names -> index in extra
+	extra  []int32
+	order  []int32 // nodes of the layer, first occurrence of each name
+	key    []byte
 }
 
 func (e *ekRenderer) Begin() error { return nil }
@@ -57,12 +55,12 @@ func (e *ekRenderer) Raw(b []byte, _ int) error {
 
 // Append appends r's two lines.
 func (e *ekRenderer) Append(b []byte, r *analyze.Record, _ bool) []byte {
-	t := r.Time.UTC()
 	b = append(b, `{"index":{"_index":"packets-`...)
-	b = t.AppendFormat(b, "2006-01-02")
+	e.clock.sep = 'T'
+	b = append(b, e.clock.date(r.Time)...) // formatted once a second
 	b = append(b, `","_type":"doc"}}`+"\n"...)
 	b = append(b, `{"timestamp":"`...)
-	b = dissect.AppendInt(b, t.UnixMilli())
+	b = dissect.AppendInt(b, r.Time.UnixMilli())
 	b = append(b, `","layers":{`...)
 	if len(e.o.Fields) > 0 {
 		b = e.appendFields(b, r)
@@ -135,11 +133,10 @@ func (e *ekRenderer) appendLayers(b []byte, r *analyze.Record) []byte {
 	b = appendEKLayer(b, r, "frame") // layers.go
 	b = append(b, '}')
 
-	var addr [64]byte
 	b = append(b, ipKeys[0]...)
-	b = append(b, r.Src.Addr().Unmap().AppendTo(addr[:0])...)
+	b = appendAddr(b, r.Src.Addr().Unmap())
 	b = append(b, ipKeys[1]...)
-	b = append(b, r.Dst.Addr().Unmap().AppendTo(addr[:0])...)
+	b = appendAddr(b, r.Dst.Addr().Unmap())
 	b = append(b, '"')
 	b = appendEKLayer(b, r, ipName)
 	b = append(b, trKeys[0]...)
@@ -212,7 +209,8 @@ func (e *ekRenderer) appendLayers(b []byte, r *analyze.Record) []byte {
 // filter name, arrays where a name repeats.
 func (e *ekRenderer) appendTreeLayer(b []byte, r *analyze.Record) []byte {
 	p := &r.PDU
-	root := p.Nodes[0].Field.Name
+	rootField := p.Nodes[0].Field
+	root := rootField.Name
 	e.g++
 	if len(e.seen) > 0 {
 		clear(e.seen) // keeps its buckets: no allocation per record
@@ -238,15 +236,7 @@ func (e *ekRenderer) appendTreeLayer(b []byte, r *analyze.Record) []byte {
 		if k > 0 {
 			b = append(b, ',')
 		}
-		e.key = append(e.key[:0], root...)
-		e.key = append(e.key, '_')
-		e.key = appendUnderscored(e.key, n.Field.Name)
-		if n.Key != "" {
-			e.key = append(e.key, '_')
-			e.key = appendUnderscored(e.key, n.Key)
-		}
-		b = appendJSONBytes(b, e.key)
-		b = append(b, ':')
+		b = e.appendName(b, rootField, n)
 		if *e.count(n) == 1 {
 			b = e.appendValue(b, n)
 			continue
@@ -284,18 +274,64 @@ func ekPortHeads(l string) [2]string {
 	return [2]string{`},"` + l + `":{"` + l + `_` + l + `_srcport":`, `,"` + l + `_` + l + `_dstport":`}
 }
 
+// ekField is what the renderer keeps of a field.
+type ekField struct {
+	// cnt counts the occurrences of the field's name in the record of
+	// generation gen: stamped so, nothing is cleared per record.
+	gen uint32
+	cnt int32
+	// name is the field's member name in the layer of root (the tree's
+	// root field) and its colon, quoted and escaped
+	// ("slp_slp_status_version_name":), made once.
+	root *dissect.Field
+	name []byte
+}
+
+// field returns what the renderer keeps of n's field, nil for a field
+// without an ID.
+func (e *ekRenderer) field(n *dissect.Node) *ekField {
+	id := n.Field.ID()
+	if id == 0 {
+		return nil
+	}
+	if id >= len(e.fields) {
+		e.fields = append(e.fields, make([]ekField, id+1-len(e.fields))...)
+	}
+	return &e.fields[id]
+}
+
+// appendName appends n's member name in the layer root and its colon:
+// the root's name, '_', the field's filter name and its key, if any, with dots
+// as underscores.
+func (e *ekRenderer) appendName(b []byte, root *dissect.Field, n *dissect.Node) []byte {
+	f := e.field(n)
+	if f != nil && n.Key == "" && f.root == root {
+		return append(b, f.name...)
+	}
+	e.key = append(e.key[:0], root.Name...)
+	e.key = append(e.key, '_')
+	e.key = appendUnderscored(e.key, n.Field.Name)
+	if n.Key != "" {
+		e.key = append(e.key, '_')
+		e.key = appendUnderscored(e.key, n.Key)
+	}
+	if f == nil || n.Key != "" {
+		b = appendJSONBytes(b, e.key)
+		return append(b, ':')
+	}
+	f.root = root
+	f.name = append(appendJSONBytes(f.name[:0], e.key), ':')
+	return append(b, f.name...)
+}
+
 // count is where the occurrences of n's name in the current record are
 // counted.
 func (e *ekRenderer) count(n *dissect.Node) *int32 {
-	if id := n.Field.ID(); id > 0 && n.Key == "" {
-		if id >= len(e.cnt) {
-			e.cnt = append(e.cnt, make([]int32, id+1-len(e.cnt))...)
-			e.gen = append(e.gen, make([]uint32, id+1-len(e.gen))...)
+	if f := e.field(n); f != nil && n.Key == "" {
+		if f.gen != e.g {
+			f.gen, f.cnt = e.g, 0
 		}
-		if e.gen[id] != e.g {
-			e.gen[id], e.cnt[id] = e.g, 0
-		}
-		return &e.cnt[id]
+		return &f.cnt
 	}
 	if e.seen == nil {
 		e.seen = map[ekName]int32{}
@@ -340,7 +376,7 @@ func (e *ekRenderer) appendValue(b []byte, n *dissect.Node) []byte {
 		if len(v.B) > 0 { // dissect.FExact
 			return append(b, v.B...)
 		}
-		return strconv.AppendFloat(b, v.Float(), 'g', -1, 64)
+		return dissect.AppendFloat(b, v.Float(), 'g') // as strconv's 'g', -1
 	case dissect.FTBool:
 		return strconv.AppendBool(b, v.Bool())
 	case dissect.FTString:

@@ -25,6 +25,8 @@ type jsonRenderer struct {
 	fields []jsonField // by field ID
 	clock  stampCache
 	pairs  pairCache
+	// The nodes of the record's experts lie in [elo, ehi].
+	elo, ehi int32
 }
 
 func (j *jsonRenderer) Begin() error { _, err := j.w.WriteString("["); return err }
@@ -108,9 +110,9 @@ func (j *jsonRenderer) Append(b []byte, r *analyze.Record, first bool) []byte {
 func appendJSONPair(b []byte, r *analyze.Record) []byte {
 	var addr [64]byte // on the stack: an IPv6 address with port and zone fits
 	b = append(b, ", \"src\": "...)
-	b = appendJSONBytes(b, r.Src.AppendTo(addr[:0]))
+	b = appendJSONBytes(b, appendAddrPort(addr[:0], r.Src))
 	b = append(b, ", \"dst\": "...)
-	b = appendJSONBytes(b, r.Dst.AppendTo(addr[:0]))
+	b = appendJSONBytes(b, appendAddrPort(addr[:0], r.Dst))
 	if r.TCP {
 		b = append(b, ", \"transport\": \"tcp\", \"stream\": "...)
 		b = dissect.AppendInt(b, int64(r.Stream))
@@ -150,6 +152,10 @@ type openNode struct {
 // each child opening its parent's "children" array or adding to it.
 func (j *jsonRenderer) appendTree(b []byte, p *dissect.PDU) []byte {
 	open := j.open[:0]
+	j.elo, j.ehi = int32(len(p.Nodes)), -1
+	for k := range p.Experts {
+		j.elo, j.ehi = min(j.elo, p.Experts[k].Node), max(j.ehi, p.Experts[k].Node)
+	}
 	for i := range p.Nodes {
 		par := p.Nodes[i].Parent
 		for len(open) > 0 && open[len(open)-1].i != par {
@@ -191,6 +197,11 @@ func (j *jsonRenderer) appendFields(b []byte, p *dissect.PDU, i int32) []byte {
 	n := &p.Nodes[i]
 	jf := j.field(n.Field)
 	switch {
+	case n.Key != "" && jf != nil && jf.keyHead != nil:
+		// The keyed name, "query.kv.hostname": only the key escaped.
+		b = append(b, jf.keyHead...)
+		b = appendJSONEscaped(b, n.Key)
+		b = append(b, jf.keyTail...)
 	case n.Key != "":
 		// The keyed name, "query.kv.hostname", built in scratch space.
 		j.show = append(append(append(j.show[:0], n.Field.Name...), '.'), n.Key...)
@@ -215,6 +226,18 @@ func (j *jsonRenderer) appendFields(b []byte, p *dissect.PDU, i int32) []byte {
 			b = append(b, "\\\"\", \"value\": \""...)
 			b = append(b, str...)
 			b = append(b, '"')
+		} else if jf != nil && jf.same && n.Text == "" {
+			// The number shown is the value: formatted once.
+			b = append(b, ", \"show\": \""...)
+			k := len(b)
+			if n.Field.Type == dissect.FTInt {
+				b = dissect.AppendInt(b, n.Value.Int())
+			} else {
+				b = dissect.AppendUint(b, n.Value.N)
+			}
+			m := len(b)
+			b = append(b, "\", \"value\": "...)
+			b = append(b, b[k:m]...)
 		} else {
 			b = append(b, ", \"show\": \""...)
 			b = j.appendShow(b, n, jf != nil && jf.plain)
@@ -230,8 +253,12 @@ func (j *jsonRenderer) appendFields(b []byte, p *dissect.PDU, i int32) []byte {
 	if n.Flags&dissect.FlagMalformed != 0 {
 		b = append(b, ", \"malformed\": true"...)
 	}
+	if i < j.elo || i > j.ehi {
+		return b // no expert item for it
+	}
 	first := true
-	for _, e := range p.Experts {
+	for k := range p.Experts {
+		e := &p.Experts[k]
 		if e.Node != i {
 			continue
 		}
@@ -293,6 +320,13 @@ type jsonField struct {
 	// plain: every display string AppendValue makes of its values is
 	// free of what a JSON string escapes, so that none needs scanning.
 	plain bool
+	// same: a decimal number without names or unit, whose display string
+	// is its value's JSON number (for nodes without text of their own).
+	same bool
+	// keyHead and keyTail are the start of a keyed node's object around
+	// its escaped key: name and '.', then label; nil when the name is not
+	// valid UTF-8 (its escaping could then depend on the key's bytes).
+	keyHead, keyTail []byte
 }
 
 // field returns what the renderer keeps of f, nil for a field without
@@ -309,6 +343,15 @@ func (j *jsonRenderer) field(f *dissect.Field) *jsonField {
 	if jf.head == nil {
 		jf.head = appendHead(nil, f.Name, f.Label)
 		jf.plain = plainField(f)
+		jf.same = f.Custom == nil && f.Names == nil && f.Unit == "" &&
+			(f.Type == dissect.FTInt || (f.Type == dissect.FTUint || f.Type == dissect.FTFrameNum) && f.Base == dissect.BaseDec)
+		if utf8.ValidString(f.Name) {
+			jf.keyHead = append(appendJSONEscaped(append(jf.keyHead, "{\"name\": \""...), f.Name), '.')
+			jf.keyTail = append(jf.keyTail, '"')
+			jf.keyTail = append(jf.keyTail, ", \"label\": "...)
+			jf.keyTail = appendJSONString(jf.keyTail, f.Label)
+			jf.keyTail = append(jf.keyTail, ", \"offset\": "...)
+		}
 	}
 	return jf
 }

@@ -95,9 +95,9 @@ func appendLayerLines(dst []byte, r *analyze.Record, clock *stampCache, t *textR
 		ipName = "ipv6"
 		dst = append(dst, "Internet Protocol Version 6, Src: "...)
 	}
-	dst = r.Src.Addr().Unmap().AppendTo(dst)
+	dst = appendAddr(dst, r.Src.Addr().Unmap())
 	dst = append(dst, ", Dst: "...)
-	dst = r.Dst.Addr().Unmap().AppendTo(dst)
+	dst = appendAddr(dst, r.Dst.Addr().Unmap())
 	dst = t.endProto(dst)
 	dst = t.appendLayerFields(dst, r, ipName)
 	dst = t.proto(dst)

@@ -86,9 +86,9 @@ func appendSummary(dst []byte, r *analyze.Record, pairs *pairCache) []byte {
 // appendSummaryPair appends the columns a pairCache keeps: addresses and
 // protocol, up to the info column.
 func appendSummaryPair(dst []byte, r *analyze.Record) []byte {
-	dst = r.Src.AppendTo(dst)
+	dst = appendAddrPort(dst, r.Src)
 	dst = append(dst, " → "...)
-	dst = r.Dst.AppendTo(dst)
+	dst = appendAddrPort(dst, r.Dst)
 	dst = append(dst, ' ')
 	dst = append(dst, r.ProtoColumn()...)
 	return append(dst, ' ')
@@ -131,6 +131,12 @@ func (t *textRenderer) appendTree(dst []byte, r *analyze.Record) []byte {
 		t.gen = 1
 	}
 	shown := t.treeShown(r)
+	// The nodes experts are under lie in [elo, ehi]: most lines need no
+	// look through the experts.
+	elo, ehi := int32(len(p.Nodes)), int32(-1)
+	for k := range p.Experts {
+		elo, ehi = min(elo, p.Experts[k].Node), max(ehi, p.Experts[k].Node)
+	}
 	for i := range p.Nodes {
 		n := &p.Nodes[i]
 		d := 0
@@ -150,6 +156,9 @@ func (t *textRenderer) appendTree(dst []byte, r *analyze.Record) []byte {
 		dst = append(dst, '\n')
 		if t.o.Explain {
 			dst = t.appendExplain(dst, p, n, d+1)
+		}
+		if int32(i) < elo || int32(i) > ehi {
+			continue
 		}
 		for k := range p.Experts {
 			if e := &p.Experts[k]; int(e.Node) == i {
