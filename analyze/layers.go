@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"net/netip"
+	"slices"
 	"time"
 
 	"github.com/gopacket/gopacket"
@@ -111,12 +112,16 @@ type seqBase struct {
 	base   [2]uint32
 	set    [2]bool
 	wscale [2]int8 // from the SYN's option: -1 not seen yet, -2 none announced
+	last   uint64  // the frame of its last segment, for forget
 }
 
-// maxSeqBases bounds the connections whose bases are kept: when full the
-// table starts afresh and the connections then seen count from their next
-// segment, as when a capture starts mid-stream.
-const maxSeqBases = 1 << 16
+// maxSeqBases bounds the connections whose bases are kept: when full, the
+// half least recently seen are forgotten (forget), and those of them seen
+// again count from their next segment, as when a capture starts
+// mid-stream. (Starting the table afresh, as it did, also restarted the
+// numbers of every connection still talking: bench/realmix's capture has
+// 67,000 streams.)
+var maxSeqBases = 1 << 16
 
 // begin starts a frame's layers.
 func (n *netLayers) begin(frame uint64, ci gopacket.CaptureInfo) {
@@ -177,14 +182,18 @@ func (n *netLayers) tcpSegment(a *Analyzer, tcp *layers.TCP) {
 	if lessAddrPort(dst, src) {
 		k, d = connPair{dst, src}, 1
 	}
-	if n.conns == nil || len(n.conns) >= maxSeqBases {
+	if n.conns == nil {
 		n.conns = make(map[connPair]*seqBase, 64)
 	}
 	s := n.conns[k]
 	if s == nil {
+		if len(n.conns) >= maxSeqBases {
+			n.forget()
+		}
 		s = &seqBase{wscale: [2]int8{-1, -1}}
 		n.conns[k] = s
 	}
+	s.last = n.frame
 	if tcp.SYN {
 		s.base[d], s.set[d] = tcp.Seq, true
 		s.wscale[d] = -2
@@ -208,6 +217,24 @@ func (n *netLayers) tcpSegment(a *Analyzer, tcp *layers.TCP) {
 	}
 	if s.wscale[0] >= 0 && s.wscale[1] >= 0 {
 		l.WScale = s.wscale[d]
+	}
+}
+
+// forget drops the half of the table least recently seen: the median of
+// the frames last seen splits it. A connection that is still talking keeps
+// its relative numbers; one idle long enough to be among the oldest half
+// of 65,536 has most likely ended.
+func (n *netLayers) forget() {
+	lasts := make([]uint64, 0, len(n.conns))
+	for _, s := range n.conns {
+		lasts = append(lasts, s.last)
+	}
+	slices.Sort(lasts)
+	median := lasts[len(lasts)/2]
+	for k, s := range n.conns {
+		if s.last < median {
+			delete(n.conns, k)
+		}
 	}
 }
 

@@ -3,6 +3,7 @@ package analyze
 import (
 	"encoding/binary"
 	"maps"
+	"net/netip"
 	"strconv"
 	"testing"
 	"time"
@@ -133,4 +134,45 @@ func TestLayersOfRecords(t *testing.T) {
 			t.Errorf("fields %v, want %v", got, want)
 		}
 	})
+}
+
+// TestSeqBasesForgetTheIdle: when the table of sequence bases is full, the
+// connections least recently seen are forgotten, not every one: a
+// connection that keeps talking while many others come and go keeps its
+// relative numbers (the table used to start afresh, and its next segment
+// then counted from 1).
+func TestSeqBasesForgetTheIdle(t *testing.T) {
+	defer func(n int) { maxSeqBases = n }(maxSeqBases)
+	maxSeqBases = 8
+	slpStatus := []byte{0x01, 0x00}
+	build := func(w *capgen.Writer) {
+		a := w.TCP(tcpClient, tcpServer, t0)
+		a.Handshake()
+		k := 0
+		for i := range slpHandshake {
+			a.SegmentAt(true, i, slpHandshake[i:i+1])
+			for j := 0; j < 3; j++ { // others come and go
+				k++
+				o := w.TCP(netip.AddrPortFrom(netip.AddrFrom4([4]byte{10, 9, byte(k >> 8), byte(k)}), 40000), tcpServer, t0)
+				o.SYNOnly()
+			}
+		}
+		a.Send(true, slpStatus)
+	}
+	recs, _, err := analyzeBytes(t, buildCapture(t, build), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var status *Record
+	for _, r := range recs {
+		if r.Kind == KindPDU && r.PDU.Message == "Status Request" {
+			status = r
+		}
+	}
+	if status == nil {
+		t.Fatalf("no Status Request among %d records", len(recs))
+	}
+	if want := 1 + uint32(len(slpHandshake)); status.Layers.Seq != want {
+		t.Errorf("the talking connection's Status Request at relative seq %d, want %d", status.Layers.Seq, want)
+	}
 }
