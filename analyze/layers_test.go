@@ -92,16 +92,7 @@ func TestLayersOfRecords(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var last *Record
-			for _, r := range recs {
-				if r.Kind == KindPDU && r.PDU.Message == "Status Request" {
-					last = r
-				}
-			}
-			if last == nil {
-				t.Fatalf("no Status Request among %d records", len(recs))
-			}
-			l := last.Layers
+			l := lastStatusRequest(t, recs).Layers
 			if l.Has != c.hasFields || l.Seq != c.seq || l.Ack != c.ack || l.TCPLen != c.tcpLen || l.TTL == 0 || l.IPProto != 6 {
 				t.Errorf("layers %+v, want has %b seq %d ack %d len %d", l, c.hasFields, c.seq, c.ack, c.tcpLen)
 			}
@@ -163,16 +154,23 @@ func TestSeqBasesForgetTheIdle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var status *Record
-	for _, r := range recs {
-		if r.Kind == KindPDU && r.PDU.Message == "Status Request" {
-			status = r
-		}
-	}
-	if status == nil {
-		t.Fatalf("no Status Request among %d records", len(recs))
-	}
+	status := lastStatusRequest(t, recs)
 	if want := 1 + uint32(len(slpHandshake)); status.Layers.Seq != want {
 		t.Errorf("the talking connection's Status Request at relative seq %d, want %d", status.Layers.Seq, want)
 	}
+}
+
+// lastStatusRequest is the last SLP Status Request among recs.
+func lastStatusRequest(t *testing.T, recs []*Record) *Record {
+	t.Helper()
+	var last *Record
+	for _, r := range recs {
+		if r.Kind == KindPDU && r.PDU.Message == "Status Request" {
+			last = r
+		}
+	}
+	if last == nil {
+		t.Fatalf("no Status Request among %d records", len(recs))
+	}
+	return last
 }

@@ -19,14 +19,7 @@ import (
 // both shards make: statistics that keep the first of something, -t dd's
 // delta from the previous record shown, -c after a filter, the page.
 func TestOrderedWorkOnTwoCores(t *testing.T) {
-	var gen bytes.Buffer
-	if _, err := mcgen.Generate(&gen, mcgen.SmallConfig(11)); err != nil {
-		t.Fatal(err)
-	}
-	pcap := filepath.Join(t.TempDir(), "mixed.pcap")
-	if err := os.WriteFile(pcap, gen.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	pcap := mixedCapture(t, t.TempDir())
 	// Both shards' protocols, interleaved, or the test tests nothing.
 	summary := runEnv(t, "1", "-r", pcap)
 	for _, p := range []string{" Classic ", " SLP ", " Query "} {
@@ -62,4 +55,19 @@ func TestOrderedWorkOnTwoCores(t *testing.T) {
 			}
 		})
 	}
+}
+
+// mixedCapture writes mcgen's small capture of every protocol (seed 11)
+// into dir: both shards make records of it, interleaved.
+func mixedCapture(t *testing.T, dir string) string {
+	t.Helper()
+	var gen bytes.Buffer
+	if _, err := mcgen.Generate(&gen, mcgen.SmallConfig(11)); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "mixed.pcap")
+	if err := os.WriteFile(path, gen.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }

@@ -6,8 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/mcdissect/mcdissect/internal/mcgen"
 )
 
 // TestStatsOnShardsEqualOneCore: on two cores the statistics that read
@@ -15,14 +13,7 @@ import (
 // they print, alone or after -V, JSON, fields or a filter, must be what
 // one core prints, which counts every record in order.
 func TestStatsOnShardsEqualOneCore(t *testing.T) {
-	var gen bytes.Buffer
-	if _, err := mcgen.Generate(&gen, mcgen.SmallConfig(11)); err != nil {
-		t.Fatal(err)
-	}
-	mixed := filepath.Join(t.TempDir(), "mixed.pcap")
-	if err := os.WriteFile(mixed, gen.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	mixed := mixedCapture(t, t.TempDir())
 	files := []string{mixed}
 	for _, s := range []string{"classic-session.pcap", "slp-status-concurrent.pcap", "query-full.pcap", "handmade-slp-forge.pcap",
 		"handmade-classic-heartbeat.pcap", "slp-legacy.pcap", "handmade-slp-status-losses.pcap", "query-clients.pcap"} {
@@ -64,15 +55,8 @@ func TestStatsOnShardsEqualOneCore(t *testing.T) {
 // TestSavedFramesOnShards: -w with -Y on two cores, each shard keeping
 // the frames of the PDUs it shows, saves the file one core saves.
 func TestSavedFramesOnShards(t *testing.T) {
-	var gen bytes.Buffer
-	if _, err := mcgen.Generate(&gen, mcgen.SmallConfig(11)); err != nil {
-		t.Fatal(err)
-	}
 	dir := t.TempDir()
-	mixed := filepath.Join(dir, "mixed.pcap")
-	if err := os.WriteFile(mixed, gen.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	mixed := mixedCapture(t, dir)
 	for _, f := range []string{mixed, "../../samples/classic-session.pcap", "../../samples/slp-status-concurrent.pcap"} {
 		for _, flt := range []string{"slp || classic", "!query", "mc.direction == \"s2c\""} {
 			var saved [2][]byte
