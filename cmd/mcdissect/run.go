@@ -84,6 +84,9 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitFail
 	}
 	defer closeSrc()
+	if c.inputBytes(stdin) >= hugePagesFrom {
+		preferHugePages(softMemoryLimit) // hugepages_linux.go
+	}
 	var cap *liveCapture
 	if c.iface != "" {
 		cap = startCapture(src)
@@ -291,6 +294,33 @@ func (c *config) openSource(stdin io.Reader, stderr io.Writer) (src analyze.Sour
 		return nil, nil, false, fmt.Errorf("%s: %v", name, err)
 	}
 	return src, func() { src.Close() }, regular, nil
+}
+
+// hugePagesFrom: captures this large have the heap asked for huge pages
+// (preferHugePages).
+const hugePagesFrom = 4 << 20
+
+// inputBytes is the size of the capture file read, or 0 when the input is
+// not a regular file (a live interface, a pipe).
+func (c *config) inputBytes(stdin io.Reader) int64 {
+	var fi os.FileInfo
+	var err error
+	switch {
+	case c.iface != "":
+		return 0
+	case c.read == "-":
+		f, ok := stdin.(*os.File)
+		if !ok {
+			return 0
+		}
+		fi, err = f.Stat()
+	default:
+		fi, err = os.Stat(c.read)
+	}
+	if err != nil || !fi.Mode().IsRegular() {
+		return 0
+	}
+	return fi.Size()
 }
 
 // flushEvery is how often the output of a live capture or a pipe is
