@@ -85,7 +85,9 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	defer closeSrc()
 	if c.inputBytes(stdin) >= hugePagesFrom {
-		preferHugePages(softMemoryLimit) // hugepages_linux.go
+		// As much as the heap may hold: the soft limit, or a lower
+		// GOMEMLIMIT.
+		preferHugePages(int(min(softMemoryLimit, debug.SetMemoryLimit(-1)))) // hugepages_linux.go
 	}
 	var cap *liveCapture
 	if c.iface != "" {
