@@ -138,7 +138,7 @@ func (e *seqEnd) less(o *seqEnd) bool {
 }
 
 // seqBase is what tshark's relative numbers count from, per direction
-// (index 0 for segments from connPair.a).
+// (index 0 for segments from seqKey.a).
 type seqBase struct {
 	base   [2]uint32
 	set    [2]bool

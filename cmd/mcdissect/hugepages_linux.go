@@ -53,7 +53,9 @@ func preferHugePages(n int) (start, end uintptr) {
 	return start, end
 }
 
-// markHuge marks the whole huge pages within b.
+// markHuge marks the whole huge pages within b. unsafe only reads b's
+// address, to find the first huge page boundary in it: nothing is viewed
+// through it, and b is not kept.
 func markHuge(b []byte) (start, end uintptr) {
 	addr := uintptr(unsafe.Pointer(&b[0]))
 	i := int((hugePageBytes - addr%hugePageBytes) % hugePageBytes)
