@@ -118,17 +118,14 @@ func (o *oneSink) flush() error {
 // classicShard is the shard that decodes Classic connections.
 const classicShard = 1
 
-// jobShard is the shard that runs j, or -1 for both: worked out by the
-// front end, which has just written j.side.
+// jobShard is the shard that runs j, a job without a side, or -1 for
+// both (a TCP job gets its side's shard with the side: tcpConn.setSide).
 func jobShard(j *job) int8 {
 	switch j.op {
 	case opTick, opFinish, opFlush:
 		return -1
 	case opUDP:
 		return udpProtocols[j.udp].shard
-	}
-	if j.side != nil {
-		return j.side.shard
 	}
 	return 0
 }

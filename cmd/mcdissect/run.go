@@ -78,13 +78,14 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 
 	prog := c.out.startProgress(c, stdout, stderr) // outputs.go
 	defer prog.stop()
-	src, closeSrc, regular, err := c.openSource(stdin, stderr)
+	src, closeSrc, size, err := c.openSource(stdin, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "mcdissect: %v\n", err)
 		return exitFail
 	}
 	defer closeSrc()
-	if c.inputBytes(stdin) >= hugePagesFrom {
+	regular := size >= 0
+	if size >= hugePagesFrom {
 		// As much as the heap may hold: the soft limit, or a lower
 		// GOMEMLIMIT.
 		preferHugePages(int(min(softMemoryLimit, debug.SetMemoryLimit(-1)))) // hugepages_linux.go
@@ -261,69 +262,49 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-// openSource opens -r (a file or standard input) or -i. regular says
-// whether the input is a regular file: anything else (an interface, a
-// pipe) is read as it comes, and its output must not wait.
-func (c *config) openSource(stdin io.Reader, stderr io.Writer) (src analyze.Source, closeFn func(), regular bool, err error) {
+// openSource opens -r (a file or standard input) or -i. size is the
+// input's size when it is a regular file, and -1 otherwise: anything else
+// (an interface, a pipe) is read as it comes, and its output must not
+// wait.
+func (c *config) openSource(stdin io.Reader, stderr io.Writer) (src analyze.Source, closeFn func(), size int64, err error) {
 	if c.iface != "" {
 		src, closeFn, err = c.openLive(stderr)
-		return src, closeFn, false, err
+		return src, closeFn, -1, err
 	}
+	var fi os.FileInfo
 	if c.read == "-" {
 		if f, ok := stdin.(*os.File); ok {
-			if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
-				regular = true
-			}
+			fi, _ = f.Stat()
 		}
 		src, err = capture.OpenReader(stdin)
 	} else {
-		fi, serr := os.Stat(c.read)
-		if serr == nil && fi.IsDir() {
-			return nil, nil, false, fmt.Errorf("%q is a directory (folder), not a file", c.read)
+		fi, _ = os.Stat(c.read)
+		if fi != nil && fi.IsDir() {
+			return nil, nil, -1, fmt.Errorf("%q is a directory (folder), not a file", c.read)
 		}
-		regular = serr == nil && fi.Mode().IsRegular()
 		src, err = capture.OpenFile(c.read)
 	}
 	if err != nil {
 		var pe *os.PathError
 		if errors.As(err, &pe) {
-			return nil, nil, false, fmt.Errorf("cannot read %s: %v", c.read, pe.Err)
+			return nil, nil, -1, fmt.Errorf("cannot read %s: %v", c.read, pe.Err)
 		}
 		name := c.read
 		if name == "-" {
 			name = "standard input"
 		}
-		return nil, nil, false, fmt.Errorf("%s: %v", name, err)
+		return nil, nil, -1, fmt.Errorf("%s: %v", name, err)
 	}
-	return src, func() { src.Close() }, regular, nil
+	size = -1
+	if fi != nil && fi.Mode().IsRegular() {
+		size = fi.Size()
+	}
+	return src, func() { src.Close() }, size, nil
 }
 
-// hugePagesFrom: captures this large have the heap asked for huge pages
-// (preferHugePages).
+// hugePagesFrom: capture files this large have the heap asked for huge
+// pages (preferHugePages).
 const hugePagesFrom = 4 << 20
-
-// inputBytes is the size of the capture file read, or 0 when the input is
-// not a regular file (a live interface, a pipe).
-func (c *config) inputBytes(stdin io.Reader) int64 {
-	var fi os.FileInfo
-	var err error
-	switch {
-	case c.iface != "":
-		return 0
-	case c.read == "-":
-		f, ok := stdin.(*os.File)
-		if !ok {
-			return 0
-		}
-		fi, err = f.Stat()
-	default:
-		fi, err = os.Stat(c.read)
-	}
-	if err != nil || !fi.Mode().IsRegular() {
-		return 0
-	}
-	return fi.Size()
-}
 
 // flushEvery is how often the output of a live capture or a pipe is
 // written out: records reach it within this (and the time to dissect).
