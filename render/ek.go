@@ -56,7 +56,6 @@ func (e *ekRenderer) Raw(b []byte, _ int) error {
 // Append appends r's two lines.
 func (e *ekRenderer) Append(b []byte, r *analyze.Record, _ bool) []byte {
 	b = append(b, `{"index":{"_index":"packets-`...)
-	e.clock.sep = 'T'
 	b = append(b, e.clock.date(r.Time)...) // formatted once a second
 	b = append(b, `","_type":"doc"}}`+"\n"...)
 	b = append(b, `{"timestamp":"`...)
@@ -103,7 +102,6 @@ func (e *ekRenderer) appendLayers(b []byte, r *analyze.Record) []byte {
 	b = append(b, `"frame":{"frame_frame_number":`...)
 	b = dissect.AppendUint(b, r.Frame)
 	b = append(b, `,"frame_frame_time":"`...)
-	e.clock.sep = 'T'
 	b = e.clock.appendStamp(b, r.Time)
 	b = append(b, `Z","frame_frame_time_epoch":`...)
 	b = dissect.AppendInt(b, r.Time.Unix())

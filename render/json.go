@@ -60,7 +60,6 @@ func (j *jsonRenderer) Append(b []byte, r *analyze.Record, first bool) []byte {
 	b = append(b, "\n  {\"frame\": "...)
 	b = dissect.AppendUint(b, r.Frame)
 	b = append(b, ", \"time\": \""...)
-	j.clock.sep = 'T'
 	b = j.clock.appendStamp(b, r.Time) // digits and punctuation: nothing to escape
 	b = append(b, "Z\", \"time_relative\": "...)
 	b = appendRelative(b, r.Rel)

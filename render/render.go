@@ -81,11 +81,11 @@ func New(format string, w io.Writer, o Options) Writer {
 	}
 	switch format {
 	case "json":
-		return &jsonRenderer{w: bw, o: o}
+		return &jsonRenderer{w: bw, o: o, clock: stampCache{sep: 'T'}}
 	case "fields":
 		return &fieldsRenderer{w: bw, o: o}
 	case "ek":
-		return &ekRenderer{w: bw, o: o}
+		return &ekRenderer{w: bw, o: o, clock: stampCache{sep: 'T'}}
 	case "html":
 		return newHTML(bw, o)
 	}
