@@ -375,7 +375,8 @@ func (r *Reassembler) sweep(now time.Time) {
 	// A tail hole's mark holds the frame back; it expires a sweep before
 	// GapTimeout, within the reorder stage's window, so records that wait
 	// for it are not forced out of order (its gap then goes where it went
-	// before: at the frame that gives it up).
+	// before: at the frame that gives it up). A tail hole before a FIN is
+	// given up then instead (finTail).
 	tailBefore := gapBefore.Add(r.sweepEvery)
 	idleBefore := now.Add(-r.lim.IdleTimeout)
 	closedBefore := now.Add(-ClosedLinger)
@@ -386,7 +387,11 @@ func (r *Reassembler) sweep(now time.Time) {
 		}
 		if !c.closed {
 			for d := range c.half {
-				if h := &c.half[d]; h.tailFrame != 0 && h.tailTs.Before(tailBefore) {
+				h := &c.half[d]
+				switch {
+				case finTail(h) && (h.tailFrame != 0 && h.tailTs.Before(tailBefore) || h.tailFrame == 0 && c.lastTs.Before(tailBefore)):
+					r.finishDir(c, h)
+				case h.tailFrame != 0 && h.tailTs.Before(tailBefore):
 					h.tailFrame, h.tailStale = 0, true
 				}
 				r.drain(c, Dir(d), gapBefore)
@@ -403,6 +408,20 @@ func (r *Reassembler) sweep(now time.Time) {
 	}
 	clear(r.order[len(keep):])
 	r.order = keep
+}
+
+// finTail tells whether h's sender finished (FIN) past bytes that never
+// came, with nothing queued after them. Such a direction holds its
+// connection's last frame (heldFrom), where the gap would be reported on
+// its close; a FIN is not followed by data, so the hole is given up when a
+// tail mark would expire, at the frame the mark names (or that last frame),
+// rather than at the close, up to IdleTimeout later. Held all that while,
+// the frame had the reorder stage force every later record out past its
+// bounds: on bench/realmix's capture 336,000 of a million jobs, the
+// records out of frame order, 13 MB of batches held and the collector
+// running at the soft limit.
+func finTail(h *half) bool {
+	return !h.done && h.fin > h.fed && h.firstQueued() == len(h.segs)
 }
 
 // FlushIdle applies the timeouts as if packet time were now: holes waiting

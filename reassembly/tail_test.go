@@ -121,6 +121,29 @@ func TestTailHoles(t *testing.T) {
 				"held 0",
 			},
 		},
+		{
+			// Before, the mark expired and the direction held its
+			// connection's last frame until the close, IdleTimeout
+			// later (finTail).
+			name: "a FIN past lost bytes, the peer silent past GapTimeout: the gap is given up at the FIN's frame",
+			lim:  Limits{GapTimeout: 400 * time.Millisecond, IdleTimeout: time.Minute},
+			script: withHandshake(
+				c2s(0, pdu(1, 'a')...),
+				acked(s2c(0, pdu(1, 'x')...), 3),
+				acked(c2s(10).with("AF"), 3), // bytes 3..9 not captured
+				acked(s2c(3, pdu(1, 'y')...), 3).atMs(1000),
+				acked(s2c(6, pdu(1, 'z')...), 3).atMs(1001),
+			),
+			want: []string{
+				"s0 c2s pdu @0+3 #4 [#4(3)]",
+				"s0 s2c pdu @0+3 #5 [#5(3)]",
+				"held 6",
+				"s0 c2s gap @3+7 #6 \"segment not captured\"",
+				"held 0",
+				"s0 s2c pdu @3+3 #7 [#7(3)]",
+				"s0 s2c pdu @6+3 #8 [#8(3)]",
+			},
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			for _, only := range []bool{false, true} {
