@@ -1,0 +1,56 @@
+package main
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// TestWantsMemProfile: main turns allocation sampling off unless the
+// arguments ask for --memprofile, in either of pflag's spellings.
+func TestWantsMemProfile(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want bool
+	}{
+		{nil, false},
+		{[]string{"-r", "x.pcap", "-V"}, false},
+		{[]string{"-r", "x.pcap", "--memprofile", "mem.out"}, true},
+		{[]string{"--memprofile=mem.out", "-r", "x.pcap"}, true},
+		{[]string{"-r", "x.pcap", "--cpuprofile", "cpu.out"}, false},
+		{[]string{"-r", "x.pcap", "--", "--memprofile"}, false},
+		{[]string{"decode", "--memprofilex"}, false},
+	} {
+		if got := wantsMemProfile(tc.args); got != tc.want {
+			t.Errorf("wantsMemProfile(%q) = %v, want %v", tc.args, got, tc.want)
+		}
+	}
+}
+
+// TestMemProfileHasSamples: with sampling off by default, --memprofile
+// must still get a profile of the run's allocations.
+func TestMemProfileHasSamples(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go tool pprof")
+	}
+	dir := t.TempDir()
+	for _, spelling := range [][]string{{"--memprofile", dir + "/a.out"}, {"--memprofile=" + dir + "/b.out"}} {
+		_, stderr, code := mcd(t, nil, append([]string{"-r", "../../samples/slp-status-concurrent.pcap", "-V"}, spelling...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", spelling, code, stderr)
+		}
+		f := dir + "/a.out"
+		if len(spelling) == 1 {
+			f = dir + "/b.out"
+		}
+		out, err := exec.Command("go", "tool", "pprof", "-sample_index=alloc_space", "-top", binary, f).CombinedOutput()
+		if err != nil {
+			t.Fatalf("pprof: %v\n%s", err, out)
+		}
+		// Without sampling, the profile holds only what init allocated
+		// before main (the field registry): no record was formatted.
+		if !strings.Contains(string(out), "mcdissect/render.") {
+			t.Errorf("%v: no allocation of the run sampled:\n%s", spelling, out)
+		}
+	}
+}
