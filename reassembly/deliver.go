@@ -289,15 +289,16 @@ func (r *Reassembler) peerAcked(c *conn, d Dir, ack uint32) {
 		h.peerAck, h.hasPeerAck = ack, true
 	}
 	r.ackedHoles(c, d)
+	r.ackedTail(c, h, false)
 }
 
 // noteTail marks, at the frame being fed, a tail hole of h: bytes missing
 // at fed that nothing queued follows, which a segment of h without data or
 // h's FIN lies past. It does not decide that they are lost: the data may
-// still come (the mark goes when fed reaches it), and
-// the gap is given up where it always was (a FIN, the close); the mark
-// only says at which frame to report it, and holds the frame back
-// (heldFrom) until then.
+// still come (the mark goes when fed reaches it), and the gap is given up
+// where it always was (a FIN, the close, or the peer's ACK of the bytes
+// before a FIN: ackedTail); the mark only says at which frame to report
+// it, and holds the frame back (heldFrom) until then.
 func (r *Reassembler) noteTail(h *half) {
 	if h.tailFrame != 0 || h.tailStale {
 		if h.fed < h.tailOff {

@@ -111,7 +111,7 @@ func (r *Reassembler) Feed(frame uint64, ci gopacket.CaptureInfo, netFlow gopack
 	r.fedFrame, r.fedTime = frame, ts
 
 	c, d := r.lookup(netFlow, tcp)
-	if !c.made && len(tcp.Payload) > 0 && !c.closed && r.handlerFor(c) {
+	if !c.made && (len(tcp.Payload) > 0 || finPastData(&c.half[d], tcp)) && !c.closed && r.handlerFor(c) {
 		d = 1 - d
 	}
 	h := &c.half[d]
@@ -186,6 +186,7 @@ func (r *Reassembler) Feed(frame uint64, ci gopacket.CaptureInfo, netFlow gopack
 			r.ackedHoles(c, d)
 		}
 	}
+	r.ackedTail(c, h, true)
 	r.checkFin(c, h)
 }
 
@@ -410,6 +411,14 @@ func (r *Reassembler) sweep(now time.Time) {
 	r.order = keep
 }
 
+// finPastData tells whether tcp is a FIN of h that lies past bytes never
+// captured: they must be reported as a gap, so the connection needs its
+// handler although no payload byte was seen (FuzzReassembler found a
+// SYN and a FIN 10 bytes on, whose gap went unreported).
+func finPastData(h *half, tcp *layers.TCP) bool {
+	return tcp.FIN && h.started && int32(tcp.Seq-h.base) > 0
+}
+
 // finTail tells whether h's sender finished (FIN) past bytes that never
 // came, with nothing queued after them. Such a direction holds its
 // connection's last frame (heldFrom), where the gap would be reported on
@@ -422,6 +431,29 @@ func (r *Reassembler) sweep(now time.Time) {
 // running at the soft limit.
 func finTail(h *half) bool {
 	return !h.done && h.fin > h.fed && h.firstQueued() == len(h.segs)
+}
+
+// ackedTail gives up h's bytes missing before its FIN (finTail) as soon
+// as the peer has acknowledged them: they were received, only the capture
+// lost them, and nothing will come to fill the hole (ackedHoles does the
+// same for a hole with bytes queued after it). The gap goes where it went
+// at the close: at the frame that revealed the hole (noteTail), or the
+// FIN's. Waiting for GapTimeout instead held that frame back, and every
+// record after it: on bench/realmix's capture, where the kernel dropped
+// status pings and the server's ACKs of them were captured, 20 seconds of
+// a busy capture, more than the reorder stage may hold.
+//
+// A tail hole without a FIN still waits: its last byte may be a FIN that
+// was not captured rather than data (a peer's FIN acknowledging it, or the
+// direction's own ACK of that FIN, looks the same either way), and the
+// close tells.
+//
+// own: the frame being fed is h's own; at the peer's, only a marked hole
+// is given up (the gap must not carry the peer's layers).
+func (r *Reassembler) ackedTail(c *conn, h *half, own bool) {
+	if finTail(h) && h.hasPeerAck && h.offsetOf(h.peerAck) >= h.fin && (own || h.tailFrame != 0) {
+		r.finishDir(c, h)
+	}
 }
 
 // FlushIdle applies the timeouts as if packet time were now: holes waiting
