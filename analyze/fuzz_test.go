@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/mcdissect/mcdissect/dissect"
@@ -46,6 +47,17 @@ func FuzzCapture(f *testing.F) {
 			return nil
 		})
 		Run(src, b)
+		if a.stage.forced > 0 || b.stage.forced > 0 {
+			// A bound of the reorder stage was reached: it is checked job
+			// by job without Parallel and batch by batch with it, so the
+			// two may differ in which records went early (reorder.go),
+			// not in the records (FuzzCapture found a 60-second jump of
+			// packet time that forced a gap out by the window, before a
+			// record of an earlier frame that only the end gave up).
+			full, lite = slices.Clone(full), slices.Clone(lite)
+			slices.Sort(full)
+			slices.Sort(lite)
+		}
 		diffLines(t, "parallel Lite", lite, full)
 	})
 }
