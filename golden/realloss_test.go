@@ -318,6 +318,15 @@ func TestRealLossTruth(t *testing.T) {
 						if h.fin && int(h.finSeq-base) > pos {
 							holes = append(holes, hole{int(h.finSeq-base) - pos, revealed(h, base, pos, h.finFrame), true})
 						}
+						// The last bytes and the FIN both lost: the peers'
+						// logs say what was sent, and a segment without data
+						// past them shows them (its sequence number is one
+						// past the lost FIN's, which is no byte).
+						if !h.fin && pos < total {
+							if f := revealed(h, base, pos, ^uint64(0)); f != ^uint64(0) {
+								holes = append(holes, hole{total - pos, f, false})
+							}
+						}
 						ok := len(holes) == len(gaps)
 						for k := 0; ok && k < len(holes); k++ {
 							g, hl := gaps[k], holes[k]

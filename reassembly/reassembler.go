@@ -281,11 +281,13 @@ func (r *Reassembler) checkFin(c *conn, h *half) {
 }
 
 // finishDir reports what the direction still holds: a PDU that will never
-// be completed, and missing bytes before a FIN.
+// be completed, and missing bytes at its end (before a FIN, or revealed by
+// a bare segment: bareTail).
 func (r *Reassembler) finishDir(c *conn, h *half) {
 	if h.done {
 		return
 	}
+	r.bareTail(c, h)
 	h.done = true
 	if len(h.pend) > 0 {
 		r.emitCut(c, h, ReasonIncomplete)
@@ -393,7 +395,11 @@ func (r *Reassembler) sweep(now time.Time) {
 				case finTail(h) && (h.tailFrame != 0 && h.tailTs.Before(tailBefore) || h.tailFrame == 0 && c.lastTs.Before(tailBefore)):
 					r.finishDir(c, h)
 				case h.tailFrame != 0 && h.tailTs.Before(tailBefore):
-					h.tailFrame, h.tailStale = 0, true
+					if !r.bareTail(c, h) {
+						h.tailFrame, h.tailStale = 0, true
+					} else if h.fin >= 0 {
+						r.finishDir(c, h)
+					}
 				}
 				r.drain(c, Dir(d), gapBefore)
 				r.checkFin(c, &c.half[d])
@@ -431,6 +437,38 @@ func finPastData(h *half, tcp *layers.TCP) bool {
 // running at the soft limit.
 func finTail(h *half) bool {
 	return !h.done && h.fin > h.fed && h.firstQueued() == len(h.segs)
+}
+
+// bareTail gives up h's tail hole revealed by a bare segment, without a
+// FIN (noteTail): when its mark would expire (GapTimeout less a sweep, as
+// a hole is given up after GapTimeout), or at the close. The gap is
+// reported at the mark's frame; before, the mark expired and the bytes
+// were never reported, at the close either (slp-status-losses.pcap: a
+// pong of 10 bytes and the server's FIN, both lost by the kernel). When
+// finLost says the hole's last sequence number was h's FIN, that is not
+// a byte: h ends there (its fin is set, for the caller to finish). It
+// tells whether there was such a hole.
+func (r *Reassembler) bareTail(c *conn, h *half) bool {
+	if h.done || h.fin >= 0 || h.seqSeen <= h.fed || h.firstQueued() < len(h.segs) {
+		return false
+	}
+	if finLost(c, h) {
+		h.fin = h.seqSeen - 1
+		return true
+	}
+	r.gap(c, h, h.seqSeen-h.fed, 0, time.Time{})
+	h.fed = h.seqSeen // gopacket queues nothing: gpSync catches up
+	return true
+}
+
+// finLost tells whether the sequence number after h's last byte is most
+// likely h's FIN, lost by the capture: h showed no FIN, its peer closed,
+// and h acknowledged the peer's FIN (a direction still open answers a FIN
+// with its own, at that number). A bare segment of h at that number looks
+// the same whether it follows h's lost FIN or lost data.
+func finLost(c *conn, h *half) bool {
+	p := &c.half[1-h.dir]
+	return h.fin < 0 && p.fin >= 0 && p.hasPeerAck && p.offsetOf(p.peerAck) > p.fin
 }
 
 // ackedTail gives up h's bytes missing before its FIN (finTail) as soon

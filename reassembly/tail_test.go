@@ -23,6 +23,7 @@ func (h heldRecorder) Held(f uint64) { *h.log = append(*h.log, fmt.Sprintf("held
 // ACK of its bytes makes no gap.
 func TestTailHoles(t *testing.T) {
 	acked := func(p pkt, ack int) pkt { p.ack = uint32(cISN + 1 + ack); return p }
+	ackedS := func(p pkt, ack int) pkt { p.ack = uint32(sISN + 1 + ack); return p } // the client's ACK of the server's bytes
 	for _, tc := range []struct {
 		name   string
 		script []pkt
@@ -101,6 +102,53 @@ func TestTailHoles(t *testing.T) {
 			},
 		},
 		{
+			// Before bareTail such bytes were never reported.
+			name: "a bare segment reveals a lost tail and the capture ends: the gap at the close, at its frame",
+			script: withHandshake(
+				c2s(0, pdu(1, 'a')...),
+				acked(s2c(0, pdu(1, 'x')...), 3),
+				acked(c2s(10), 3), // bytes 3..9 not captured
+			),
+			want: []string{
+				"s0 c2s pdu @0+3 #4 [#4(3)]",
+				"s0 s2c pdu @0+3 #5 [#5(3)]",
+				"held 6",
+				"s0 c2s gap @3+7 #6 \"segment not captured\"",
+				"held 0",
+			},
+		},
+		{
+			name: "the client's FIN is lost: its sequence number is no missing byte (finLost)",
+			script: withHandshake(
+				c2s(0, pdu(1, 'a')...),
+				acked(s2c(0, pdu(1, 'x')...), 3),
+				acked(s2c(3).with("AF"), 4), // the server acknowledges the client's FIN, at 3
+				ackedS(c2s(4), 4),           // and the client the server's
+			),
+			want: []string{
+				"s0 c2s pdu @0+3 #4 [#4(3)]",
+				"s0 s2c pdu @0+3 #5 [#5(3)]",
+				"held 7",
+				"held 0",
+			},
+		},
+		{
+			name: "a ping and the FIN after it are lost: the gap is the ping's bytes",
+			script: withHandshake(
+				c2s(0, pdu(1, 'a')...),
+				acked(s2c(0, pdu(1, 'x')...), 3),
+				acked(s2c(3).with("AF"), 7), // bytes 3..5 and the FIN at 6 not captured
+				ackedS(c2s(7), 4),
+			),
+			want: []string{
+				"s0 c2s pdu @0+3 #4 [#4(3)]",
+				"s0 s2c pdu @0+3 #5 [#5(3)]",
+				"held 7",
+				"s0 c2s gap @3+3 #7 \"segment not captured\"",
+				"held 0",
+			},
+		},
+		{
 			name: "the data comes after the ACK that acknowledges it",
 			script: withHandshake(
 				c2s(0, pdu(1, 'a')...),
@@ -117,7 +165,7 @@ func TestTailHoles(t *testing.T) {
 			},
 		},
 		{
-			name: "a mark older than GapTimeout expires: the gap goes where it went before",
+			name: "a mark older than GapTimeout: the hole is given up at the mark's frame (bareTail)",
 			lim:  Limits{GapTimeout: 400 * time.Millisecond, IdleTimeout: time.Minute},
 			script: withHandshake(
 				c2s(0, pdu(1, 'a')...),
@@ -131,12 +179,11 @@ func TestTailHoles(t *testing.T) {
 				"s0 c2s pdu @0+3 #4 [#4(3)]",
 				"s0 s2c pdu @0+3 #5 [#5(3)]",
 				"held 6",
+				// Before bareTail: the mark expired, and the FIN (#8),
+				// acknowledged, gave the bytes up at its own frame.
+				"s0 c2s gap @3+7 #6 \"segment not captured\"",
 				"held 0",
 				"s0 s2c pdu @3+3 #7 [#7(3)]",
-				// The FIN, the peer having acknowledged the bytes, gives
-				// them up at once, at its own frame (before ackedTail: at
-				// the close, at the connection's last frame, the peer's).
-				"s0 c2s gap @3+7 #8 \"segment not captured\"",
 			},
 		},
 		{
