@@ -28,9 +28,10 @@ import (
 // come out after one of a later frame (stage.forced counts the jobs that
 // went early; the tests hold it to 0 on every sample). A bound is reached
 // where a frame is held for seconds of a busy capture: on bench/realmix's
-// 100 MB capture, 144,000 of about a million jobs go early, behind tail
-// holes without a FIN (reassembly's ackedTail) and a mid-stream
-// connection whose protocol stays undecided for 4 s. The bounds are
+// 100 MB capture, 145,000 of about a million jobs go early, behind tail
+// holes without a FIN, which wait for GapTimeout or the close (reassembly's
+// bareTail), and a mid-stream connection whose protocol stays undecided
+// for 4 s. The bounds are
 // checked job by job without Parallel and batch by batch with it, so
 // where one is reached the two can differ in which records go early. Flush (live input)
 // sends what the watermark passed and what waited past the window, then
