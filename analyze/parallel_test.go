@@ -75,9 +75,9 @@ func TestParallelAndLiteMatchSerial(t *testing.T) {
 				diffLines(t, fmt.Sprintf("parallel batch %d", o.Batch), got, want)
 			}
 			wantCols := runLines(t, path, Options{}, false)
-			for _, o := range []Options{{Lite: true}, {Lite: true, Parallel: true}} {
+			for _, o := range []Options{{Lite: true}, {Lite: true, Parallel: true}, {Lite: true, Parallel: true, NoTCPHeader: true}} {
 				got := runLines(t, path, o, false)
-				diffLines(t, fmt.Sprintf("lite parallel=%v", o.Parallel), got, wantCols)
+				diffLines(t, fmt.Sprintf("lite parallel=%v notcpheader=%v", o.Parallel, o.NoTCPHeader), got, wantCols)
 			}
 		})
 	}
@@ -184,5 +184,44 @@ func TestPseudoFieldsAllocateNothing(t *testing.T) {
 	want := "[ip.src=10.0.0.1 ip.dst=10.0.0.2 mc.protocol=slp ipv6.src=2001:db8::1 ipv6.dst=2001:db8::2 mc.protocol=query]"
 	if fmt.Sprint(got) != want {
 		t.Errorf("values %v\nwant %s", got, want)
+	}
+}
+
+// NoTCPHeader keeps no table of sequence bases and gives no record a TCP
+// header, while the records are the same (TestParallelAndLiteMatchSerial);
+// without it a TCP record has its header.
+func TestNoTCPHeader(t *testing.T) {
+	for _, no := range []bool{false, true} {
+		f, err := os.Open("../samples/slp-status-concurrent.pcap")
+		if err != nil {
+			t.Fatal(err)
+		}
+		src, err := OpenFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var tcp, withHeader int
+		a := New(Options{Lite: true, NoTCPHeader: no}, func(r *Record) error {
+			if r.TCP {
+				tcp++
+				if r.Layers.Has&HasTCP != 0 {
+					withHeader++
+				}
+			}
+			return nil
+		})
+		if _, err := Run(src, a); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+		if tcp == 0 {
+			t.Fatal("no TCP records")
+		}
+		if no && (withHeader != 0 || len(a.net.bases) != 0) {
+			t.Errorf("NoTCPHeader: %d of %d TCP records have a header, %d sequence bases kept", withHeader, tcp, len(a.net.bases))
+		}
+		if !no && (withHeader != tcp || len(a.net.bases) == 0) {
+			t.Errorf("%d of %d TCP records have a header, %d sequence bases kept", withHeader, tcp, len(a.net.bases))
+		}
 	}
 }

@@ -61,7 +61,9 @@ func newTCPState(a *Analyzer) *tcpState {
 }
 
 func (t *tcpState) packet(frame uint64, ci gopacket.CaptureInfo, flow gopacket.Flow, tcp *layers.TCP) {
-	t.a.net.tcpSegment(t.a, tcp)
+	if !t.a.opts.NoTCPHeader {
+		t.a.net.tcpSegment(t.a, tcp)
+	}
 	t.r.Feed(frame, ci, flow, tcp)
 	if t.a.stage.waiting() > 0 || t.a.pp != nil && len(t.a.pp.pending) > 0 {
 		t.a.release(false) // the watermark may have moved on (reorder.go)

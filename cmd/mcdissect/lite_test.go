@@ -13,22 +13,27 @@ import (
 // tree or an expert item.
 func TestSummaryOnly(t *testing.T) {
 	for _, tc := range []struct {
-		args string
-		want bool
+		args  string
+		want  bool
+		noTCP bool // noTCPHeader: no TCP header field is read either
 	}{
-		{"-r x", true},
-		{"-r x -q -z mc,stat -z conv,mc", true},
-		{"-r x -T fields -e frame.number -e mc.protocol -e mc.message -e ip.src -e tcp.stream", true},
-		{"-r x -V", false},
-		{"-r x -x", false},
-		{"-r x -T json", false},
-		{"-r x -Y query", false},
-		{"-r x -Y query.type==9", false},
-		{"-r x -Y tcp.port==25565&&mc.direction==c2s", true},
-		{"-r x -z expert", false},
-		{"-r x -T fields -e mc.expert", false},
-		{"-r x -T fields -e frame.number -e query.session_id", false},
-		{"-r x --export-objects level,/tmp/o", false},
+		{"-r x", true, true},
+		{"-r x -t d -c 5", true, true},
+		{"-r x -T fields -e tcp.seq", true, false},
+		{"-r x -Y tcp.flags.syn==1", true, false},
+		{"-r x -z conv,mc", true, false},
+		{"-r x -q -z mc,stat -z conv,mc", true, false},
+		{"-r x -T fields -e frame.number -e mc.protocol -e mc.message -e ip.src -e tcp.stream", true, false},
+		{"-r x -V", false, false},
+		{"-r x -x", false, false},
+		{"-r x -T json", false, false},
+		{"-r x -Y query", false, false},
+		{"-r x -Y query.type==9", false, false},
+		{"-r x -Y tcp.port==25565&&mc.direction==c2s", true, false},
+		{"-r x -z expert", false, false},
+		{"-r x -T fields -e mc.expert", false, false},
+		{"-r x -T fields -e frame.number -e query.session_id", false, false},
+		{"-r x --export-objects level,/tmp/o", false, false},
 	} {
 		c, err := parseFlags(strings.Fields(tc.args), io.Discard)
 		if err != nil {
@@ -51,6 +56,9 @@ func TestSummaryOnly(t *testing.T) {
 		}
 		if got := c.summaryOnly(flt, stats, exp); got != tc.want {
 			t.Errorf("%s: summaryOnly = %v, want %v", tc.args, got, tc.want)
+		}
+		if got := c.noTCPHeader(flt, stats, exp); got != tc.noTCP {
+			t.Errorf("%s: noTCPHeader = %v, want %v", tc.args, got, tc.noTCP)
 		}
 	}
 }

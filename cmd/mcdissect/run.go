@@ -191,6 +191,7 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 	c.opts.Parallel = parallel
 	c.opts.Ordered = sk.ordered != nil || sk.page
 	c.opts.Lite = c.summaryOnly(flt, stats, exp)
+	c.opts.NoTCPHeader = c.noTCPHeader(flt, stats, exp)
 	// The page draws Classic levels from their inflated blocks.
 	c.opts.Export = exp != nil || c.format == "html"
 	if c.opts.Lite && os.Getenv("GOGC") == "" {
@@ -404,6 +405,13 @@ func (c *config) summaryOnly(flt *filter.Filter, stats []stat, exp *exporter) bo
 		}
 	}
 	return true
+}
+
+// noTCPHeader reports whether nothing of the run reads a TCP header field
+// of a record (tcp.seq, tcp.flags, ...): the text summary shows none, and
+// without a filter or a statistic nothing else reads one.
+func (c *config) noTCPHeader(flt *filter.Filter, stats []stat, exp *exporter) bool {
+	return c.summaryOnly(flt, stats, exp) && c.format == "text" && flt == nil && len(stats) == 0
 }
 
 // statReadsRecords reports whether a statistic reads records (add): the
