@@ -391,14 +391,9 @@ func (r *Reassembler) sweep(now time.Time) {
 		if !c.closed {
 			for d := range c.half {
 				h := &c.half[d]
-				switch {
-				case finTail(h) && (h.tailFrame != 0 && h.tailTs.Before(tailBefore) || h.tailFrame == 0 && c.lastTs.Before(tailBefore)):
-					r.finishDir(c, h)
-				case h.tailFrame != 0 && h.tailTs.Before(tailBefore):
-					if !r.bareTail(c, h) {
+				if h.tailFrame != 0 && h.tailTs.Before(tailBefore) || h.tailFrame == 0 && finTail(h) && c.lastTs.Before(tailBefore) {
+					if !r.giveUpTail(c, h) {
 						h.tailFrame, h.tailStale = 0, true
-					} else if h.fin >= 0 {
-						r.finishDir(c, h)
 					}
 				}
 				r.drain(c, Dir(d), gapBefore)
@@ -437,6 +432,24 @@ func finPastData(h *half, tcp *layers.TCP) bool {
 // running at the soft limit.
 func finTail(h *half) bool {
 	return !h.done && h.fin > h.fed && h.firstQueued() == len(h.segs)
+}
+
+// giveUpTail gives up h's tail hole once it waited GapTimeout less a
+// sweep: before a FIN (finTail) or a lost one (finLost) the direction is
+// finished; revealed by a bare segment (bareTail), it goes on after the
+// gap. It tells whether there was such a hole.
+func (r *Reassembler) giveUpTail(c *conn, h *half) bool {
+	switch {
+	case finTail(h):
+	case r.bareTail(c, h):
+		if h.fin < 0 {
+			return true
+		}
+	default:
+		return false
+	}
+	r.finishDir(c, h)
+	return true
 }
 
 // bareTail gives up h's tail hole revealed by a bare segment, without a
