@@ -51,10 +51,10 @@ type Options struct {
 	// bench/fastpaths.md): decoding full trees for the summary costs 63 %
 	// more CPU on the project mix, 89 % on slp.
 	Lite bool
-	// NoTCPHeader leaves the TCP header out of the records' Layers (its
-	// flags, window, length, and the sequence numbers relative to each
-	// direction's first, whose table costs a look-up per segment): for
-	// output that shows no header field and filters on none. What it buys
+	// NoTCPHeader leaves the TCP header out of the records' Layers, the IP
+	// header kept: the flags, window, length, and the sequence numbers
+	// relative to each direction's first, whose table costs a look-up per
+	// segment. For output that shows no TCP field and filters on none. What it buys
 	// (issue 12): the summary's front end, the bound on its wall time,
 	// does less; median wall time of 9 interleaved runs, 100 MB mixes:
 	// onebyte 0.40 -> 0.31 s, real 0.86 -> 0.74, slp 0.33 -> 0.30, project

@@ -188,8 +188,8 @@ func TestPseudoFieldsAllocateNothing(t *testing.T) {
 }
 
 // NoTCPHeader keeps no table of sequence bases and gives no record a TCP
-// header, while the records are the same (TestParallelAndLiteMatchSerial);
-// without it a TCP record has its header.
+// header (the IP header stays), while the records are the same
+// (TestParallelAndLiteMatchSerial); without it a TCP record has its header.
 func TestNoTCPHeader(t *testing.T) {
 	for _, no := range []bool{false, true} {
 		f, err := os.Open("../samples/slp-status-concurrent.pcap")
@@ -200,12 +200,15 @@ func TestNoTCPHeader(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var tcp, withHeader int
+		var tcp, withHeader, withIP int
 		a := New(Options{Lite: true, NoTCPHeader: no}, func(r *Record) error {
 			if r.TCP {
 				tcp++
 				if r.Layers.Has&HasTCP != 0 {
 					withHeader++
+				}
+				if r.Layers.Has&(HasIPv4|HasIPv6) != 0 {
+					withIP++
 				}
 			}
 			return nil
@@ -222,6 +225,9 @@ func TestNoTCPHeader(t *testing.T) {
 		}
 		if !no && (withHeader != tcp || len(a.net.bases) == 0) {
 			t.Errorf("%d of %d TCP records have a header, %d sequence bases kept", withHeader, tcp, len(a.net.bases))
+		}
+		if withIP != tcp {
+			t.Errorf("NoTCPHeader %v: %d of %d TCP records have their IP header", no, withIP, tcp)
 		}
 	}
 }

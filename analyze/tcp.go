@@ -61,7 +61,9 @@ func newTCPState(a *Analyzer) *tcpState {
 }
 
 func (t *tcpState) packet(frame uint64, ci gopacket.CaptureInfo, flow gopacket.Flow, tcp *layers.TCP) {
-	if !t.a.opts.NoTCPHeader {
+	if t.a.opts.NoTCPHeader {
+		t.a.net.ip(t.a)
+	} else {
 		t.a.net.tcpSegment(t.a, tcp)
 	}
 	t.r.Feed(frame, ci, flow, tcp)
