@@ -70,6 +70,10 @@ Examples:
 Flags:
 `
 
+// memProfileFlag is --memprofile's name, which main looks for before
+// parsing (wantsMemProfile).
+const memProfileFlag = "memprofile"
+
 func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	c := &config{}
 	fs := pflag.NewFlagSet("mcdissect", pflag.ContinueOnError)
@@ -104,7 +108,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.StringVar(&c.exportObjects, "export-objects", "", "write carried files as `KIND,DIR`: level (Classic levels' blocks and a PNG map) or favicon (SLP favicons as PNG), e.g. --export-objects favicon,/tmp/icons")
 	fs.BoolVar(&c.noHeuristics, "no-heuristics", false, "pick protocols by port and -d only, e.g. --no-heuristics")
 	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write a pprof CPU profile to `FILE`, e.g. --cpuprofile cpu.out")
-	fs.StringVar(&c.memProfile, "memprofile", "", "write a pprof heap profile to `FILE` at exit, e.g. --memprofile mem.out")
+	fs.StringVar(&c.memProfile, memProfileFlag, "", "write a pprof heap profile to `FILE` at exit, e.g. --memprofile mem.out")
 	c.out.add(fs)
 	help := fs.BoolP("help", "h", false, "show this help")
 	fs.Usage = func() {

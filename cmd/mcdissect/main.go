@@ -62,7 +62,7 @@ func wantsMemProfile(args []string) bool {
 		if a == "--" {
 			break
 		}
-		if a == "--memprofile" || strings.HasPrefix(a, "--memprofile=") {
+		if a == "--"+memProfileFlag || strings.HasPrefix(a, "--"+memProfileFlag+"=") {
 			return true
 		}
 	}
