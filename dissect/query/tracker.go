@@ -31,11 +31,11 @@ const (
 )
 
 // windowText is ResponseWindow as the expert items say it; heldTooLong is
-// GiveUp's message, the same each time (a busy capture has it for most
+// GiveUp's message, the same each time (a busy capture has it for many
 // requests).
 var (
 	windowText  = ResponseWindow.String()
-	heldTooLong = "output before its response window of " + windowText + " had passed (too many PDUs held back); a later response is not linked here"
+	heldTooLong = "output before its response came, if one comes within " + windowText + " (too many PDUs held back): a response links back to this request, but this record cannot show it"
 )
 
 // Tracker links requests and responses within Query conversations, the way
@@ -67,7 +67,11 @@ type Tracker struct {
 type conv struct{ client, server string }
 
 type held struct {
-	p       *dissect.PDU
+	p *dissect.PDU
+	// out: the request's record went out before its response (GiveUp);
+	// p is nil, and a response within ResponseWindow still links back
+	// to it, so that it is not called unsolicited.
+	out     bool
 	conv    conv
 	typ     uint8
 	session uint32
@@ -168,8 +172,10 @@ func (t *Tracker) match(m dissect.Meta, p *dissect.PDU, cv conv, typ uint8, sess
 		return
 	}
 	h := q.q[best]
-	h.p.AddGenerated(0, fResponseIn, dissect.U(m.Frame), "")
-	h.p.Pending = false
+	if h.p != nil {
+		h.p.AddGenerated(0, fResponseIn, dissect.U(m.Frame), "")
+		h.p.Pending = false
+	}
 	p.AddGenerated(0, fRequestIn, dissect.U(h.frame), "")
 	p.AddGenerated(0, fTime, dissect.F(m.Time.Sub(h.time).Seconds()), "")
 	q.remove(best)
@@ -252,12 +258,14 @@ func (t *Tracker) Expire(now time.Time) {
 		oldest := time.Time{}
 		for i := q.head; i < len(q.q); i++ {
 			h := &q.q[i]
-			if h.p == nil {
+			if h.removed() {
 				continue
 			}
 			if now.Sub(h.time) > ResponseWindow {
-				h.p.AddExpert(0, eNoResponse, "no response seen within "+windowText+" (packet time) of this "+typeNames.Name(uint64(h.typ))+" request")
-				h.p.Pending = false
+				if h.p != nil {
+					h.p.AddExpert(0, eNoResponse, "no response seen within "+windowText+" (packet time) of this "+typeNames.Name(uint64(h.typ))+" request")
+					h.p.Pending = false
+				}
 				q.remove(i)
 				continue
 			}
@@ -274,9 +282,12 @@ func (t *Tracker) Expire(now time.Time) {
 func (t *Tracker) Close() {
 	q := &t.pending
 	for i := q.head; i < len(q.q); i++ {
-		if h := &q.q[i]; h.p != nil {
+		h := &q.q[i]
+		if h.p != nil {
 			h.p.AddExpert(0, eNoResponse, "no response seen before the capture ended for this "+typeNames.Name(uint64(h.typ))+" request")
 			h.p.Pending = false
+		}
+		if !h.removed() {
 			q.remove(i)
 		}
 	}
@@ -284,11 +295,14 @@ func (t *Tracker) Close() {
 	clear(t.hosts)
 }
 
-// giveUp releases the pending request at index i of the queue with msg.
+// giveUp releases the pending request at index i of the queue with msg,
+// and forgets it (one already out, silently).
 func (t *Tracker) giveUp(i int, msg string) {
 	h := &t.pending.q[i]
-	h.p.AddExpert(0, eNoResponse, msg)
-	h.p.Pending = false
+	if h.p != nil {
+		h.p.AddExpert(0, eNoResponse, msg)
+		h.p.Pending = false
+	}
 	t.pending.remove(i)
 }
 
@@ -426,17 +440,23 @@ func secs(d time.Duration) string {
 	return strconv.FormatFloat(d.Seconds(), 'f', 1, 64) + " s"
 }
 
-// GiveUp stops waiting for p's response now, with an expert item saying
+// GiveUp stops holding p for its response, with an expert item saying
 // so: the pipeline calls it when it must output p before the response
 // window has passed (too many records held). The tracker keeps no pointer
-// to p afterwards.
+// to p afterwards, but remembers the request until its window passes: a
+// response that comes then links back to it (Request in frame, time), as
+// Wireshark's first pass links a response to its request. Forgetting it
+// made every such response "unsolicited", which on a busy capture was
+// most of them.
 func (t *Tracker) GiveUp(p *dissect.PDU) {
 	// The analyzer gives up on the oldest record it holds, so p is
 	// nearly always at the head.
 	q := &t.pending
 	for i := q.head; i < len(q.q); i++ {
-		if q.q[i].p == p {
-			t.giveUp(i, heldTooLong)
+		if h := &q.q[i]; h.p == p {
+			p.AddExpert(0, eUnlinked, heldTooLong)
+			p.Pending = false
+			h.p, h.out = nil, true
 			return
 		}
 	}
@@ -450,8 +470,10 @@ func (t *Tracker) GiveUp(p *dissect.PDU) {
 // of each.
 //
 // A request's entry is q[seq-base], seq being the number the queue gave it
-// (base counts the entries dropped from the front). Removed entries stay,
-// with p nil, until no live entry is before them, or the queue compacts.
+// (base counts the entries dropped from the front). A live entry is held
+// (p set) or out (GiveUp: its record went, its response may still come).
+// Removed entries stay, with p nil and out false (held.removed), until no
+// live entry is before them, or the queue compacts.
 type pendingQueue struct {
 	q      []held
 	head   int    // q[:head] are removed entries; q[head] is live if live > 0
@@ -461,6 +483,10 @@ type pendingQueue struct {
 	free   []*seqList        // emptied lists, for the next conversations
 	oldest time.Time         // no live entry's time is before it
 }
+
+// removed reports whether the entry is out of the queue: neither held nor
+// out (GiveUp).
+func (h *held) removed() bool { return h.p == nil && !h.out }
 
 // seqList is the seqs of one conversation's pending requests, in order.
 type seqList struct{ seqs []uint64 }
@@ -520,7 +546,7 @@ func (q *pendingQueue) remove(i int) {
 	}
 	*h = held{} // let go of the PDU and the keys
 	q.live--
-	for q.head < len(q.q) && q.q[q.head].p == nil {
+	for q.head < len(q.q) && q.q[q.head].removed() {
 		q.head++
 	}
 	if q.live == 0 {

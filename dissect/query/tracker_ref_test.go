@@ -3,7 +3,8 @@ package query
 // The tracker as it was before its pending requests got an index by
 // conversation: a linear list scanned for every response, expiry and
 // give-up. TestTrackerReference runs both on the same random
-// conversations and compares the trees they leave.
+// conversations and compares the trees they leave. A request given up
+// (GiveUp) stays in the list with p nil until its response or its window.
 
 import (
 	"encoding/binary"
@@ -25,7 +26,7 @@ type refTracker struct {
 }
 
 type refHeld struct {
-	p       *dissect.PDU
+	p       *dissect.PDU // nil once given up: its record is out
 	conv    conv
 	typ     uint8
 	session uint32
@@ -99,8 +100,10 @@ func (t *refTracker) match(m dissect.Meta, p *dissect.PDU, cv conv, typ uint8, s
 		return
 	}
 	h := t.pending[best]
-	h.p.AddGenerated(0, fResponseIn, dissect.U(m.Frame), "")
-	h.p.Pending = false
+	if h.p != nil {
+		h.p.AddGenerated(0, fResponseIn, dissect.U(m.Frame), "")
+		h.p.Pending = false
+	}
 	p.AddGenerated(0, fRequestIn, dissect.U(h.frame), "")
 	p.AddGenerated(0, fTime, dissect.F(m.Time.Sub(h.time).Seconds()), "")
 	t.pending = append(t.pending[:best], t.pending[best+1:]...)
@@ -168,8 +171,10 @@ func (t *refTracker) Expire(now time.Time) {
 	keep := t.pending[:0]
 	for _, h := range t.pending {
 		if now.Sub(h.time) > ResponseWindow {
-			h.p.AddExpert(0, eNoResponse, "no response seen within "+ResponseWindow.String()+" (packet time) of this "+typeNames.Name(uint64(h.typ))+" request")
-			h.p.Pending = false
+			if h.p != nil {
+				h.p.AddExpert(0, eNoResponse, "no response seen within "+ResponseWindow.String()+" (packet time) of this "+typeNames.Name(uint64(h.typ))+" request")
+				h.p.Pending = false
+			}
 			continue
 		}
 		keep = append(keep, h)
@@ -182,8 +187,10 @@ func (t *refTracker) Expire(now time.Time) {
 // Close gives up on every request still waiting: the capture has ended.
 func (t *refTracker) Close() {
 	for _, h := range t.pending {
-		h.p.AddExpert(0, eNoResponse, "no response seen before the capture ended for this "+typeNames.Name(uint64(h.typ))+" request")
-		h.p.Pending = false
+		if h.p != nil {
+			h.p.AddExpert(0, eNoResponse, "no response seen before the capture ended for this "+typeNames.Name(uint64(h.typ))+" request")
+			h.p.Pending = false
+		}
 	}
 	clear(t.pending)
 	t.pending = t.pending[:0]
@@ -192,9 +199,10 @@ func (t *refTracker) Close() {
 
 // giveUp releases the i-th pending request with msg.
 func (t *refTracker) giveUp(i int, msg string) {
-	h := t.pending[i]
-	h.p.AddExpert(0, eNoResponse, msg)
-	h.p.Pending = false
+	if h := t.pending[i]; h.p != nil {
+		h.p.AddExpert(0, eNoResponse, msg)
+		h.p.Pending = false
+	}
 	t.pending = append(t.pending[:i], t.pending[i+1:]...)
 }
 
@@ -340,7 +348,9 @@ func TestTrackerReference(t *testing.T) {
 func (t *refTracker) GiveUp(p *dissect.PDU) {
 	for i := range t.pending {
 		if t.pending[i].p == p {
-			t.giveUp(i, "output before its response window of "+ResponseWindow.String()+" had passed (too many PDUs held back); a later response is not linked here")
+			p.AddExpert(0, eUnlinked, "output before its response came, if one comes within "+ResponseWindow.String()+" (too many PDUs held back): a response links back to this request, but this record cannot show it")
+			p.Pending = false
+			t.pending[i].p = nil
 			return
 		}
 	}

@@ -175,6 +175,59 @@ func TestTrackerMatching(t *testing.T) {
 	}
 }
 
+// TestTrackerGiveUp: a request the pipeline had to output early (GiveUp)
+// says so, is never written to again, and its response, if it comes within
+// the window, links back to it instead of being called unsolicited.
+func TestTrackerGiveUp(t *testing.T) {
+	const a = "10.0.0.4:6000"
+	for _, tc := range []struct {
+		name    string
+		respAt  time.Duration // when the response comes (0: never)
+		expire  bool          // Expire runs past the window before it
+		linked  bool          // the response links back
+		respExp []string      // the response's expert items
+	}{
+		{"response in the window", 800 * time.Millisecond, false, true, nil},
+		{"response after the window", 6 * time.Second, true, false, []string{"query.response.unsolicited"}},
+		{"no response", 0, false, false, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := newConversation(t)
+			req := c.send(0, a, dissect.DirC2S, handshakeReq(3))
+			c.tr.GiveUp(req)
+			if req.Pending {
+				t.Fatal("still pending after GiveUp")
+			}
+			before := dump(req)
+			if got := expertNames(req); !slices.Equal(got, []string{"query.response.unlinked"}) {
+				t.Errorf("request's experts %v", got)
+			}
+			if tc.expire {
+				c.tr.Expire(t0.Add(tc.respAt - time.Millisecond))
+			}
+			if tc.respAt > 0 {
+				resp := c.send(tc.respAt, a, dissect.DirS2C, handshakeResp(3, 42))
+				if got := disp(resp, "query.request_in"); (got == "1") != tc.linked {
+					t.Errorf("response's request_in %q, want linked %v\n%s", got, tc.linked, dump(resp))
+				}
+				if tc.linked && disp(resp, "query.time") != "0.8 s" {
+					t.Errorf("response time %q", disp(resp, "query.time"))
+				}
+				if got := expertNames(resp); !slices.Equal(got, tc.respExp) {
+					t.Errorf("response's experts %v, want %v", got, tc.respExp)
+				}
+			}
+			c.tr.Close()
+			if after := dump(req); after != before {
+				t.Errorf("the request was written to after GiveUp:\n%s\nbefore:\n%s", after, before)
+			}
+			if c.tr.pending.live != 0 {
+				t.Errorf("%d still in the queue after Close", c.tr.pending.live)
+			}
+		})
+	}
+}
+
 // TestTrackerBounds: memory stays bounded whatever the capture holds.
 func TestTrackerBounds(t *testing.T) {
 	tr := NewTracker()
