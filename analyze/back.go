@@ -222,10 +222,21 @@ func (a *backEnd) record(j *job, b *batch) *Record {
 	return r
 }
 
-// clock moves the back end's packet time to j's.
+// clock moves the back end's packet time to j's: a record's frame time,
+// as the back end sees records in frame order; the front end's time for
+// the jobs made at the frame being read (a tick, a close, a flush, whose
+// time an idle live input moves on). A record made late for an earlier
+// frame (a gap given up, bytes left at a close) keeps its frame's time:
+// the front end's time when it was made, seconds on, moved the clock past
+// the frames still to come behind it, and a Query request whose response
+// was among them was given up, the response called unsolicited.
 func (a *backEnd) clock(j *job) {
-	if j.now.After(a.bnow) {
-		a.bnow = j.now
+	t := j.now
+	if makesRecord(j.op) {
+		t = j.time
+	}
+	if t.After(a.bnow) {
+		a.bnow = t
 	}
 }
 
