@@ -114,9 +114,10 @@ var (
 	eTrailing     = Registry.Expert("query.trailing", dissect.SevWarn, "bytes after the end of the message")
 
 	// Conversation analysis (tracker.go).
-	eTokenUnknown = Registry.Expert("query.token.unknown", dissect.SevNote, "the stat request's token was not issued to this client in the capture")
-	eTokenStale   = Registry.Expert("query.token.stale", dissect.SevWarn, "the stat request's token is older than 30 s: the server will not answer")
-	eNoResponse   = Registry.Expert("query.response.missing", dissect.SevWarn, "no response seen for this request")
-	eUnsolicited  = Registry.Expert("query.response.unsolicited", dissect.SevNote, "no request seen for this response")
-	eUnlinked     = Registry.Expert("query.response.unlinked", dissect.SevNote, "output before its response came (too many PDUs held back): a response links back to it")
+	eTokenUnknown   = Registry.Expert("query.token.unknown", dissect.SevNote, "the stat request's token was not issued to this client in the capture")
+	eTokenUnchecked = Registry.Expert("query.token.unchecked", dissect.SevNote, "the stat request's token could not be checked: the tracker forgot this client's tokens past its cap")
+	eTokenStale     = Registry.Expert("query.token.stale", dissect.SevWarn, "the stat request's token is older than 30 s: the server will not answer")
+	eNoResponse     = Registry.Expert("query.response.missing", dissect.SevWarn, "no response seen for this request")
+	eUnsolicited    = Registry.Expert("query.response.unsolicited", dissect.SevNote, "no request seen for this response")
+	eUnlinked       = Registry.Expert("query.response.unlinked", dissect.SevNote, "output before its response came (too many PDUs held back): a response links back to it")
 )

@@ -61,7 +61,8 @@ type Tracker struct {
 	// IP only when there are some.
 	hosts     map[string]int32
 	lastPrune time.Time
-	aged      []aged // shrink's scratch
+	aged      []aged    // shrink's scratch
+	forgot    forgotten // the clients shrink evicted (forgot.go)
 }
 
 type conv struct{ client, server string }
@@ -212,7 +213,7 @@ func (t *Tracker) checkToken(m dissect.Meta, p *dissect.PDU, tok int32) {
 		others-- // m.Client itself
 	}
 	if others <= 0 {
-		p.AddExpert(node, eTokenUnknown, "token "+strconv.Itoa(int(tok))+" was not issued to "+m.Client+" in this capture (before it began, or wrong)")
+		t.notFound(node, m, p, tok)
 		return
 	}
 	var found issued
@@ -231,6 +232,17 @@ func (t *Tracker) checkToken(m dissect.Meta, p *dissect.PDU, tok int32) {
 		p.AddGenerated(0, fTokenIssued, dissect.U(found.frame), "")
 		p.AddGenerated(0, fTokenAge, dissect.F(m.Time.Sub(found.time).Seconds()), "")
 		p.AddExpert(node, eTokenUnknown, "token "+strconv.Itoa(int(tok))+" was issued to "+who+" (frame "+strconv.FormatUint(found.frame, 10)+"), not to "+m.Client+": vanilla binds tokens to IP and port and will not answer")
+		return
+	}
+	t.notFound(node, m, p, tok)
+}
+
+// notFound says that no token the tracker remembers is tok: not issued,
+// unless the client's tokens may have been dropped to stay within
+// MaxClients, in which case nobody can tell.
+func (t *Tracker) notFound(node int32, m dissect.Meta, p *dissect.PDU, tok int32) {
+	if t.forgot.has(m.Client) {
+		p.AddExpert(node, eTokenUnchecked, "token "+strconv.Itoa(int(tok))+" could not be checked: past "+strconv.Itoa(MaxClients)+" clients the tracker forgot the least recently active, most likely "+m.Client+" among them")
 		return
 	}
 	p.AddExpert(node, eTokenUnknown, "token "+strconv.Itoa(int(tok))+" was not issued to "+m.Client+" in this capture (before it began, or wrong)")
@@ -357,6 +369,7 @@ func (t *Tracker) shrink(now time.Time) {
 	selectOldest(all, n)
 	for _, a := range all[:n] {
 		t.forget(a.key)
+		t.forgot.add(a.key, now)
 	}
 	clear(all) // drop the key strings
 	t.aged = all[:0]

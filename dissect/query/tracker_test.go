@@ -228,6 +228,46 @@ func TestTrackerGiveUp(t *testing.T) {
 	}
 }
 
+// TestTrackerForgotten: a client whose tokens were dropped to stay within
+// MaxClients is not told its token was never issued: it could not be
+// checked. A client never seen still gets "not issued".
+func TestTrackerForgotten(t *testing.T) {
+	tr := NewTracker()
+	client := func(i int) string { return fmt.Sprintf("10.2.%d.%d:1", i/256, i%256) }
+	at := func(i int) time.Time { return t0.Add(time.Duration(i) * time.Millisecond) }
+	n := MaxClients + 100
+	for i := 0; i < n; i++ {
+		p := decode(t, handshakeResp(1, 1000+i), 0, dissect.DirS2C)
+		tr.Observe(dissect.Meta{Frame: uint64(i + 1), Time: at(i), Client: client(i), Server: "s"}, p)
+	}
+	if _, ok := tr.clients[client(0)]; ok {
+		t.Fatal("the oldest client was kept: nothing evicted, nothing to test")
+	}
+	for _, c := range []struct {
+		client string
+		tok    uint32
+		want   string
+	}{
+		{client(0), 1000, "query.token.unchecked"}, // evicted: its token was issued
+		{client(n - 1), uint32(1000 + n - 1), ""},  // remembered: issued
+		{"10.9.9.9:1", 77, "query.token.unknown"},  // never seen
+		{client(n - 1), 5, "query.token.unknown"},  // remembered, another token
+	} {
+		p := decode(t, statReq(1, c.tok, false), 0, dissect.DirC2S)
+		tr.Observe(dissect.Meta{Frame: uint64(n + 1), Time: at(n), Client: c.client, Server: "s"}, p)
+		got := expertNames(p)
+		if c.want == "" && len(got) != 0 || c.want != "" && !slices.Contains(got, c.want) {
+			t.Errorf("%s token %d: experts %v, want %q", c.client, c.tok, got, c.want)
+		}
+	}
+	// The filter forgets with TokenMemory: a generation, then another.
+	tr.forgot.rotate(at(n).Add(TokenMemory + time.Second))
+	tr.forgot.rotate(at(n).Add(2*TokenMemory + 2*time.Second))
+	if tr.forgot.has(client(0)) {
+		t.Error("an eviction two generations old is still remembered")
+	}
+}
+
 // TestTrackerBounds: memory stays bounded whatever the capture holds.
 func TestTrackerBounds(t *testing.T) {
 	tr := NewTracker()

@@ -1,0 +1,100 @@
+package query
+
+import "time"
+
+// forgotten remembers, approximately, the clients whose tokens the
+// tracker dropped to stay within MaxClients (shrink), so that a token it
+// can no longer find is not called "not issued": a busy capture (the
+// Query mix, some 30,000 clients within a token's 30 s) passes the cap
+// within seconds, and every stat request of a client evicted before it
+// came was reported as carrying a token never issued to it, which was
+// false.
+//
+// It is a Bloom filter over the client's "ip:port": a client it says no
+// to was never evicted, so "not issued" stays a verdict; a false yes
+// only turns that verdict into "could not be checked". Two generations
+// of TokenMemory each: a token older than that would be forgotten by age
+// anyway. The hash is FNV-1a, fixed, so that runs are reproducible. The
+// bits are made at the first eviction: a capture under the cap pays
+// nothing.
+type forgotten struct {
+	gens  [2]*[forgotWords]uint64 // current, previous
+	since time.Time               // when the current generation began
+	n     int                     // clients added to the current one
+}
+
+const (
+	forgotWords = 1 << 14 // 2^20 bits, 128 KiB a generation
+	forgotBits  = forgotWords * 64
+	forgotK     = 3
+)
+
+func fnv64(s string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= 1099511628211
+	}
+	return h
+}
+
+// bits yields the filter's bit positions for key: double hashing of the
+// two halves of one 64-bit hash.
+func (f *forgotten) bits(key string) [forgotK]uint32 {
+	h := fnv64(key)
+	h1, h2 := uint32(h), uint32(h>>32)|1
+	var b [forgotK]uint32
+	for i := range b {
+		b[i] = (h1 + uint32(i)*h2) % forgotBits
+	}
+	return b
+}
+
+// add notes that client was evicted at packet time now.
+func (f *forgotten) add(client string, now time.Time) {
+	f.rotate(now)
+	if f.gens[0] == nil {
+		f.gens[0] = new([forgotWords]uint64)
+	}
+	for _, b := range f.bits(client) {
+		f.gens[0][b/64] |= 1 << (b % 64)
+	}
+	f.n++
+}
+
+// rotate starts a new generation when the current one is TokenMemory old.
+func (f *forgotten) rotate(now time.Time) {
+	if f.since.IsZero() {
+		f.since = now
+	}
+	if now.Sub(f.since) < TokenMemory {
+		return
+	}
+	old := f.gens[1]
+	f.gens[1], f.gens[0] = f.gens[0], old
+	if f.gens[0] != nil {
+		clear(f.gens[0][:])
+	}
+	f.since, f.n = now, 0
+}
+
+// has reports whether client may have been evicted (no: it was not).
+func (f *forgotten) has(client string) bool {
+	bs := f.bits(client)
+	for _, g := range f.gens {
+		if g == nil {
+			continue
+		}
+		in := true
+		for _, b := range bs {
+			if g[b/64]&(1<<(b%64)) == 0 {
+				in = false
+				break
+			}
+		}
+		if in {
+			return true
+		}
+	}
+	return false
+}
