@@ -108,7 +108,7 @@ func (d *dec) checkKey(name, key string, ki int32) {
 	salt, src, ok := d.conn.sess.SaltFor(d.server)
 	if !ok {
 		if d.tree {
-			d.c.Expert(ki, ExpertKeyNoSalt, "classic.verification_key at offset 66: no heartbeat salt for "+d.server+" in the capture (--classic-salt supplies one)")
+			d.c.Expert(ki, ExpertKeyNoSalt, "classic.verification_key at offset 66: no heartbeat salt for "+d.server+" seen before this login (--classic-salt supplies one)")
 		}
 		return
 	}
