@@ -548,6 +548,8 @@ func (a *backEnd) release(all bool) {
 					if t := a.trackers[r.udp]; t != nil {
 						t.GiveUp(&r.PDU)
 					}
+				} else if g, ok := r.dec.(giver); ok && r.PDU.Pending {
+					g.GiveUp(&r.PDU)
 				}
 			})
 			if r.PDU.Pending {

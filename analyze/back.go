@@ -204,9 +204,9 @@ func (a *backEnd) record(j *job, b *batch) *Record {
 	r.TCP, r.GapLength, r.Reason = j.side != nil, j.gapLen, j.reason
 	r.Layers = j.lay
 	if s := j.side; s != nil {
-		r.Src, r.Dst, r.Stream, r.Proto, r.udp = s.src, s.dst, s.stream, s.proto, -1
+		r.Src, r.Dst, r.Stream, r.Proto, r.udp, r.dec = s.src, s.dst, s.stream, s.proto, -1, s.dec
 	} else {
-		r.Src, r.Dst, r.Stream, r.Proto, r.udp = b.addrs[j.addrs], b.addrs[j.addrs+1], -1, datagramProto(j.udp), -1
+		r.Src, r.Dst, r.Stream, r.Proto, r.udp, r.dec = b.addrs[j.addrs], b.addrs[j.addrs+1], -1, datagramProto(j.udp), -1, nil
 		if j.udp != udpNone {
 			r.udp = int8(j.udp)
 		}

@@ -3,6 +3,7 @@ package analyze
 import (
 	"encoding/binary"
 	"net/netip"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -175,6 +176,50 @@ func TestLateRecordKeepsTheClock(t *testing.T) {
 		}
 		if i := resp.PDU.Find("query.request_in"); i < 0 {
 			t.Errorf("parallel %v: the response does not link to its request", par)
+		}
+	}
+}
+
+// TestGivenUpPingIsLinkedBack: an SLP ping the back end must output before
+// its pong (too many records held) says so, and its pong still links back
+// to it; before, the pong's link went to a record already output, and
+// nothing said why the ping had none. Serial and Parallel.
+func TestGivenUpPingIsLinkedBack(t *testing.T) {
+	ping := []byte{0x09, 0x01, 0, 0, 0, 0, 0, 0, 0x2e, 0x5d}
+	other := netip.MustParseAddrPort("10.0.0.7:50000")
+	capt := buildCapture(t, func(w *capgen.Writer) {
+		c := w.TCP(tcpClient, tcpServer, t0)
+		c.Handshake()
+		c.Send(true, slpHandshake)
+		c.Send(true, ping)
+		for i := range 3 { // records behind the ping: past MaxHeld
+			c.Advance(time.Millisecond)
+			w.UDP(c.Now, other, netip.MustParseAddrPort("10.0.0.8:25565"), []byte{0xfe, 0xfd, 0x09, 0, 0, 0, byte(i)})
+		}
+		c.Send(false, ping)
+	})
+	for _, par := range []bool{false, true} {
+		recs, _, err := analyzeBytes(t, capt, Options{MaxHeld: 1, Parallel: par})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var req, resp *Record
+		for _, r := range recs {
+			switch r.PDU.Message {
+			case "Ping Request":
+				req = r
+			case "Pong Response":
+				resp = r
+			}
+		}
+		if req == nil || resp == nil {
+			t.Fatalf("parallel %v: ping %v, pong %v", par, req != nil, resp != nil)
+		}
+		if names := pduExperts(&req.PDU); len(names) != 1 || names[0] != "slp.response.unlinked" {
+			t.Errorf("parallel %v: ping's experts %v", par, names)
+		}
+		if i := resp.PDU.Find("slp.ping.request_in"); i < 0 || string(dissect.AppendValue(nil, &resp.PDU.Nodes[i])) != strconv.FormatUint(req.Frame, 10) {
+			t.Errorf("parallel %v: pong's link %d, ping in frame %d", par, i, req.Frame)
 		}
 	}
 }

@@ -53,6 +53,7 @@ type Record struct {
 	// Options.MaxHeldBytes)
 	bytesBefore uint64
 	udp         int8         // a datagram's protocol, its index in udpProtocols; -1 for TCP
+	dec         streamConn   // TCP: the connection's decoder, which may hold the PDU (giver)
 	buf         []byte       // owns PDU.Data, unless borrowed
 	data        []byte       // the record's bytes: buf, or a view of the batch's arena
 	borrowed    bool         // data is the batch's: the record must be emitted before the batch is reused
@@ -152,7 +153,7 @@ func (r *Record) reset() {
 	r.Src, r.Dst, r.TCP, r.Stream, r.Proto = netip.AddrPort{}, netip.AddrPort{}, false, 0, ""
 	r.Parts, r.GapLength, r.Reason, r.Retrans = r.Parts[:0], 0, "", 0
 	r.Layers, r.DeltaShown = Layers{}, 0
-	r.buf, r.data, r.borrowed = r.buf[:0], nil, false
+	r.buf, r.data, r.borrowed, r.dec = r.buf[:0], nil, false, nil
 	p := &r.PDU
 	p.Reset(nil, 0)
 }

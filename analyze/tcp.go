@@ -19,6 +19,11 @@ type streamConn interface {
 	Decode(p *dissect.PDU, data []byte, m dissect.Meta)
 }
 
+// giver is a streamConn that holds requests for their responses (SLP):
+// GiveUp lets go of p when the back end must output it first, and the
+// response still links back to it.
+type giver interface{ GiveUp(p *dissect.PDU) }
+
 // tcpProto is one table entry per TCP protocol: adding a protocol adds an
 // entry here and a package under dissect/.
 type tcpProto struct {

@@ -229,6 +229,36 @@ func (c *Conn) giveBack() {
 	c.plain, c.styled, c.scratch, c.dbuf, c.vname, c.info = nil, nil, nil, nil, nil, nil
 }
 
+// GiveUp stops holding p for its response: the pipeline calls it when it
+// must output p before the response came (too many records held behind
+// it). p says so; the Conn keeps no pointer to it, but remembers the
+// request, so that its response still links back to it (request_in and
+// the time), as Wireshark's single pass does.
+func (c *Conn) GiveUp(p *dissect.PDU) {
+	if c.decoding == nil {
+		return
+	}
+	if c.statusReq.giveUp(p) || c.legacyReq.giveUp(p) {
+		return
+	}
+	for j := 0; j < c.nPings; j++ {
+		if c.pings[j].giveUp(p) {
+			return
+		}
+	}
+}
+
+// giveUp lets go of p if q holds it, and reports whether it did.
+func (q *pending) giveUp(p *dissect.PDU) bool {
+	if q.p != p {
+		return false
+	}
+	p.AddExpert(0, ExpertUnlinked, "output before its response came (too many PDUs held back): a response links back to this request, but this record cannot show it")
+	p.Pending = false
+	q.p = nil
+	return true
+}
+
 func (q *pending) release() {
 	if q.p != nil {
 		q.p.Pending = false

@@ -982,3 +982,59 @@ func TestTreesOwnTheirBytes(t *testing.T) {
 		t.Fatalf("the tree does not hold the response's text:\n%s", before)
 	}
 }
+
+// TestGiveUp: a request the pipeline must output before its response
+// (GiveUp) says so, is never written to again, and its response still
+// links back to it; a PDU the Conn does not hold is left alone.
+func TestGiveUp(t *testing.T) {
+	statusResp := pkt(0, mcstr(`{"description":"x","players":{"max":1,"online":0}}`))
+	pong := seedPing
+	for _, c := range []struct {
+		name      string
+		req, resp []byte
+		reqIn     string
+	}{
+		{"status", seedStatusReq, statusResp, "slp.request_in"},
+		{"ping", seedPing, pong, "slp.ping.request_in"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			conn := NewConn()
+			var ps []*dissect.PDU
+			send := func(d dissect.Dir, data []byte) *dissect.PDU {
+				if f := conn.Frame(d, data, false); f.Status != dissect.FrameOK {
+					t.Fatalf("Frame %+v", f)
+				}
+				p := &dissect.PDU{}
+				conn.Decode(p, data, meta(len(ps), d))
+				ps = append(ps, p)
+				return p
+			}
+			send(c2s, seedHandshake)
+			req := send(c2s, c.req)
+			if !req.Pending {
+				t.Fatal("request not held")
+			}
+			conn.GiveUp(&dissect.PDU{}) // not one of its requests
+			if !req.Pending {
+				t.Fatal("GiveUp of another PDU let go of the request")
+			}
+			conn.GiveUp(req)
+			if req.Pending {
+				t.Fatal("still pending after GiveUp")
+			}
+			wantExpert(t, req, "slp.response.unlinked")
+			before := dump(req)
+			resp := send(s2c, c.resp)
+			if got := display(t, resp, c.reqIn); got != "5" {
+				t.Errorf("%s = %s, want 5 (the request's frame)", c.reqIn, got)
+			}
+			if len(resp.Experts) != 0 {
+				t.Errorf("response's experts:\n%s", dump(resp))
+			}
+			conn.Close()
+			if after := dump(req); after != before {
+				t.Errorf("the request was written to after GiveUp:\n%s\nbefore:\n%s", after, before)
+			}
+		})
+	}
+}
