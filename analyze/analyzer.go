@@ -565,6 +565,7 @@ func (a *backEnd) release(all bool) {
 			}
 		}
 		a.records++
+		r.dec = nil // only a held record needs it: a kept one must not keep its connection's decoder
 		if a.opts.Keep && r.PDU.Lite {
 			// Its Info may be in memory the decoder reuses.
 			r.PDU.Info = strings.Clone(r.PDU.Info)
