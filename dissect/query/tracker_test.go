@@ -311,6 +311,7 @@ func TestTrackerBounds(t *testing.T) {
 // after Close.
 func FuzzTracker(f *testing.F) {
 	f.Add([]byte{0, 1, 2, 3, 4, 5, 0x80, 6, 7})
+	f.Add([]byte{0, 2, 0xc0, 1, 3, 0xc0, 0xc0, 4, 0x85, 5}) // give-ups, then their responses
 	msgs := [][]byte{seedHandshakeReq, seedHandshakeResp, seedBasicReq, seedBasicResp, seedFullReq, seedFullResp0,
 		handshakeResp(1, 5), statReq(1, 5, true), geyserFull, hx("FE FD 00 00 00 00 01 00")}
 	f.Fuzz(func(t *testing.T, script []byte) {
@@ -318,6 +319,7 @@ func FuzzTracker(f *testing.F) {
 		ltr := NewTracker() // the same datagrams decoded in Lite mode
 		now := t0
 		var ps, lps []*dissect.PDU
+		gone := map[int]string{} // given up: the tree then, never written again
 		same := func() {
 			for k, p := range ps {
 				if lp := lps[k]; lp.Message != p.Message || lp.Info != p.Info || lp.Dir != p.Dir || lp.Pending {
@@ -327,6 +329,19 @@ func FuzzTracker(f *testing.F) {
 		}
 		for i, op := range script {
 			now = now.Add(time.Duration(op&0x7f) * 100 * time.Millisecond)
+			if op&0xc0 == 0xc0 { // the analyzer gives up on the oldest held
+				for k, p := range ps {
+					if p.Pending {
+						tr.GiveUp(p)
+						if p.Pending {
+							t.Fatal("pending after GiveUp")
+						}
+						gone[k] = dump(p)
+						break
+					}
+				}
+				continue
+			}
 			if op&0x80 != 0 {
 				tr.Expire(now)
 				ltr.Expire(now)
@@ -347,6 +362,11 @@ func FuzzTracker(f *testing.F) {
 		tr.Close()
 		ltr.Close()
 		same()
+		for k, d := range gone {
+			if got := dump(ps[k]); got != d {
+				t.Fatalf("PDU %d written to after GiveUp:\n%s\nthen:\n%s", k, got, d)
+			}
+		}
 		for _, p := range ps {
 			if p.Pending {
 				t.Fatal("pending after Close")
