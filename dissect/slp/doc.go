@@ -60,7 +60,9 @@
 // response then adds slp.response_in to the held request and gets
 // slp.request_in and slp.time (status, legacy) or slp.ping.request_in and
 // slp.rtt (pong), from the capture times in Meta. The pipeline must not
-// reuse a Pending PDU; Close releases every one still waiting.
+// reuse a Pending PDU; Close releases every one still waiting, and GiveUp
+// one the pipeline must output before its response (which then still
+// links back to it).
 //
 // The little-endian port rule. Seed 002 saw clients write the handshake's
 // port little-endian (servers ignore it). With p the port read big-endian
