@@ -62,24 +62,34 @@ func (f *forgotten) add(client string, now time.Time) {
 	f.n++
 }
 
-// rotate starts a new generation when the current one is TokenMemory old.
+// rotate starts a new generation when the current one is TokenMemory old,
+// and forgets both when the previous one would be past that too.
 func (f *forgotten) rotate(now time.Time) {
 	if f.since.IsZero() {
 		f.since = now
 	}
-	if now.Sub(f.since) < TokenMemory {
+	age := now.Sub(f.since)
+	if age < TokenMemory {
 		return
 	}
 	old := f.gens[1]
 	f.gens[1], f.gens[0] = f.gens[0], old
+	if age >= 2*TokenMemory && f.gens[1] != nil {
+		clear(f.gens[1][:])
+	}
 	if f.gens[0] != nil {
 		clear(f.gens[0][:])
 	}
 	f.since, f.n = now, 0
 }
 
-// has reports whether client may have been evicted (no: it was not).
-func (f *forgotten) has(client string) bool {
+// has reports whether client may have been evicted within about two
+// TokenMemory of now (no: it was not).
+func (f *forgotten) has(client string, now time.Time) bool {
+	if f.gens[0] == nil {
+		return false
+	}
+	f.rotate(now)
 	bs := f.bits(client)
 	for _, g := range f.gens {
 		if g == nil {

@@ -241,7 +241,7 @@ func (t *Tracker) checkToken(m dissect.Meta, p *dissect.PDU, tok int32) {
 // unless the client's tokens may have been dropped to stay within
 // MaxClients, in which case nobody can tell.
 func (t *Tracker) notFound(node int32, m dissect.Meta, p *dissect.PDU, tok int32) {
-	if t.forgot.has(m.Client) {
+	if t.forgot.has(m.Client, m.Time) {
 		p.AddExpert(node, eTokenUnchecked, "token "+strconv.Itoa(int(tok))+" could not be checked: past "+strconv.Itoa(MaxClients)+" clients the tracker forgot the least recently active, most likely "+m.Client+" among them")
 		return
 	}

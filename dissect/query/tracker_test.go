@@ -260,11 +260,18 @@ func TestTrackerForgotten(t *testing.T) {
 			t.Errorf("%s token %d: experts %v, want %q", c.client, c.tok, got, c.want)
 		}
 	}
-	// The filter forgets with TokenMemory: a generation, then another.
-	tr.forgot.rotate(at(n).Add(TokenMemory + time.Second))
-	tr.forgot.rotate(at(n).Add(2*TokenMemory + 2*time.Second))
-	if tr.forgot.has(client(0)) {
+	// The filter forgets with TokenMemory: still there one TokenMemory
+	// on, gone two on, whether time moves in steps or at once.
+	if !tr.forgot.has(client(0), at(n).Add(TokenMemory+time.Second)) {
+		t.Error("an eviction one generation old is forgotten")
+	}
+	if tr.forgot.has(client(0), at(n).Add(2*TokenMemory+2*time.Second)) {
 		t.Error("an eviction two generations old is still remembered")
+	}
+	tr2 := NewTracker()
+	tr2.forgot.add(client(0), t0)
+	if tr2.forgot.has(client(0), t0.Add(time.Hour)) {
+		t.Error("an eviction an hour old is still remembered")
 	}
 }
 
