@@ -120,4 +120,5 @@ var (
 	eNoResponse     = Registry.Expert("query.response.missing", dissect.SevWarn, "no response seen for this request")
 	eUnsolicited    = Registry.Expert("query.response.unsolicited", dissect.SevNote, "no request seen for this response")
 	eUnlinked       = Registry.Expert("query.response.unlinked", dissect.SevNote, "output before its response came (too many PDUs held back): a response links back to it")
+	eUntracked      = Registry.Expert("query.response.untracked", dissect.SevNote, "past the tracker's cap of waiting requests: a request no longer waited for, or a response whose request may be one of those")
 )

@@ -35,6 +35,7 @@ const (
 // requests).
 var (
 	windowText  = ResponseWindow.String()
+	untracked   = "the tracker holds " + strconv.Itoa(MaxPending) + " requests already: it no longer waits for this one's response, which will not be linked"
 	heldTooLong = "output before its response came, if one comes within " + windowText + " (too many PDUs held back): a response links back to this request, but this record cannot show it"
 )
 
@@ -61,6 +62,7 @@ type Tracker struct {
 	// IP only when there are some.
 	hosts     map[string]int32
 	lastPrune time.Time
+	dropped   time.Time // when the MaxPending cap last dropped a request
 	aged      []aged    // shrink's scratch
 	forgot    forgotten // the clients shrink evicted (forgot.go)
 }
@@ -128,7 +130,8 @@ func (t *Tracker) Observe(m dissect.Meta, p *dissect.PDU) {
 			t.checkToken(m, p, int32(binary.BigEndian.Uint32(p.Data[7:11])))
 		}
 		if t.pending.live >= MaxPending {
-			t.giveUp(t.pending.head, "the tracker holds "+strconv.Itoa(MaxPending)+" requests already; no longer waiting for a response")
+			t.giveUp(t.pending.head, eUntracked, untracked)
+			t.dropped = m.Time
 		}
 		p.Pending = true
 		t.pending.add(held{p: p, conv: cv, typ: p.Data[2], session: binary.BigEndian.Uint32(p.Data[3:7]), frame: m.Frame, time: m.Time})
@@ -169,6 +172,11 @@ func (t *Tracker) match(m dissect.Meta, p *dissect.PDU, cv conv, typ uint8, sess
 		}
 	}
 	if best < 0 {
+		if !t.dropped.IsZero() && m.Time.Sub(t.dropped) <= ResponseWindow {
+			// Its request may be one the cap dropped: nobody can tell.
+			p.AddExpert(0, eUntracked, "no "+typeNames.Name(uint64(typ))+" request from "+m.Client+" held for this response: past "+strconv.Itoa(MaxPending)+" waiting requests the tracker dropped the oldest within the last "+windowText+", perhaps this one's")
+			return
+		}
 		p.AddExpert(0, eUnsolicited, "no "+typeNames.Name(uint64(typ))+" request from "+m.Client+" seen in the last "+windowText+" for this response")
 		return
 	}
@@ -307,12 +315,12 @@ func (t *Tracker) Close() {
 	clear(t.hosts)
 }
 
-// giveUp releases the pending request at index i of the queue with msg,
-// and forgets it (one already out, silently).
-func (t *Tracker) giveUp(i int, msg string) {
+// giveUp releases the pending request at index i of the queue with
+// expert item e, and forgets it (one already out, silently).
+func (t *Tracker) giveUp(i int, e *dissect.ExpertInfo, msg string) {
 	h := &t.pending.q[i]
 	if h.p != nil {
-		h.p.AddExpert(0, eNoResponse, msg)
+		h.p.AddExpert(0, e, msg)
 		h.p.Pending = false
 	}
 	t.pending.remove(i)

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"maps"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"testing"
 	"time"
@@ -22,6 +23,7 @@ type refTracker struct {
 	pending   []refHeld
 	clients   map[string]clientTokens
 	lastPrune time.Time
+	dropped   time.Time
 	aged      []aged // shrink's scratch
 }
 
@@ -59,7 +61,12 @@ func (t *refTracker) Observe(m dissect.Meta, p *dissect.PDU) {
 			t.checkToken(m, p, int32(binary.BigEndian.Uint32(p.Data[7:11])))
 		}
 		if len(t.pending) >= MaxPending {
-			t.giveUp(0, "the tracker holds "+strconv.Itoa(MaxPending)+" requests already; no longer waiting for a response")
+			if h := t.pending[0]; h.p != nil {
+				h.p.AddExpert(0, eUntracked, "the tracker holds "+strconv.Itoa(MaxPending)+" requests already: it no longer waits for this one's response, which will not be linked")
+				h.p.Pending = false
+			}
+			t.pending = append(t.pending[:0], t.pending[1:]...)
+			t.dropped = m.Time
 		}
 		p.Pending = true
 		t.pending = append(t.pending, refHeld{p: p, conv: cv, typ: p.Data[2], session: binary.BigEndian.Uint32(p.Data[3:7]), frame: m.Frame, time: m.Time})
@@ -96,6 +103,10 @@ func (t *refTracker) match(m dissect.Meta, p *dissect.PDU, cv conv, typ uint8, s
 		}
 	}
 	if best < 0 {
+		if !t.dropped.IsZero() && m.Time.Sub(t.dropped) <= ResponseWindow {
+			p.AddExpert(0, eUntracked, "no "+typeNames.Name(uint64(typ))+" request from "+m.Client+" held for this response: past "+strconv.Itoa(MaxPending)+" waiting requests the tracker dropped the oldest within the last "+ResponseWindow.String()+", perhaps this one's")
+			return
+		}
 		p.AddExpert(0, eUnsolicited, "no "+typeNames.Name(uint64(typ))+" request from "+m.Client+" seen in the last "+ResponseWindow.String()+" for this response")
 		return
 	}
@@ -197,15 +208,6 @@ func (t *refTracker) Close() {
 	clear(t.clients)
 }
 
-// giveUp releases the i-th pending request with msg.
-func (t *refTracker) giveUp(i int, msg string) {
-	if h := t.pending[i]; h.p != nil {
-		h.p.AddExpert(0, eNoResponse, msg)
-		h.p.Pending = false
-	}
-	t.pending = append(t.pending[:i], t.pending[i+1:]...)
-}
-
 // prune forgets clients whose newest token is older than TokenMemory, at
 // most once every pruneEvery of packet time.
 func (t *refTracker) prune(now time.Time) {
@@ -264,8 +266,9 @@ func TestTrackerReference(t *testing.T) {
 		var ps, rps []*dissect.PDU
 		now := t0
 		steps := 400
-		if trial%20 == 19 {
-			steps = MaxPending + 300 // past the cap
+		capped := trial%20 == 19 // mostly requests, time standing still: past the cap
+		if capped {
+			steps = 2 * MaxPending
 		}
 		check := func(step int) {
 			t.Helper()
@@ -280,6 +283,7 @@ func TestTrackerReference(t *testing.T) {
 		}
 		for step := range steps {
 			switch d := r.IntN(100); {
+			case capped:
 			case d < 3:
 				now = now.Add(-time.Duration(r.IntN(2000)) * time.Millisecond)
 			case d < 40:
@@ -288,7 +292,7 @@ func TestTrackerReference(t *testing.T) {
 				now = now.Add(time.Duration(r.IntN(8000)) * time.Millisecond)
 			}
 			switch op := r.IntN(100); {
-			case op < 5:
+			case op < 5 && !capped:
 				tr.Expire(now)
 				ref.Expire(now)
 			case op < 10:
@@ -306,7 +310,11 @@ func TestTrackerReference(t *testing.T) {
 				tok := 1000 + r.IntN(4)
 				var data []byte
 				dir := dissect.DirC2S
-				switch r.IntN(6) {
+				k := r.IntN(6)
+				if capped && r.IntN(10) > 0 {
+					k = 0
+				}
+				switch k {
 				case 0:
 					data = handshakeReq(sess)
 				case 1:
@@ -339,6 +347,17 @@ func TestTrackerReference(t *testing.T) {
 		tr.Close()
 		ref.Close()
 		check(steps)
+		if capped {
+			n := 0
+			for _, p := range ps {
+				if slices.Contains(expertNames(p), "query.response.untracked") {
+					n++
+				}
+			}
+			if n == 0 {
+				t.Fatalf("trial %d: the cap of %d waiting requests was never reached", trial, MaxPending)
+			}
+		}
 		if tr.pending.live != 0 || len(tr.pending.byConv) != 0 {
 			t.Fatalf("trial %d: after Close, %d live, %d conversations", trial, tr.pending.live, len(tr.pending.byConv))
 		}

@@ -303,6 +303,16 @@ func TestTrackerBounds(t *testing.T) {
 	if tr.pending.live != MaxPending || first.Pending {
 		t.Errorf("%d pending, first pending %v", tr.pending.live, first.Pending)
 	}
+	if got := expertNames(first); !slices.Equal(got, []string{"query.response.untracked"}) {
+		t.Errorf("the request the cap dropped: experts %v", got)
+	}
+	// A response that matches no request held, soon after the cap
+	// dropped one, may be that one's: it is not called unsolicited.
+	late := decode(t, handshakeResp(0, 7), 0, dissect.DirS2C)
+	tr.Observe(dissect.Meta{Frame: MaxPending + 2, Time: t0.Add(time.Second), Client: "d:1", Server: "s"}, late)
+	if got := expertNames(late); !slices.Equal(got, []string{"query.response.untracked"}) {
+		t.Errorf("the response of a dropped request: experts %v", got)
+	}
 	// Tokens are forgotten after TokenMemory of packet time.
 	tr.Expire(t0.Add(time.Hour))
 	if err := hostsAgree(tr); err != nil {
