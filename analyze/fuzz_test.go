@@ -41,40 +41,45 @@ func FuzzCapture(f *testing.F) {
 		// The same capture with the back end on its own goroutine and
 		// Lite decoding must give the same records and summary columns:
 		// the split of framing and decoding state holds on hostile input.
-		src, _ = OpenFile(bytes.NewReader(data))
-		var lite []string
-		b := New(Options{Parallel: true, Lite: true, Batch: 5}, func(r *Record) error {
-			lite = append(lite, recordLine(r, false))
-			return nil
-		})
-		Run(src, b)
-		if a.stage.forced > 0 || b.stage.forced > 0 {
-			// A bound of the reorder stage was reached: it is checked job
-			// by job without Parallel and batch by batch with it, so the
-			// two may differ in which records went early (reorder.go),
-			// not in the records (FuzzCapture found a 60-second jump of
-			// packet time that forced a gap out by the window, before a
-			// record of an earlier frame that only the end gave up).
-			full, lite = slices.Clone(full), slices.Clone(lite)
-			slices.Sort(full)
-			slices.Sort(lite)
-		}
-		diffLines(t, "parallel Lite", lite, full)
+		lite, forced := runData(data, Options{Parallel: true, Lite: true, Batch: 5}, false)
+		sameRecords(t, "parallel Lite", lite, full, forced+a.stage.forced > 0)
 		// And with trees: what the trackers add (links, expert items)
 		// must not depend on how the back end's clock is fed, which it
 		// did when a record made late moved it (TestLateRecordKeepsTheClock).
-		src, _ = OpenFile(bytes.NewReader(data))
-		var ptrees []string
-		c := New(Options{Parallel: true, Batch: 5}, func(r *Record) error {
-			ptrees = append(ptrees, recordLine(r, true))
-			return nil
-		})
-		Run(src, c)
-		if a.stage.forced > 0 || c.stage.forced > 0 {
-			trees, ptrees = slices.Clone(trees), slices.Clone(ptrees)
-			slices.Sort(trees)
-			slices.Sort(ptrees)
-		}
-		diffLines(t, "parallel trees", ptrees, trees)
+		ptrees, forced := runData(data, Options{Parallel: true, Batch: 5}, true)
+		sameRecords(t, "parallel trees", ptrees, trees, forced+a.stage.forced > 0)
 	})
+}
+
+// runData runs capture data with opts and returns its records' lines
+// (recordLine) and how many jobs the reorder stage forced.
+func runData(data []byte, opts Options, tree bool) ([]string, uint64) {
+	src, err := OpenFile(bytes.NewReader(data))
+	if err != nil {
+		return nil, 0
+	}
+	var lines []string
+	a := New(opts, func(r *Record) error {
+		lines = append(lines, recordLine(r, tree))
+		return nil
+	})
+	Run(src, a)
+	return lines, a.stage.forced
+}
+
+// sameRecords compares two runs' lines: in order, or as sets when a bound
+// of the reorder stage was reached (forced). The bound is checked job by
+// job without Parallel and batch by batch with it, so the two may differ
+// in which records went early (reorder.go), not in the records
+// (FuzzCapture found a 60-second jump of packet time that forced a gap
+// out by the window, before a record of an earlier frame that only the
+// end gave up).
+func sameRecords(t *testing.T, what string, got, want []string, forced bool) {
+	t.Helper()
+	if forced {
+		got, want = slices.Clone(got), slices.Clone(want)
+		slices.Sort(got)
+		slices.Sort(want)
+	}
+	diffLines(t, what, got, want)
 }
