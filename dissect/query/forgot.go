@@ -1,6 +1,10 @@
 package query
 
-import "time"
+import (
+	"hash/fnv"
+	"io"
+	"time"
+)
 
 // forgotten remembers, approximately, the clients whose tokens the
 // tracker dropped to stay within MaxClients (shrink), so that a token it
@@ -20,7 +24,6 @@ import "time"
 type forgotten struct {
 	gens  [2]*[forgotWords]uint64 // current, previous
 	since time.Time               // when the current generation began
-	n     int                     // clients added to the current one
 }
 
 const (
@@ -29,19 +32,13 @@ const (
 	forgotK     = 3
 )
 
-func fnv64(s string) uint64 {
-	h := uint64(14695981039346656037)
-	for i := 0; i < len(s); i++ {
-		h ^= uint64(s[i])
-		h *= 1099511628211
-	}
-	return h
-}
-
 // bits yields the filter's bit positions for key: double hashing of the
-// two halves of one 64-bit hash.
+// two halves of one 64-bit hash. It runs at an eviction or a token not
+// found, not per packet.
 func (f *forgotten) bits(key string) [forgotK]uint32 {
-	h := fnv64(key)
+	fh := fnv.New64a()
+	io.WriteString(fh, key)
+	h := fh.Sum64()
 	h1, h2 := uint32(h), uint32(h>>32)|1
 	var b [forgotK]uint32
 	for i := range b {
@@ -59,7 +56,6 @@ func (f *forgotten) add(client string, now time.Time) {
 	for _, b := range f.bits(client) {
 		f.gens[0][b/64] |= 1 << (b % 64)
 	}
-	f.n++
 }
 
 // rotate starts a new generation when the current one is TokenMemory old,
@@ -80,7 +76,7 @@ func (f *forgotten) rotate(now time.Time) {
 	if f.gens[0] != nil {
 		clear(f.gens[0][:])
 	}
-	f.since, f.n = now, 0
+	f.since = now
 }
 
 // has reports whether client may have been evicted within about two
@@ -91,20 +87,18 @@ func (f *forgotten) has(client string, now time.Time) bool {
 	}
 	f.rotate(now)
 	bs := f.bits(client)
-	for _, g := range f.gens {
-		if g == nil {
-			continue
-		}
-		in := true
-		for _, b := range bs {
-			if g[b/64]&(1<<(b%64)) == 0 {
-				in = false
-				break
-			}
-		}
-		if in {
-			return true
+	return holds(f.gens[0], bs) || holds(f.gens[1], bs)
+}
+
+// holds reports whether generation g has every bit of bs set.
+func holds(g *[forgotWords]uint64, bs [forgotK]uint32) bool {
+	if g == nil {
+		return false
+	}
+	for _, b := range bs {
+		if g[b/64]&(1<<(b%64)) == 0 {
+			return false
 		}
 	}
-	return false
+	return true
 }
