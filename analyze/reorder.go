@@ -139,13 +139,6 @@ func (a *Analyzer) pass(j *job, b *batch, data []byte) {
 	if j.key > a.stage.last {
 		a.stage.last = j.key
 	}
-	if s := &a.stage; s.waiting() > 0 {
-		// The back end's clock must not run ahead of a record still to
-		// come (a tracker would give up on its request).
-		if t := s.jobs[s.head].time; j.now.After(t) && !t.IsZero() {
-			j.now = t
-		}
-	}
 	j.data = span{int32(len(b.data)), int32(len(data))}
 	b.data = append(b.data, data...)
 	if a.pp == nil {
