@@ -131,8 +131,8 @@ func pduExperts(p *dissect.PDU) []string {
 // packet clock to the time it was made. Before, it did: a Query request
 // read before that frame was given up ("no response seen within 5s") and
 // its response, a millisecond after it, was called unsolicited, as 825
-// responses were in bench/realmix's 100 MB capture. Only with Parallel:
-// without it, pass held the clock back to the first job still waiting.
+// responses were in bench/realmix's 100 MB capture, with Parallel (the
+// serial run had a cap of its own in pass, since removed).
 func TestLateRecordKeepsTheClock(t *testing.T) {
 	qc, qs := netip.MustParseAddrPort("10.0.0.7:50000"), netip.MustParseAddrPort("10.0.0.8:25565")
 	capt := buildCapture(t, func(w *capgen.Writer) {
