@@ -10,6 +10,7 @@ import (
 	"github.com/gopacket/gopacket/ip4defrag"
 	"github.com/gopacket/gopacket/layers"
 
+	"github.com/mcdissect/mcdissect/dissect"
 	"github.com/mcdissect/mcdissect/reassembly"
 )
 
@@ -78,6 +79,11 @@ type Options struct {
 	// Redact masks every copy of a secret in each record before it is
 	// emitted (Record.redact): no renderer, filter or statistic sees one.
 	Redact bool
+	// Later makes the run one pass of a two-pass analysis (-2): before
+	// Seal, the trackers note in it how each request the run gave up on
+	// (MaxHeld) ended; after, they show that in such a request when the
+	// run gives up on it, as if it had waited for its response.
+	Later *dissect.Later
 
 	// FlushEvery, when not zero, is how often Run flushes the pipeline
 	// (Flush) while it reads: for input that is not a regular file (a live
@@ -221,7 +227,7 @@ func New(opts Options, emit func(*Record) error) *Analyzer {
 	a := &Analyzer{opts: opts, stageWindow: window,
 		defrag:       ip4defrag.NewIPv4Defragmenter(),
 		queryServers: map[netip.AddrPort]struct{}{},
-		backEnd:      &backEnd{emit: emit, trackers: newTrackers(), borrow: opts.Lite && !opts.Keep},
+		backEnd:      &backEnd{emit: emit, trackers: newTrackers(opts.Later), borrow: opts.Lite && !opts.Keep},
 		one:          &batch{},
 	}
 	a.backEnd.opts = &a.opts

@@ -436,7 +436,7 @@ func (m *merger) giveBack(c *chunk) {
 // startShards splits the back end in two (see Sink).
 func startShards(a *Analyzer, p *pipe) {
 	// Classic has no tracker: the second shard's are never fed.
-	other := &backEnd{opts: &a.opts, trackers: newTrackers(), borrow: a.borrow}
+	other := &backEnd{opts: &a.opts, trackers: newTrackers(a.opts.Later), borrow: a.borrow}
 	a.other = other
 	other.big = make(chan *Record, maxBigRecords)
 	m := &merger{sink: a.opts.Sink, count: a.opts.Count, in: make(chan *chunk, 8), finish: make(chan struct{}),

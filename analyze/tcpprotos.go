@@ -14,7 +14,11 @@ import (
 var tcpProtocols = []tcpProto{
 	{name: "slp", proto: "slp", port: PortMinecraft, detect: slp.Detect, detectServer: slp.DetectServer,
 		detectPair: slp.DetectPingPong,
-		newConn:    func(*tcpState) streamConn { return slp.NewConn() }},
+		newConn: func(t *tcpState) streamConn {
+			c := slp.NewConn()
+			c.Later = t.a.opts.Later
+			return c
+		}},
 	// A Classic server identifies itself with the same packet as the
 	// client (00, protocol version, two 64-byte texts, one byte).
 	{name: "classic", proto: "classic", port: PortMinecraft, detect: classic.Detect, detectServer: classic.Detect,

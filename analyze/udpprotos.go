@@ -17,7 +17,7 @@ import (
 var udpProtocols = []udpProto{
 	{name: "raknet", port: PortBedrock, looks: raknet.Looks, decode: raknet.Decode, proof: true},
 	{name: "query", port: PortMinecraft, looks: query.Looks, decode: query.Decode, learn: true,
-		newTracker: func() tracker { return query.NewTracker() }, window: query.ResponseWindow, bigResponse: 256},
+		newTracker: func(l *dissect.Later) tracker { t := query.NewTracker(); t.Later = l; return t }, window: query.ResponseWindow, bigResponse: 256},
 }
 
 // Indexes in udpProtocols.
@@ -53,8 +53,9 @@ type udpProto struct {
 	port   uint16                                   // its default server port
 	looks  func(payload []byte) (dissect.Dir, bool) // the heuristic, on any port
 	decode func(p *dissect.PDU, data []byte, wire int, dir dissect.Dir)
-	// newTracker makes the state that links its datagrams (nil: none).
-	newTracker func() tracker
+	// newTracker makes the state that links its datagrams (nil: none),
+	// with a two-pass run's Later (Options.Later).
+	newTracker func(*dissect.Later) tracker
 	// window: how long, in packet time, its tracker waits for a response.
 	window time.Duration
 	// bigResponse: a response longer than this most likely needs a big
@@ -90,11 +91,11 @@ type tracker interface {
 
 // newTrackers makes a back end's trackers, one per UDP protocol (nil
 // where a protocol has none).
-func newTrackers() []tracker {
+func newTrackers(later *dissect.Later) []tracker {
 	ts := make([]tracker, len(udpProtocols))
 	for i, p := range udpProtocols {
 		if p.newTracker != nil {
-			ts[i] = p.newTracker()
+			ts[i] = p.newTracker(later)
 		}
 	}
 	return ts

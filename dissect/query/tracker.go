@@ -65,6 +65,10 @@ type Tracker struct {
 	dropped   time.Time // when the MaxPending cap last dropped a request
 	aged      []aged    // shrink's scratch
 	forgot    forgotten // the clients shrink evicted (forgot.go)
+	// Later, when set, is a two-pass run's record of the requests given
+	// up on (-2): the first pass notes how each ended, the second writes
+	// that into the request when it gives up on it (GiveUp).
+	Later *dissect.Later
 }
 
 type conv struct{ client, server string }
@@ -184,6 +188,8 @@ func (t *Tracker) match(m dissect.Meta, p *dissect.PDU, cv conv, typ uint8, sess
 	if h.p != nil {
 		h.p.AddGenerated(0, fResponseIn, dissect.U(m.Frame), "")
 		h.p.Pending = false
+	} else if h.out {
+		t.Later.Record(h.frame, 0, m.Frame)
 	}
 	p.AddGenerated(0, fRequestIn, dissect.U(h.frame), "")
 	p.AddGenerated(0, fTime, dissect.F(m.Time.Sub(h.time).Seconds()), "")
@@ -283,8 +289,10 @@ func (t *Tracker) Expire(now time.Time) {
 			}
 			if now.Sub(h.time) > ResponseWindow {
 				if h.p != nil {
-					h.p.AddExpert(0, eNoResponse, "no response seen within "+windowText+" (packet time) of this "+typeNames.Name(uint64(h.typ))+" request")
+					h.p.AddExpert(0, eNoResponse, noResponse(h.typ))
 					h.p.Pending = false
+				} else if h.out {
+					t.Later.Record(h.frame, 0, dissect.NoResponse)
 				}
 				q.remove(i)
 				continue
@@ -304,8 +312,10 @@ func (t *Tracker) Close() {
 	for i := q.head; i < len(q.q); i++ {
 		h := &q.q[i]
 		if h.p != nil {
-			h.p.AddExpert(0, eNoResponse, "no response seen before the capture ended for this "+typeNames.Name(uint64(h.typ))+" request")
+			h.p.AddExpert(0, eNoResponse, noResponseEnded(h.typ))
 			h.p.Pending = false
+		} else if h.out {
+			t.Later.Record(h.frame, 0, dissect.CaptureEnded)
 		}
 		if !h.removed() {
 			q.remove(i)
@@ -457,6 +467,16 @@ func hostOf(addr string) string {
 	return addr
 }
 
+// noResponse and noResponseEnded are the "no response" items' messages,
+// for a request of type typ, at its window's end and at the capture's.
+func noResponse(typ uint8) string {
+	return "no response seen within " + windowText + " (packet time) of this " + typeNames.Name(uint64(typ)) + " request"
+}
+
+func noResponseEnded(typ uint8) string {
+	return "no response seen before the capture ended for this " + typeNames.Name(uint64(typ)) + " request"
+}
+
 func secs(d time.Duration) string {
 	return strconv.FormatFloat(d.Seconds(), 'f', 1, 64) + " s"
 }
@@ -485,7 +505,19 @@ func (t *Tracker) GiveUp(p *dissect.PDU) {
 	q.heldFrom = q.base + uint64(i)
 	for ; i < len(q.q); i++ {
 		if h := &q.q[i]; h.p == p {
-			p.AddExpert(0, eUnlinked, heldTooLong)
+			// A second pass (-2) knows how the request ended, and says it
+			// as if it had waited; the entry stays out all the same, for
+			// its response to link back to.
+			switch resp, ok := t.Later.Lookup(h.frame, 0); {
+			case !ok:
+				p.AddExpert(0, eUnlinked, heldTooLong)
+			case resp == dissect.NoResponse:
+				p.AddExpert(0, eNoResponse, noResponse(h.typ))
+			case resp == dissect.CaptureEnded:
+				p.AddExpert(0, eNoResponse, noResponseEnded(h.typ))
+			default:
+				p.AddGenerated(0, fResponseIn, dissect.U(resp), "")
+			}
 			p.Pending = false
 			h.p, h.out = nil, true
 			return

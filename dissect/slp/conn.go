@@ -16,6 +16,10 @@ import (
 // connection; it is not safe for concurrent use.
 type Conn struct {
 	fr track // framing's view
+	// Later, when set, is a two-pass run's record of the requests given
+	// up on (-2): the first pass notes how each ended, the second shows
+	// the link when it gives up on one (GiveUp).
+	Later *dissect.Later
 	// The decoding's memory, made at the first Decode: the pipeline keeps
 	// one Conn for framing and another for decoding per connection, and
 	// the framing one never needs it. On bench/realmix's capture (50,000
@@ -57,7 +61,17 @@ type pending struct {
 	frame uint64
 	t     time.Time
 	ok    bool
+	out   bool  // given up on (GiveUp): its record went out without the link
+	kind  uint8 // kindStatus, kindLegacy or kindPing: the request's name in a Later
 }
+
+// The kinds of request, which tell apart in a Later two requests of one
+// frame (a Status Request and a Ping sent together).
+const (
+	kindStatus uint8 = 1 + iota
+	kindLegacy
+	kindPing
+)
 
 type pingReq struct {
 	pending
@@ -155,10 +169,10 @@ func (c *Conn) Close() {
 	if c.decoding == nil {
 		return
 	}
-	c.statusReq.release()
-	c.legacyReq.release()
+	c.statusReq.release(c.Later)
+	c.legacyReq.release(c.Later)
 	for j := 0; j < c.nPings; j++ {
-		c.pings[j].release()
+		c.pings[j].release(c.Later)
 	}
 	c.nPings = 0
 	c.giveBack()
@@ -238,58 +252,72 @@ func (c *Conn) GiveUp(p *dissect.PDU) {
 	if c.decoding == nil {
 		return
 	}
-	if c.statusReq.giveUp(p) || c.legacyReq.giveUp(p) {
+	if c.statusReq.giveUp(p, c.Later) || c.legacyReq.giveUp(p, c.Later) {
 		return
 	}
 	for j := 0; j < c.nPings; j++ {
-		if c.pings[j].giveUp(p) {
+		if c.pings[j].giveUp(p, c.Later) {
 			return
 		}
 	}
 }
 
-// giveUp lets go of p if q holds it, and reports whether it did.
-func (q *pending) giveUp(p *dissect.PDU) bool {
+// giveUp lets go of p if q holds it, and reports whether it did. A second
+// pass (-2) knows from later whether the response came, and shows the
+// link as if the request had waited for it (or nothing, if none came).
+func (q *pending) giveUp(p *dissect.PDU, later *dissect.Later) bool {
 	if q.p != p {
 		return false
 	}
-	p.AddExpert(0, ExpertUnlinked, "output before its response came (too many PDUs held back): a response links back to this request, but this record cannot show it")
+	switch resp, ok := later.Lookup(q.frame, q.kind); {
+	case !ok:
+		p.AddExpert(0, ExpertUnlinked, "output before its response came (too many PDUs held back): a response links back to this request, but this record cannot show it")
+	case resp != dissect.NoResponse && resp != dissect.CaptureEnded:
+		p.AddGenerated(0, FieldResponseIn, dissect.U(resp), "")
+	}
 	p.Pending = false
-	q.p = nil
+	q.p, q.out = nil, true
 	return true
 }
 
-func (q *pending) release() {
+// release lets go of the request, which had no response (a first pass
+// notes that of one given up on).
+func (q *pending) release(later *dissect.Later) {
 	if q.p != nil {
 		q.p.Pending = false
+	}
+	if q.out {
+		later.Record(q.frame, q.kind, dissect.NoResponse)
 	}
 	*q = pending{}
 }
 
-// hold remembers the request PDU p (frame, time) and marks it Pending, so
-// the pipeline keeps it until its response links it.
-func (q *pending) hold(p *dissect.PDU, m dissect.Meta) {
-	q.release()
+// hold remembers the request PDU p (frame, time) of kind and marks it
+// Pending, so the pipeline keeps it until its response links it.
+func (q *pending) hold(p *dissect.PDU, m dissect.Meta, kind uint8, later *dissect.Later) {
+	q.release(later)
 	if p.Lite {
 		// A response only adds to its request's tree: a Lite request is
 		// not held back, and not kept (the pipeline may reuse it at once).
-		*q = pending{frame: m.Frame, t: m.Time, ok: true}
+		*q = pending{frame: m.Frame, t: m.Time, ok: true, kind: kind}
 		return
 	}
 	p.Pending = true
-	*q = pending{p: p, frame: m.Frame, t: m.Time, ok: true}
+	*q = pending{p: p, frame: m.Frame, t: m.Time, ok: true, kind: kind}
 }
 
 // answer links a response: the request gets response_in, the response
 // request_in and the time between them. It reports whether there was a
 // request.
-func (q *pending) answer(p *dissect.PDU, m dissect.Meta, reqIn *dissect.Field, delta *dissect.Field) bool {
+func (q *pending) answer(p *dissect.PDU, m dissect.Meta, reqIn *dissect.Field, delta *dissect.Field, later *dissect.Later) bool {
 	if !q.ok {
 		return false
 	}
 	if q.p != nil && q.p != p && q.p.Pending {
 		q.p.AddGenerated(0, FieldResponseIn, dissect.U(m.Frame), "")
 		q.p.Pending = false
+	} else if q.out {
+		later.Record(q.frame, q.kind, m.Frame)
 	}
 	p.AddGenerated(0, reqIn, dissect.U(q.frame), "")
 	if !m.Time.IsZero() && !q.t.IsZero() {

@@ -154,26 +154,26 @@ func (c *Conn) link(cur *dissect.Cursor, l link, m dissect.Meta) {
 	switch l.op {
 	case linkHoldStatus:
 		if !cur.Failed() {
-			c.statusReq.hold(p, m)
+			c.statusReq.hold(p, m, kindStatus, c.Later)
 		}
 	case linkAnswerStatus:
 		if c.statusReq.p == p {
 			c.statusReq = pending{}
 		}
-		c.statusReq.answer(p, m, FieldRequestIn, FieldTime)
+		c.statusReq.answer(p, m, FieldRequestIn, FieldTime, c.Later)
 	case linkHoldPing:
 		c.holdPing(p, m, l.v)
 	case linkAnswerPing:
 		c.answerPing(p, m, l)
 	case linkHoldLegacy:
 		if !cur.Failed() {
-			c.legacyReq.hold(p, m)
+			c.legacyReq.hold(p, m, kindLegacy, c.Later)
 		}
 	case linkAnswerLegacy:
 		if c.legacyReq.p == p {
 			c.legacyReq = pending{}
 		}
-		c.legacyReq.answer(p, m, FieldRequestIn, FieldTime)
+		c.legacyReq.answer(p, m, FieldRequestIn, FieldTime, c.Later)
 	}
 }
 
@@ -592,13 +592,13 @@ func (c *Conn) status(cur *dissect.Cursor, i int, id int32, guessed bool) link {
 
 func (c *Conn) holdPing(p *dissect.PDU, m dissect.Meta, v uint64) {
 	if c.nPings == len(c.pings) {
-		c.pings[0].release()
+		c.pings[0].release(c.Later)
 		copy(c.pings[:], c.pings[1:])
 		c.nPings--
 	}
 	q := &c.pings[c.nPings]
 	*q = pingReq{payload: v}
-	q.hold(p, m)
+	q.hold(p, m, kindPing, c.Later)
 	c.nPings++
 }
 
@@ -612,7 +612,7 @@ func (c *Conn) answerPing(p *dissect.PDU, m dissect.Meta, l link) {
 		if q.p == p {
 			q.p = nil
 		}
-		q.answer(p, m, FieldPingReqIn, FieldRTT)
+		q.answer(p, m, FieldPingReqIn, FieldRTT, c.Later)
 		copy(c.pings[j:], c.pings[j+1:c.nPings])
 		c.nPings--
 		c.pings[c.nPings] = pingReq{}

@@ -1,0 +1,112 @@
+package dissect
+
+import (
+	"cmp"
+	"slices"
+	"sync"
+)
+
+// Later is what a first pass over a capture learned about the requests it
+// had to output before their responses came (tshark's -2). On a busy
+// capture the pipeline holds a request back only so long (a thousand
+// records): past that the request goes out with a note that it cannot
+// show its link. A second pass over the same file, given the first pass's
+// Later, writes the link (Response in frame N) or the "no response" item
+// into such a request when it gives up on it, as if it had waited.
+//
+// A tracker calls Record in the first pass, when the fate of a request
+// given up on is known, and Lookup in the second, when it gives up on one.
+// A request is named by the frame that carried it and a kind, a number of
+// its protocol's choosing that tells apart requests one frame may carry
+// (an SLP Status Request and a Ping). Record does nothing once the pass is
+// over (Seal); Lookup finds nothing before it. The methods are safe for
+// concurrent use, and do nothing on a nil Later.
+type Later struct {
+	mu     sync.Mutex
+	recs   []laterRec
+	sealed bool
+	full   bool
+}
+
+type laterRec struct{ key, resp uint64 }
+
+// What became of a request given up on, besides its response's frame.
+const (
+	NoResponse   uint64 = 0              // none came within its window
+	CaptureEnded uint64 = ^uint64(0) - 1 // none came before the capture ended
+)
+
+// MaxLater bounds the requests a Later remembers (16 bytes each): past it
+// a request given up on keeps its note, which stays true.
+const MaxLater = 1 << 22
+
+func laterKey(frame uint64, kind uint8) uint64 { return frame<<4 | uint64(kind&15) }
+
+// Record notes how the request of frame and kind that was given up on
+// ended: resp is its response's frame, NoResponse or CaptureEnded.
+func (l *Later) Record(frame uint64, kind uint8, resp uint64) {
+	if l == nil {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.sealed {
+		return
+	}
+	if len(l.recs) >= MaxLater {
+		l.full = true
+		return
+	}
+	l.recs = append(l.recs, laterRec{laterKey(frame, kind), resp})
+}
+
+// Seal ends the first pass: Lookup answers from now on.
+func (l *Later) Seal() {
+	if l == nil {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.sealed = true
+	slices.SortStableFunc(l.recs, func(a, b laterRec) int { return cmp.Compare(a.key, b.key) })
+}
+
+// Lookup returns what the first pass recorded for the request of frame
+// and kind. A request recorded twice (two of one kind in one frame) is
+// not told apart: ok is false, as for one never recorded.
+func (l *Later) Lookup(frame uint64, kind uint8) (resp uint64, ok bool) {
+	if l == nil {
+		return 0, false
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.sealed {
+		return 0, false
+	}
+	k := laterKey(frame, kind)
+	i, found := slices.BinarySearchFunc(l.recs, k, func(r laterRec, k uint64) int { return cmp.Compare(r.key, k) })
+	if !found || (i+1 < len(l.recs) && l.recs[i+1].key == k) {
+		return 0, false
+	}
+	return l.recs[i].resp, true
+}
+
+// Len is how many requests were recorded, and Full whether some were not
+// (MaxLater).
+func (l *Later) Len() int {
+	if l == nil {
+		return 0
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.recs)
+}
+
+func (l *Later) Full() bool {
+	if l == nil {
+		return false
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.full
+}
