@@ -37,6 +37,7 @@ type config struct {
 	listIfaces                         bool
 	cpuProfile, memProfile             string
 	lineBuffered, printPackets         bool
+	twoPass                            bool
 
 	out outputFlags // outputs.go: -t, -O, --color, --version
 
@@ -64,6 +65,7 @@ Examples:
   mcdissect -r cap.pcap -T html > lesson.html           the capture as a page to click through
   mcdissect -r cap.pcap -d udp.port==25575,query        Query on a non-default port
   mcdissect -r cap.pcap -q -z mc,stat -z expert         statistics only
+  mcdissect -r busy.pcap -V -2                          two passes: every request shows its response's frame
   mcdissect -G fields                                   every field name
   mcdissect decode --proto query --from client 'FE FD 09 00 00 00 01'
 
@@ -98,6 +100,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.IntVarP(&c.count, "count", "c", 0, "stop after `N` PDUs, e.g. -c 10")
 	fs.BoolVarP(&c.lineBuffered, "line-buffered", "l", false, "write each record out as soon as it is printed (as tshark -l), e.g. -l")
 	fs.BoolVarP(&c.printPackets, "print", "P", false, "with -w, print the records too (as tshark -P), e.g. -w out.pcapng -P")
+	fs.BoolVarP(&c.twoPass, "two-pass", "2", false, "read the file twice (as tshark -2): a request output before its response came (a busy capture) shows its Response in frame all the same, e.g. -r busy.pcap -2 -V")
 	fs.StringVarP(&c.write, "write-file", "w", "", "write the packets read to `FILE` (pcapng); with -Y only the frames of matching PDUs, e.g. -w out.pcapng")
 	fs.StringArrayVarP(&c.decodeAs, "decode-as", "d", nil, "decode `RULE` <layer>.port==<port>,<proto> (repeatable), e.g. -d udp.port==25575,query -d tcp.port==25580,classic")
 	fs.StringArrayVarP(&c.stats, "statistics", "z", nil, "print `STAT` at the end (repeatable; -z help lists them), e.g. -z mc,servers -z conv,tcp -z io,stat,1")
@@ -151,6 +154,9 @@ func (c *config) check() error {
 	}
 	if c.capFilter != "" && c.iface == "" {
 		return errors.New("-f is a capture filter for -i; to filter a file use -Y")
+	}
+	if c.twoPass && (c.iface != "" || c.read == "-") {
+		return errors.New("-2 reads the capture twice: it needs -r FILE, not a live capture or standard input")
 	}
 	if c.autostop != "" && c.iface == "" {
 		return errors.New("-a is for live captures (-i)")

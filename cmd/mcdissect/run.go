@@ -215,6 +215,15 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	c.opts.Sink = sink
 	c.opts.Count = c.count
+	if c.twoPass {
+		if !regular {
+			fmt.Fprintf(stderr, "mcdissect: -2 reads the capture twice: %s is not a regular file\n", c.read)
+			return exitUsage
+		}
+		if !c.opts.Lite { // a summary shows no links: one pass says it all
+			c.opts.Later = c.firstPass()
+		}
+	}
 	a := analyze.New(c.opts, nil)
 	warning, runErr := analyze.Run(src, a)
 	prog.stop()

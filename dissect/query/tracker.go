@@ -36,7 +36,7 @@ const (
 var (
 	windowText  = ResponseWindow.String()
 	untracked   = "the tracker holds " + strconv.Itoa(MaxPending) + " requests already: it no longer waits for this one's response, which will not be linked"
-	heldTooLong = "output before its response came, if one comes within " + windowText + " (too many PDUs held back): a response links back to this request, but this record cannot show it"
+	heldTooLong = "output before its response came, if one comes within " + windowText + " (too many PDUs held back): a response links back to this request, but this record cannot show it (-2, reading a file twice, can)"
 )
 
 // Tracker links requests and responses within Query conversations, the way

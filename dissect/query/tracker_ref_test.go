@@ -367,7 +367,7 @@ func TestTrackerReference(t *testing.T) {
 func (t *refTracker) GiveUp(p *dissect.PDU) {
 	for i := range t.pending {
 		if t.pending[i].p == p {
-			p.AddExpert(0, eUnlinked, "output before its response came, if one comes within "+ResponseWindow.String()+" (too many PDUs held back): a response links back to this request, but this record cannot show it")
+			p.AddExpert(0, eUnlinked, "output before its response came, if one comes within "+ResponseWindow.String()+" (too many PDUs held back): a response links back to this request, but this record cannot show it (-2, reading a file twice, can)")
 			p.Pending = false
 			t.pending[i].p = nil
 			return

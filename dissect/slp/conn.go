@@ -271,7 +271,7 @@ func (q *pending) giveUp(p *dissect.PDU, later *dissect.Later) bool {
 	}
 	switch resp, ok := later.Lookup(q.frame, q.kind); {
 	case !ok:
-		p.AddExpert(0, ExpertUnlinked, "output before its response came (too many PDUs held back): a response links back to this request, but this record cannot show it")
+		p.AddExpert(0, ExpertUnlinked, "output before its response came (too many PDUs held back): a response links back to this request, but this record cannot show it (-2, reading a file twice, can)")
 	case resp != dissect.NoResponse && resp != dissect.CaptureEnded:
 		p.AddGenerated(0, FieldResponseIn, dissect.U(resp), "")
 	}
