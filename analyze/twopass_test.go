@@ -57,7 +57,7 @@ func TestTwoPassIsAsIfItWaited(t *testing.T) {
 					// The bound may let a record out in another order
 					// among those of one frame's time (the reorder
 					// stage's bounds), never change what it says.
-					diffLines(t, what, sorted(two), sorted(waited))
+					diffLines(t, what, slices.Sorted(slices.Values(two)), slices.Sorted(slices.Values(waited)))
 				}
 			}
 		})
@@ -65,12 +65,6 @@ func TestTwoPassIsAsIfItWaited(t *testing.T) {
 	if unlinked == 0 || recorded == 0 {
 		t.Fatalf("no sample gave a request up (%d unlinked notes, %d recorded): the test tests nothing", unlinked, recorded)
 	}
-}
-
-func sorted(lines []string) []string {
-	s := slices.Clone(lines)
-	slices.Sort(s)
-	return s
 }
 
 func TestLaterLookup(t *testing.T) {

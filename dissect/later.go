@@ -25,7 +25,6 @@ type Later struct {
 	mu     sync.Mutex
 	recs   []laterRec
 	sealed bool
-	full   bool
 }
 
 type laterRec struct{ key, resp uint64 }
@@ -54,7 +53,6 @@ func (l *Later) Record(frame uint64, kind uint8, resp uint64) {
 		return
 	}
 	if len(l.recs) >= MaxLater {
-		l.full = true
 		return
 	}
 	l.recs = append(l.recs, laterRec{laterKey(frame, kind), resp})
@@ -91,8 +89,7 @@ func (l *Later) Lookup(frame uint64, kind uint8) (resp uint64, ok bool) {
 	return l.recs[i].resp, true
 }
 
-// Len is how many requests were recorded, and Full whether some were not
-// (MaxLater).
+// Len is how many requests were recorded.
 func (l *Later) Len() int {
 	if l == nil {
 		return 0
@@ -100,13 +97,4 @@ func (l *Later) Len() int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return len(l.recs)
-}
-
-func (l *Later) Full() bool {
-	if l == nil {
-		return false
-	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.full
 }
