@@ -2,9 +2,11 @@ package analyze
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/mcdissect/mcdissect/dissect"
@@ -12,7 +14,9 @@ import (
 
 // FuzzCapture feeds arbitrary bytes as a capture file through the whole
 // pipeline: reading, link and IP decoding, routing, reassembly and every
-// dissector. Invariants: no panic, and every record's tree is valid.
+// dissector. Invariants: no panic, every record's tree is valid, records
+// in frame order unless the reorder stage forced some early, and the same
+// records with the back end on its own goroutine.
 // The seed corpus is every sample capture, so mutations start from real
 // traffic of all three protocols.
 func FuzzCapture(f *testing.F) {
@@ -29,15 +33,30 @@ func FuzzCapture(f *testing.F) {
 			return
 		}
 		var full, trees []string
+		var last uint64 // the latest frame of a record so far
+		var late []string
 		a := New(Options{}, func(r *Record) error {
 			if err := dissect.Check(&r.PDU); err != nil {
 				t.Fatalf("frame %d (%s %s): %v", r.Frame, r.Proto, r.PDU.Message, err)
+			}
+			// Records come out in frame order unless a bound of the
+			// reorder stage forced some early (checked below); the
+			// fragments of a datagram never completed are reported at the
+			// end, at their own frame (reorder.go).
+			if r.PDU.Message != noteKinds[noteFragments].message {
+				if r.Frame < last {
+					late = append(late, fmt.Sprintf("frame %d (%s) after frame %d", r.Frame, r.PDU.Message, last))
+				}
+				last = max(last, r.Frame)
 			}
 			full = append(full, recordLine(r, false))
 			trees = append(trees, recordLine(r, true))
 			return nil
 		})
 		Run(src, a)
+		if len(late) > 0 && a.stage.forced == 0 {
+			t.Errorf("out of frame order with nothing forced: %s", strings.Join(late, "; "))
+		}
 		// The same capture with the back end on its own goroutine and
 		// Lite decoding must give the same records and summary columns:
 		// the split of framing and decoding state holds on hostile input.
