@@ -33,21 +33,34 @@ func FuzzCapture(f *testing.F) {
 			return
 		}
 		var full, trees []string
-		var last uint64 // the latest frame of a record so far
+		var last uint64 // the latest place of a record so far
 		var late []string
+		type side struct {
+			stream int
+			dir    dissect.Dir
+		}
+		lastKey := map[side]uint64{} // tcpConn.key: a direction's records keep stream order
 		a := New(Options{}, func(r *Record) error {
 			if err := dissect.Check(&r.PDU); err != nil {
 				t.Fatalf("frame %d (%s %s): %v", r.Frame, r.Proto, r.PDU.Message, err)
 			}
 			// Records come out in frame order unless a bound of the
-			// reorder stage forced some early (checked below); the
-			// fragments of a datagram never completed are reported at the
-			// end, at their own frame (reorder.go).
+			// reorder stage forced some early (checked below): by their
+			// frame, or for TCP the last place of their direction, whose
+			// records keep stream order (tcpConn.key). The fragments of a
+			// datagram never completed are reported at the end, at their
+			// own frame (reorder.go).
 			if r.PDU.Message != noteKinds[noteFragments].message {
-				if r.Frame < last {
+				k := r.Frame
+				if r.TCP {
+					s := side{r.Stream, r.PDU.Dir}
+					k = max(k, lastKey[s])
+					lastKey[s] = k
+				}
+				if k < last {
 					late = append(late, fmt.Sprintf("frame %d (%s) after frame %d", r.Frame, r.PDU.Message, last))
 				}
-				last = max(last, r.Frame)
+				last = max(last, k)
 			}
 			full = append(full, recordLine(r, false))
 			trees = append(trees, recordLine(r, true))
