@@ -8,7 +8,8 @@ package reassembly
 // close), with the oldest frame among the bytes it holds undelivered: a
 // partial PDU, data queued behind a hole, a retransmitted copy awaiting
 // comparison, the frame that revealed bytes missing at the end of a
-// direction (the peer's ACK or a FIN past them), or, when bytes before a
+// direction (its bare segment or FIN past them; none is marked before the
+// connection has a handler to tell), or, when bytes before a
 // FIN are missing and no frame is so marked, the connection's last frame
 // (the gap's). A unit made of them is reported at that frame
 // or a later one. 0 means it holds nothing: every unit still to come is
