@@ -24,7 +24,7 @@ import (
 //
 // The wait is bounded: past stageJobs*Options.MaxHeld jobs, maxStageBytes
 // of their bytes, or stageWindow of packet time since the oldest
-// waiting job's frame, the oldest go on anyway. Only then can a record
+// waiting job was made (pipe.old), the oldest go on anyway. Only then can a record
 // come out after one of a later frame (stage.forced counts the jobs that
 // went early; the tests hold it to 0 on every sample). A bound is reached
 // where a frame is held for seconds of a busy capture: on bench/realmix's
@@ -170,11 +170,7 @@ func (a *Analyzer) release(all bool) {
 	for s.head < len(s.jobs) {
 		h := &s.jobs[s.head]
 		if !all && h.key > w {
-			t := h.time
-			if t.IsZero() { // a tick, a close: when it was made
-				t = h.now
-			}
-			if s.waiting() <= a.opts.MaxHeld*stageJobs && s.bytes <= maxStageBytes && !t.Before(old) {
+			if s.waiting() <= a.opts.MaxHeld*stageJobs && s.bytes <= maxStageBytes && !h.now.Before(old) {
 				break
 			}
 			s.forced++
@@ -411,14 +407,14 @@ func (p *pipe) bound(b *batch, w uint64) bool {
 	return false
 }
 
-// old tells whether h waited longer than the window.
+// old tells whether h waited longer than the window: since it was made,
+// in packet time (job.now), not since its frame's timestamp, which a
+// capture may set back (FuzzCapture: a frame stamped weeks back was
+// forced out at once without Parallel and not with it, so the two decoded
+// a stream's bytes on either side of its Encryption Response).
 func (p *pipe) old(h *job) bool {
 	a := p.a
-	t := h.time
-	if t.IsZero() {
-		t = h.now
-	}
-	return !a.now.IsZero() && t.Before(a.now.Add(-a.stageWindow))
+	return !a.now.IsZero() && h.now.Before(a.now.Add(-a.stageWindow))
 }
 
 // flush sends every job the watermark has passed, even from a batch not

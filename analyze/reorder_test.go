@@ -172,6 +172,20 @@ func TestReorderStage(t *testing.T) {
 			tc.status()
 			tc.at(tc.a).Close()
 		}, Options{HoldWindow: 2 * time.Millisecond}, []string{"4 Undissected bytes tcp"}, true},
+		{"a frame stamped an hour back has not waited an hour", func(tc *twoConns) {
+			tc.at(tc.a).Handshake()
+			tc.at(tc.a).Send(true, slpHandshake[:9])
+			tc.at(tc.b).Handshake()
+			tc.b.Now = tc.now.Add(-time.Hour) // its Handshake; the window is measured from when a job was made
+			tc.b.Send(true, slpHandshake)
+			tc.at(tc.b).Send(true, []byte{0x01, 0x00})
+			tc.at(tc.b).Send(false, resp)
+			ping := []byte{0x09, 0x01, 0, 0, 0, 0, 0, 0, 0x2e, 0x5d}
+			tc.at(tc.b).Send(true, ping)
+			tc.at(tc.b).Send(false, ping)
+			tc.at(tc.b).Close()
+			tc.at(tc.a).Close()
+		}, Options{}, []string{"4 Undissected bytes tcp"}, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			capt := buildCapture(t, func(w *capgen.Writer) {
