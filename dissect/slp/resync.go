@@ -58,7 +58,10 @@ func (t *track) probe1(i int, b []byte) (int, proof) {
 	switch {
 	case st == viShort && n < 3:
 		return 0, prNeed
-	case st != viOK || l < 1 || l > MaxFrameLength:
+	case st != viOK || n > 3 || l < 1 || l > MaxFrameLength:
+		// n > 3: a longer VarInt whose top bits fall off int32 can read
+		// as a length in range (ff ff ff 80 30 as 2097151), which frameAt
+		// refuses; a probe that took it asked for 2 MiB more (FuzzFrame).
 		return 0, prNo
 	}
 	total := n + int(l)
