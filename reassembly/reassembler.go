@@ -341,7 +341,14 @@ func (r *Reassembler) closeConn(c *conn) {
 	r.gpClose(c)
 	c.closed = true
 	if cl, ok := c.h.(Closer); ok {
-		c.info.EndFrame, c.info.EndTime = r.fedFrame, r.fedTime
+		// Ended by a sweep, a flush or the capture's end, a connection is
+		// reported at its own last frame: the last frame fed may be
+		// another connection's, whose headers the report would carry, and
+		// frames of other protocols may have gone on since.
+		c.info.EndFrame, c.info.EndTime = c.lastFrame, c.lastTs
+		if c.lastFrame == r.fedFrame {
+			c.info.EndTime = r.fedTime // its own frame's time, lastTs being the latest
+		}
 		cl.Closed(&c.info)
 	}
 	if hd, ok := c.h.(Holder); ok && c.heldRep != 0 {

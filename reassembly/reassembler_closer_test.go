@@ -67,3 +67,45 @@ func TestClosedConnectionsAreForgotten(t *testing.T) {
 		t.Fatalf("%d connections open after the linger time, want only the new one", r.Stats().Open)
 	}
 }
+
+// endRecorder is a recorder that notes each connection's EndFrame.
+type endRecorder struct {
+	recorder
+	ends map[int]uint64
+}
+
+func (e *endRecorder) Closed(c *ConnInfo) { e.ends[c.Stream] = c.EndFrame }
+
+// TestEndFrameIsTheConnections: a connection ended by the idle sweep, or
+// by the end of the capture, reports at its own last frame, not at the
+// last frame fed, which may be another connection's (FuzzCapture: the report of a stream no protocol
+// claims took the frame and headers of another connection, after frames
+// that had gone on since).
+func TestEndFrameIsTheConnections(t *testing.T) {
+	h := &endRecorder{ends: map[int]uint64{}}
+	h.frame = func(_ Dir, b []byte, _ bool) FrameResult { return prefixFrame(b) }
+	r := New(func(*ConnInfo) ConnHandler { return h }, Limits{IdleTimeout: time.Second, GapTimeout: 500 * time.Millisecond})
+	on := func(n int, ps ...pkt) []pkt {
+		for i := range ps {
+			ps[i].conn = n
+		}
+		return ps
+	}
+	var script []pkt
+	script = append(script, on(0, append(append([]pkt(nil), handshake...), c2s(0, 2, 'h', 'i'))...)...) // 1-4, stream 0 goes idle
+	script = append(script, on(1, append(append([]pkt(nil), handshake...), c2s(0, 2, 'h', 'i'))...)...) // 5-8
+	script = append(script, on(2, append(append([]pkt(nil), handshake...),                              // 9-13
+		c2s(0, 2, 'h', 'i'), c2s(3).with("FA"))...)...)
+	for i := 8; i < len(script); i++ {
+		script[i].at = 2000 // frame 9 on: past stream 0's IdleTimeout, and stream 1's
+	}
+	script[len(script)-1].at = 2001
+	feed(r, 1, script)
+	r.Close() // stream 2, half closed, ends here
+	want := map[int]uint64{0: 4, 1: 8, 2: 13}
+	for s, f := range want {
+		if h.ends[s] != f {
+			t.Errorf("stream %d: EndFrame %d, want %d (all: %v)", s, h.ends[s], f, h.ends)
+		}
+	}
+}

@@ -42,8 +42,8 @@ type ConnInfo struct {
 	// SawSYN tells whether a SYN was seen from either side.
 	SawSYN bool
 	// EndFrame and EndTime are set just before Closer.Closed: the frame
-	// being fed when the connection ended (or the last frame fed, when a
-	// flush or the end of the capture ended it), to report at.
+	// that ended the connection (its FIN, its RST), or its last frame when
+	// a sweep, a flush or the end of the capture ended it, to report at.
 	EndFrame uint64
 	EndTime  time.Time
 }
