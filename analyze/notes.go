@@ -140,6 +140,10 @@ func (h *tcpConn) unclaimed(u *reassembly.Unit) {
 		}
 		h.lost = new([2]unclaimedBytes)
 	}
+	if u.Frame > h.lostAt {
+		h.lostAt = u.Frame
+		h.updateHold()
+	}
 	l := &h.lost[u.Dir]
 	if u.Kind == reassembly.KindGap {
 		l.gap += int64(u.Length)
@@ -193,7 +197,8 @@ func (h *tcpConn) reportUnclaimed(c *reassembly.ConnInfo) {
 		j.reason = reason
 		a.commit(l.first[:l.nFirst])
 	}
-	h.lost = nil
+	h.lost, h.lostAt = nil, 0
+	h.updateHold()
 }
 
 // fragTimeout is how long, in packet time, fragments wait for the rest of

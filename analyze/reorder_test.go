@@ -186,6 +186,14 @@ func TestReorderStage(t *testing.T) {
 			tc.at(tc.b).Close()
 			tc.at(tc.a).Close()
 		}, Options{}, []string{"4 Undissected bytes tcp"}, false},
+		{"a stream no protocol claims, left open: reported at its own last frame", func(tc *twoConns) {
+			tc.at(tc.a).Handshake()
+			tc.at(tc.a).Send(true, []byte("\xff garbage, claimed by no protocol of ours")) // 4
+			tc.status()
+			// The capture ends with a still open: before, its report took
+			// b's last frame and headers, and without the hold it came
+			// after b's records.
+		}, Options{}, []string{"4 Undissected bytes tcp"}, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			capt := buildCapture(t, func(w *capgen.Writer) {

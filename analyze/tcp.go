@@ -108,6 +108,7 @@ type tcpConn struct {
 	sides  [2]*side           // what the records of each direction share; made again when proto is set
 	shard  int8               // their shard (side.shard), read here rather than from a side (setSide)
 	lost   *[2]unclaimedBytes // a stream on a Minecraft port no protocol claims (notes.go)
+	lostAt uint64             // the newest frame of the bytes lost counts: its report comes no earlier
 
 	// Frame order (reorder.go).
 	lastKey  [2]uint64 // the key of each direction's last job
@@ -633,9 +634,23 @@ func (h *tcpConn) Held(frame uint64) {
 // updateHold tells the reorder stage the oldest frame a record of this
 // connection still to come may be at.
 func (h *tcpConn) updateHold() {
-	from := h.defFrame
-	if h.rheld != 0 && (from == 0 || h.rheld < from) && !(h.ignore && h.proto == nil) {
-		from = h.rheld
+	from, held := h.defFrame, h.rheld
+	if h.ignore && h.proto == nil {
+		// Its bytes make no record, but on a Minecraft port one per
+		// direction when it ends, at its last frame (reportUnclaimed):
+		// no earlier than the bytes the reassembler holds for it or the
+		// newest frame of those counted. Without this hold that record
+		// came after frames of other connections and protocols that had
+		// gone on meanwhile (FuzzCapture).
+		switch {
+		case h.lost == nil && !h.onOurPort():
+			held = 0 // no record at all
+		case h.lostAt != 0 && (held == 0 || h.lostAt < held):
+			held = h.lostAt
+		}
+	}
+	if held != 0 && (from == 0 || held < from) {
+		from = held
 	}
 	h.t.a.stage.held.set(h, from)
 }
