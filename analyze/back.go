@@ -2,191 +2,115 @@ package analyze
 
 import (
 	"fmt"
-	"net/netip"
 	"strconv"
-	"sync"
-	"sync/atomic"
+
 	"time"
 
 	"github.com/mcdissect/mcdissect/dissect"
 )
 
-// The analyzer has two halves. The front end reads packets, decodes the
-// link and IP layers, reassembles and frames TCP streams and routes
-// datagrams: it turns packets into jobs. The back end decodes PDUs, runs
-// the conversation trackers, holds records back while a request awaits its
-// response, and emits them. With Options.Parallel each half has its own
-// goroutine and jobs cross in batches, in order; otherwise the back end
-// runs each job as soon as it is made. Either way the back end sees the
-// same jobs in the same order, so the output is the same.
-//
-// The halves share no mutable state. A TCP connection has two instances
-// of its protocol's state: the front frames with one, the back decodes
-// with the other, and what framing learns that decoding needs (a gap) is
-// passed on as a job.
+// backEnd is the state only the back end's goroutine touches: the records,
+// the decoders' and trackers' work, the hold queue and the sink. It is
+// allocated apart from the front end's fields and padded, so that the two
+// goroutines never write to the same cache line.
+type backEnd struct {
+	_        [64]byte
+	opts     *Options
+	sink     Sink
+	trackers []tracker // the UDP protocols', by their index in udpProtocols
+	keys     addrKeys
+	held     []*Record // records waiting to be emitted, in order
+	free     []*Record
+	big      chan *Record // records with a large tree, for PDUs likely to need one (bigRecord)
+	bnow     time.Time    // packet time as the back end has seen it
+	berr     error        // the sink's error (ErrStop included)
+	records  uint64
+	panics   uint64 // decoder panics caught (decode, safely)
+	made     uint64 // records made so far
+	// madeBytes: the bytes of those records, counted as made counts them
+	madeBytes uint64
+	// borrow: records view their bytes in the batch's arena instead of
+	// copying them. Only when they are emitted before the next job: Lite
+	// PDUs are never Pending, so nothing holds them back (were one held,
+	// it would own its bytes first: release calls own, and repoint copies
+	// every string that views them, TestRecordOwnEveryView).
+	borrow bool
+	_      [64]byte
+}
 
-// op is what the back end is to do with a job.
-type op uint8
+// run is the back end's goroutine: it runs the jobs of every batch, in
+// order, and hands the batches back.
+func (a *backEnd) run(p *pipe) {
+	defer close(p.done)
+	for b := range p.batches {
+		for i := range b.jobs {
+			a.process(&b.jobs[i], b)
+		}
+		if a.berr != nil {
+			p.stop()
+		}
+		p.recycle(b)
+	}
+}
 
+// Pooled records keep their slices for the next PDU, but not the slices of
+// an exceptionally large one (a status response with a long sample list, a
+// 300-player full stat): the pool's memory stays that of ordinary PDUs.
 const (
-	opEmit   op = iota // make the record (undissected bytes, a gap...), hold and emit it
-	opTCP              // make the record, decode its PDU with dec, hold and emit it
-	opUDP              // make the record, decode a datagram of udpProtocols[udp] and track it, hold and emit it
-	opGap              // tell dec of a gap in dir, then make, hold and emit the gap record
-	opClose            // dec's connection ended: let go of its waiting requests
-	opTick             // a second of packet time went by: expire the trackers
-	opFinish           // the input ended: close the trackers, emit everything
-	opFlush            // time went by (Analyzer.Flush): expire the trackers, release what may go, write the output out
+	maxPooledNodes = 128
+	maxPooledData  = 4 << 10
 )
 
-// job is what the back end is to do; for the ops that make a record, it
-// carries the record's fields, its bytes and frame list being in the
-// batch's arenas. The front end never touches a record: records live on
-// the back end, so no goroutine takes a cache miss on a record another
-// core just wrote. Jobs cross between cores by the million: what every
-// record of a connection's direction shares is in its side, made once,
-// and a job stays about two cache lines.
-type job struct {
-	op     op
-	kind   Kind
-	dir    dissect.Dir
-	udp    uint8 // a datagram's protocol: its index in udpProtocols, or udpNone
-	shard  int8  // under a Sink, the shard that decodes it, -1 for both (jobShard)
-	wire   int32 // a datagram's length on the wire
-	frame  uint64
-	time   time.Time
-	rel    time.Duration
-	now    time.Time // the front end's packet time when the job was made
-	key    uint64    // its place in the output: its frame, non-decreasing per TCP direction (reorder.go)
-	gapLen int       // KindGap: the missing bytes; KindNote: the note's kind (noteKinds)
-	off    int64     // the bytes' stream offset (TCP)
-	data   span      // in the batch's arenas
-	parts  span
-	side   *side // TCP: the connection's direction; nil for a datagram (so it says which transport)
-	addrs  int32 // a datagram's source and destination in the batch's addrs
-	reason string
-	lay    Layers // the headers of the frame that completed it, if known (layers.go)
-}
-
-// side is what all the records of one direction of a TCP connection
-// share. Once a job points to it, it never changes: when the connection's
-// protocol is decided, new sides are made.
-type side struct {
-	src, dst       netip.AddrPort
-	stream         int
-	proto          string
-	shard          int8       // under a Sink, the shard that decodes its jobs (protoShard)
-	dec            streamConn // the back end's decoder, nil when no protocol claimed the stream
-	client, server string     // the conversation's keys, for the trackers
-}
-
-// span is a range of one of a batch's arenas.
-type span struct{ off, n int32 }
-
-// batch is jobs and the bytes, frame lists and datagram addresses of
-// their records.
-type batch struct {
-	refs  atomic.Int32 // under a Sink, the shards yet to finish it
-	jobs  []job
-	data  []byte
-	parts []Part
-	addrs []netip.AddrPort
-}
-
-// maxBatchBytes: a batch is sent early when its records' bytes pass this,
-// and a batch whose arena grew past it does not keep it (a few large PDUs
-// must not keep megabytes per batch alive).
-const maxBatchBytes = 1 << 20
-
-func (b *batch) reset() {
-	clear(b.jobs) // let go of decoders and strings
-	b.jobs = b.jobs[:0]
-	b.data = b.data[:0]
-	if cap(b.data) > maxBatchBytes {
-		b.data = nil
+// newRecord takes a record from the free list.
+func (a *backEnd) newRecord() *Record {
+	if n := len(a.free); n > 0 {
+		r := a.free[n-1]
+		a.free[n-1] = nil // the slot must not keep it alive once it is used for a large PDU
+		a.free = a.free[:n-1]
+		r.reset()
+		return r
 	}
-	b.parts = b.parts[:0]
-	b.addrs = b.addrs[:0]
+	return &Record{}
 }
 
-// gapper is implemented by decoders that must know where a direction lost
-// bytes (a Classic level interrupted by a gap is not inflated).
-type gapper interface{ Gap(dissect.Dir) }
-
-// closer is implemented by decoders that hold requests awaiting responses.
-type closer interface{ Close() }
-
-// submit hands a job without a record to the back end.
-func (a *Analyzer) submit(j job) {
-	*a.newJob() = j
-	a.commit(nil)
+func pooled(r *Record) bool {
+	return cap(r.PDU.Nodes) <= maxPooledNodes && cap(r.buf) <= maxPooledData
 }
 
-// newJob is the front end's next job, zeroed, in the current batch: it is
-// filled in place, then committed.
-func (a *Analyzer) newJob() *job {
-	b := a.curBatch()
-	b.jobs = append(b.jobs, job{})
-	return &b.jobs[len(b.jobs)-1]
-}
+// Records whose tree outgrew the pool (a full stat has a node per string,
+// some 250 for a server of 20 players) are kept apart, a few of them, for
+// the PDUs that will need as many: otherwise each full stat allocated its
+// tree anew, a third of all the bytes -T json allocates.
+const (
+	maxBigRecords = 64
+	maxBigNodes   = 1024
+)
 
-// curBatch is the batch newJob fills.
-func (a *Analyzer) curBatch() *batch {
-	if a.pp != nil {
-		return a.pp.cur
+// keepBig offers r to the big records' pool; it reports whether r went there.
+func (a *backEnd) keepBig(r *Record) bool {
+	if n := cap(r.PDU.Nodes); n <= maxPooledNodes || n > maxBigNodes || cap(r.buf) > maxPooledData {
+		return false
 	}
-	return a.one
+	select {
+	case a.big <- r:
+		return true
+	default:
+		return false
+	}
 }
 
-// addParts appends a record's frame list to the current batch for j.
-func (a *Analyzer) addParts(j *job, parts []Part) {
-	b := a.curBatch()
-	j.parts = span{int32(len(b.parts)), int32(len(parts))}
-	b.parts = append(b.parts, parts...)
+// bigRecord is a record from the big pool, reset, or nil.
+func (a *backEnd) bigRecord() *Record {
+	select {
+	case r := <-a.big:
+		r.reset()
+		return r
+	default:
+		return nil
+	}
 }
 
-// since is t.Sub(first) without Sub's overflow check (an Add and an Equal,
-// once per record) when the two are less than 280 years apart, as
-// capture times are; otherwise it is Sub, which saturates.
-func since(t, first time.Time) time.Duration {
-	if d := t.Unix() - first.Unix(); d > -280*365*86400 && d < 280*365*86400 {
-		return time.Duration(d)*time.Second + time.Duration(t.Nanosecond()-first.Nanosecond())
-	}
-	return t.Sub(first)
-}
-
-// commit hands the job newJob gave to the back end, with the bytes of the
-// record it makes, copied: the reader and the reassembler reuse theirs.
-func (a *Analyzer) commit(data []byte) {
-	b := a.curBatch()
-	j := &b.jobs[len(b.jobs)-1]
-	j.now = a.now
-	j.rel = since(j.time, a.first)
-	if j.side == nil { // a TCP job's shard is set with its side (setSide)
-		j.shard = jobShard(j)
-	} else if checkShards && j.shard != j.side.shard {
-		panic("analyze: a job's shard is not its side's")
-	}
-	a.keyOf(j)
-	if a.pp != nil {
-		a.pp.commit(j, b, data) // reorder.go
-		return
-	}
-	if s := &a.stage; (j.key > s.watermark() || s.waiting() > 0 && s.jobs[s.head].key <= j.key) && j.op != opFlush && j.op != opFinish {
-		s.hold(j, b, data) // it waits for earlier frames' records (reorder.go)
-		if s.waiting() > a.opts.MaxHeld*stageJobs || s.bytes > maxStageBytes {
-			a.release(false) // the oldest go on
-		}
-		return
-	}
-	a.pass(j, b, data)
-}
-
-// checkShards, set by tests only, has commit check every TCP job's shard
-// against its side's.
-var checkShards bool
-
-// record makes the record a job describes, on the back end.
+// record makes the record a job describes.
 func (a *backEnd) record(j *job, b *batch) *Record {
 	var r *Record
 	if j.op == opUDP && j.dir == dissect.DirS2C && !a.opts.Lite {
@@ -222,14 +146,11 @@ func (a *backEnd) record(j *job, b *batch) *Record {
 	return r
 }
 
-// clock moves the back end's packet time to j's: a record's frame time,
-// as the back end sees records in frame order; the front end's time for
-// the jobs made at the frame being read (a tick, a close, a flush, whose
-// time an idle live input moves on). A record made late for an earlier
-// frame (a gap given up, bytes left at a close) keeps its frame's time:
-// the front end's time when it was made, seconds on, moved the clock past
-// the frames still to come behind it, and a Query request whose response
-// was among them was given up, the response called unsolicited.
+// clock moves the back end's packet time to j's: a record's frame time;
+// the front end's time for the jobs without a record (a tick, a close, a
+// flush, whose time an idle live input moves on). A record made for a
+// connection's own last frame (a sweep, the end) keeps that frame's time,
+// so it never moves the clock past the frames still to come.
 func (a *backEnd) clock(j *job) {
 	t := j.now
 	if makesRecord(j.op) {
@@ -240,7 +161,7 @@ func (a *backEnd) clock(j *job) {
 	}
 }
 
-// process runs one job on the back end; b holds its record's bytes.
+// process runs one job; b holds its record's bytes.
 func (a *backEnd) process(j *job, b *batch) {
 	if a.berr != nil {
 		return
@@ -262,7 +183,7 @@ func (a *backEnd) process(j *job, b *batch) {
 	case opFlush:
 		a.safely(a.expire)
 		a.release(false)
-		a.flushOut()
+		a.flushSink()
 		return
 	case opFinish:
 		for _, t := range a.trackers {
@@ -271,11 +192,7 @@ func (a *backEnd) process(j *job, b *batch) {
 			}
 		}
 		a.release(true)
-		if a.single != nil && a.berr == nil {
-			if err := a.single.write(); err != nil {
-				a.berr = err
-			}
-		}
+		a.flushSink()
 		return
 	}
 	if r != nil {
@@ -284,10 +201,19 @@ func (a *backEnd) process(j *job, b *batch) {
 	a.release(false)
 }
 
+// flushSink has the sink write out what it buffers.
+func (a *backEnd) flushSink() {
+	if a.berr != nil {
+		return
+	}
+	if err := a.sink.Flush(); err != nil {
+		a.berr = err
+	}
+}
+
 // decode runs the decoding of j's record r: the protocol's decoder, its
 // tracker, the records of undissected bytes and gaps. It is the back
-// end's one panic boundary, on every path (one goroutine, Parallel, the
-// shards all call process): a panic in a decoder becomes a malformed
+// end's one panic boundary: a panic in a decoder becomes a malformed
 // record naming the frame, the protocol and the panic, and the run goes on
 // with the next job.
 func (a *backEnd) decode(j *job, r *Record) {
@@ -384,132 +310,60 @@ func panicPDU(p *dissect.PDU, proto string, dir dissect.Dir, data []byte, frame 
 	p.Info = "[Malformed PDU: the " + proto + " decoder panicked: " + msg + "]"
 }
 
-// pipe carries jobs from the front end's goroutine to the back end's.
-type pipe struct {
-	a       *Analyzer
-	cur     *batch
-	batches chan *batch
-	free    chan *batch
-	done    chan struct{}
-	stopped atomic.Bool   // the back end's emit failed: the front end stops reading
-	stopc   chan struct{} // closed when stopped is set (Analyzer.Done)
-	once    sync.Once
-	shardsWait
-	// The batches made but not sent, cur the last of them, wait for the
-	// watermark (reorder.go): pending are full, in order.
-	pending     []*batch
-	unsent      int    // jobs in pending and cur
-	unsentBytes int    // their bytes
-	lastKey     uint64 // the last job's key, the highest
-}
-
-// stop tells the front end that the back end has stopped (an emit error,
-// or -c reached).
-func (p *pipe) stop() {
-	p.stopped.Store(true)
-	p.once.Do(func() { close(p.stopc) })
-}
-
-func startPipe(a *Analyzer) *pipe {
-	// Batches waiting for the watermark (reorder.go) are reused too: some
-	// 2000 jobs wait on a busy capture, and up to the stage's bound
-	// (MaxHeld*stageJobs) behind a connection that holds it back. A batch
-	// the free list had no room for was dropped, and made anew later with
-	// arenas grown again from nothing: on the query mix (the bound reached
-	// behind TCP connections while datagrams flow) 15 batches a run, in
-	// fresh memory, which the kernel hands over page by page; keeping them
-	// all cut that run's page faults from 11,900 to 10,900 (project and
-	// classic-big 7-10 % too) and its peak RSS from 55 to 47 MB.
-	spare := 6 + min(64, a.opts.MaxHeld*stageJobs/a.opts.Batch)
-	p := &pipe{a: a, batches: make(chan *batch, 4), free: make(chan *batch, spare), done: make(chan struct{}), stopc: make(chan struct{})}
-	p.cur = &batch{jobs: make([]job, 0, a.opts.Batch)}
-	if a.opts.Sink != nil && !a.opts.Ordered {
-		startShards(a, p)
-		return p
-	}
-	go p.run()
-	return p
-}
-
-func (p *pipe) run() {
-	defer close(p.done)
-	for b := range p.batches {
-		for i := range b.jobs {
-			p.a.process(&b.jobs[i], b)
+// release emits held records from the front while they are no longer
+// pending. A pending head holds back the rest so that output stays in
+// order; past MaxHeld records, MaxHeldBytes of their bytes or HoldWindow of
+// packet time it is given up on.
+func (a *backEnd) release(all bool) {
+	i := 0
+	for ; i < len(a.held) && a.berr == nil; i++ {
+		r := a.held[i]
+		recycle := true
+		if r.PDU.Pending {
+			// a.made-r.seq: the records made since r, r included; all of
+			// them wait behind r.
+			if !all && a.made-r.seq <= uint64(a.opts.MaxHeld) && a.madeBytes-r.bytesBefore <= uint64(a.opts.MaxHeldBytes) && a.bnow.Sub(r.Time) < a.opts.HoldWindow {
+				break
+			}
+			a.safely(func() {
+				a.expire()
+				if r.PDU.Pending && r.udp >= 0 {
+					if t := a.trackers[r.udp]; t != nil {
+						t.GiveUp(&r.PDU)
+					}
+				} else if g, ok := r.dec.(giver); ok && r.PDU.Pending {
+					g.GiveUp(&r.PDU)
+				}
+			})
+			if r.PDU.Pending {
+				// A tracker still holds this PDU and may write to it when a
+				// late response comes: emit it, but never reuse it.
+				r.PDU.Pending = false
+				recycle = false
+			}
 		}
-		if p.a.berr != nil {
-			p.stop()
+		a.records++
+		r.dec = nil // only a held record needs it
+		if a.opts.Redact {
+			r.redact()
 		}
-		b.reset()
-		p.recycle(b)
-	}
-}
-
-// recycle offers a finished batch back to the front end.
-func (p *pipe) recycle(b *batch) {
-	select {
-	case p.free <- b:
-	default:
-	}
-}
-
-// send sends cur, and all that waits before it, and starts another.
-func (p *pipe) send() {
-	p.releasePending(true)
-	if len(p.cur.jobs) == 0 {
-		return
-	}
-	p.sendBatch(p.cur)
-	p.cur = p.newBatch()
-}
-
-// sendBatch hands b to the back end.
-func (p *pipe) sendBatch(b *batch) {
-	p.unsent -= len(b.jobs)
-	p.unsentBytes -= len(b.data)
-	if p.merger != nil {
-		b.refs.Store(int32(len(p.shardIn)))
-		for _, in := range p.shardIn {
-			in <- b
+		if err := a.sink.Record(r); err != nil {
+			a.berr = err
 		}
-	} else {
-		p.batches <- b
-	}
-}
-
-// newBatch is an empty batch, one the back end is done with if it can.
-func (p *pipe) newBatch() *batch {
-	select {
-	case b := <-p.free:
-		return b
-	default:
-		return &batch{jobs: make([]job, 0, p.a.opts.Batch)}
-	}
-}
-
-// wait sends what is left and waits for the back end to finish it.
-func (p *pipe) wait() {
-	p.send()
-	if p.merger != nil {
-		for _, in := range p.shardIn {
-			close(in)
+		if recycle {
+			if pooled(r) {
+				a.free = append(a.free, r)
+			} else {
+				a.keepBig(r)
+			}
 		}
-		p.shards.Wait()
-		<-p.merger.finish
-		return
 	}
-	close(p.batches)
-	<-p.done
-}
-
-// failed is the back end's error as the front end may see it: with a
-// goroutine per half, only that there was one (Finish returns it).
-func (a *Analyzer) failed() error {
-	if a.pp == nil {
-		return a.berr
+	if a.borrow {
+		for _, r := range a.held[i:] {
+			r.own() // it outlives the batch
+		}
 	}
-	if a.pp.stopped.Load() {
-		return ErrStop
-	}
-	return nil
+	n := copy(a.held, a.held[i:])
+	clear(a.held[n:])
+	a.held = a.held[:n]
 }

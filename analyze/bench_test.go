@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/mcdissect/mcdissect/analyze"
-	"github.com/mcdissect/mcdissect/internal/mcgen"
 	"github.com/mcdissect/mcdissect/render"
 )
 
@@ -52,7 +51,7 @@ func BenchmarkPipeline(b *testing.B) {
 						r.Begin()
 						emit = func(rec *analyze.Record) error { records++; return r.Record(rec) }
 					}
-					if _, err := analyze.Run(src, analyze.New(analyze.Options{}, emit)); err != nil {
+					if _, err := analyze.Run(src, analyze.New(analyze.Options{}, analyze.SinkFunc(emit))); err != nil {
 						b.Fatal(err)
 					}
 					if r != nil {
@@ -65,65 +64,6 @@ func BenchmarkPipeline(b *testing.B) {
 				// The analyzer's fixed cost (the reassembler's pools) is
 				// paid once per run; per PDU is what grows with a capture.
 				b.ReportMetric(float64(after.Mallocs-before.Mallocs)/float64(records), "allocs/PDU")
-			})
-		}
-	}
-}
-
-// benchSink formats with one render.Appender per shard and writes to
-// io.Discard, as the CLI's sink does.
-type benchSink struct {
-	apps [2]render.Appender
-	n    int
-}
-
-func (s *benchSink) Accept(int, *analyze.Record) (bool, error) { return true, nil }
-
-func (s *benchSink) Format(w int, dst []byte, r *analyze.Record) []byte {
-	return s.apps[w].Append(dst, r, false)
-}
-
-func (s *benchSink) Write(bufs [][]byte, n int) error { s.n += n; return nil }
-
-// BenchmarkPipelineShards runs a generated capture of all three protocols
-// (mcgen's small preset) on two goroutines as the CLI does, the back end
-// in two shards formatting their own records (Options.Sink), against the
-// back end on one goroutine formatting as it emits (Options.Ordered). Each run makes a new
-// analyzer: B/op counts the shards' output buffers, made once per run.
-func BenchmarkPipelineShards(b *testing.B) {
-	var gen bytes.Buffer
-	if _, err := mcgen.Generate(&gen, mcgen.SmallConfig(1)); err != nil {
-		b.Fatal(err)
-	}
-	data := gen.Bytes()
-	for _, out := range []struct {
-		name   string
-		format string
-		o      render.Options
-		lite   bool
-	}{{"summary", "text", render.Options{}, true}, {"verbose", "text", render.Options{Verbose: true}, false},
-		{"json", "json", render.Options{}, false}} {
-		for _, shards := range []bool{false, true} {
-			name := out.name + "/one-back-end"
-			if shards {
-				name = out.name + "/shards"
-			}
-			b.Run(name, func(b *testing.B) {
-				b.SetBytes(int64(len(data)))
-				b.ReportAllocs()
-				for i := 0; i < b.N; i++ {
-					src, err := analyze.OpenFile(bytes.NewReader(data))
-					if err != nil {
-						b.Fatal(err)
-					}
-					opts := analyze.Options{Parallel: true, Lite: out.lite, Batch: 256}
-					opts.Sink = &benchSink{apps: [2]render.Appender{render.NewAppender(out.format, out.o), render.NewAppender(out.format, out.o)}}
-					opts.Ordered = !shards
-					a := analyze.New(opts, nil)
-					if _, err := analyze.Run(src, a); err != nil {
-						b.Fatal(err)
-					}
-				}
 			})
 		}
 	}

@@ -119,7 +119,7 @@ func analyzeBytes(t testing.TB, capture []byte, opts Options) ([]*Record, error,
 		return nil, nil, err
 	}
 	var recs []*Record
-	a := New(opts, func(r *Record) error {
+	a := New(opts, SinkFunc(func(r *Record) error {
 		c := *r // records are reused after emit: keep a deep enough copy
 		c.PDU.Nodes = append([]dissect.Node(nil), r.PDU.Nodes...)
 		c.PDU.Experts = append([]dissect.ExpertItem(nil), r.PDU.Experts...)
@@ -127,7 +127,7 @@ func analyzeBytes(t testing.TB, capture []byte, opts Options) ([]*Record, error,
 		c.Parts = append([]Part(nil), r.Parts...)
 		recs = append(recs, &c)
 		return nil
-	})
+	}))
 	warn, err := Run(src, a)
 	return recs, warn, err
 }

@@ -14,7 +14,7 @@ func TestLiteRootsUntouched(t *testing.T) {
 		t.Fatal("no samples")
 	}
 	for _, path := range files {
-		a := New(Options{Lite: true}, func(r *Record) error {
+		a := New(Options{Lite: true}, SinkFunc(func(r *Record) error {
 			if len(r.PDU.Nodes) != 1 {
 				t.Errorf("%s frame %d: %d nodes", path, r.Frame, len(r.PDU.Nodes))
 				return nil
@@ -25,7 +25,7 @@ func TestLiteRootsUntouched(t *testing.T) {
 					n.Field.Name, n.Flags, n.Text, n.Key, n.Value.N, n.Value.B, n.Offset, n.Length, len(r.PDU.Data))
 			}
 			return nil
-		})
+		}))
 		if _, err := Run(fileSource(t, path), a); err != nil {
 			t.Fatal(err)
 		}

@@ -3,7 +3,6 @@ package analyze
 import (
 	"bytes"
 	"runtime"
-	"strings"
 	"testing"
 	"weak"
 
@@ -15,7 +14,7 @@ import (
 // pooled and dropped. A slot of the list's array left pointing to it kept
 // such records, each with megabytes of bytes, alive for the whole run.
 func TestFreeListLetsGo(t *testing.T) {
-	a := New(Options{}, func(*Record) error { return nil })
+	a := New(Options{}, SinkFunc(func(*Record) error { return nil }))
 	for range 4 {
 		a.free = append(a.free, &Record{})
 	}
@@ -40,122 +39,56 @@ func TestFreeListLetsGo(t *testing.T) {
 	runtime.KeepAlive(a)
 }
 
-// discardSink formats nothing but a byte per record, like a Sink whose
-// output is thrown away, and remembers the large records it saw.
+// discardSink throws records away, and remembers the large ones it saw.
 type discardSink struct {
-	large [2][]weak.Pointer[byte] // per shard: the first byte of each large record's bytes
-	n     [2]int
+	large []weak.Pointer[byte] // the first byte of each large record's bytes
+	n     int
 }
 
-func (s *discardSink) Format(w int, dst []byte, r *Record) []byte {
+func (s *discardSink) Record(r *Record) error {
 	if len(r.data) >= 64<<10 && !r.borrowed { // a view of a batch's arena is the batch's, kept within maxBatchBytes
-		s.large[w] = append(s.large[w], weak.Make(&r.data[0]))
+		s.large = append(s.large, weak.Make(&r.data[0]))
 	}
-	s.n[w]++
-	return append(dst, '.')
+	s.n++
+	return nil
 }
 
-func (s *discardSink) Write([][]byte, int) error { return nil }
-
-func (s *discardSink) Accept(int, *Record) (bool, error) { return true, nil }
+func (s *discardSink) Flush() error { return nil }
 
 // TestLargeRecordsNotKept: connections that leave large PDUs unfinished
 // (flushed one after another at the end, each a record of its own) and
 // large ranges no PDU explains leave none of their bytes reachable from
-// the analyzer once emitted, on every path (one goroutine, the back end's
-// goroutine, the shards): only small records are pooled, and nothing else
-// keeps one. (Lite records view their batch's arena, which the batch keeps
-// within maxBatchBytes.)
+// the analyzer once emitted: only small records are pooled, and nothing
+// else keeps one. (Lite records view their batch's arena, which the batch
+// keeps within maxBatchBytes.)
 func TestLargeRecordsNotKept(t *testing.T) {
 	capture := buildCapture(t, func(w *capgen.Writer) {
 		w.PartialPDUsOf(12, 200<<10) // 12 status responses of 200 KiB, each a byte short
 	})
-	for _, tc := range []struct {
-		name string
-		opts Options
-	}{
-		{"one goroutine", Options{}},
-		{"parallel", Options{Parallel: true, Batch: 256}},
-		{"shards", Options{Parallel: true, Batch: 256}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			s := &discardSink{}
-			var emit func(*Record) error
-			if strings.HasPrefix(tc.name, "shards") {
-				tc.opts.Sink = s
-			} else {
-				emit = func(r *Record) error { s.Format(0, nil, r); return nil }
+	for _, lite := range []bool{false, true} {
+		s := &discardSink{}
+		src, err := OpenFile(bytes.NewReader(capture))
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := New(Options{Lite: lite}, s)
+		if _, err := Run(src, a); err != nil {
+			t.Fatal(err)
+		}
+		if len(s.large) < 12 && !lite {
+			t.Fatalf("%d large records, want at least 12 (%d records in all)", len(s.large), s.n)
+		}
+		runtime.GC()
+		kept := 0
+		for _, w := range s.large {
+			if w.Value() != nil {
+				kept++
 			}
-			src, err := OpenFile(bytes.NewReader(capture))
-			if err != nil {
-				t.Fatal(err)
-			}
-			a := New(tc.opts, emit)
-			if _, err := Run(src, a); err != nil {
-				t.Fatal(err)
-			}
-			large := append(s.large[0], s.large[1]...)
-			if len(large) < 12 {
-				t.Fatalf("%d large records, want at least 12 (%d records in all)", len(large), s.n[0]+s.n[1])
-			}
-			runtime.GC()
-			kept := 0
-			for _, w := range large {
-				if w.Value() != nil {
-					kept++
-				}
-			}
-			if kept > 0 {
-				t.Errorf("%d of %d large records' bytes still reachable after the run", kept, len(large))
-			}
-			runtime.KeepAlive(a)
-		})
-	}
-}
-
-// bulkySink writes each record as 100 KB, and checks that no run of
-// output the merger writes is longer than a chunk's bound and one record.
-type bulkySink struct {
-	records int
-	longest int
-}
-
-const bulk = 100 << 10
-
-func (s *bulkySink) Format(w int, dst []byte, r *Record) []byte {
-	return append(dst, make([]byte, bulk)...)
-}
-
-func (s *bulkySink) Accept(int, *Record) (bool, error) { return true, nil }
-
-func (s *bulkySink) Write(bufs [][]byte, n int) error {
-	for _, b := range bufs {
-		s.longest = max(s.longest, len(b))
-	}
-	s.records += n
-	return nil
-}
-
-// TestShardChunksBounded: a shard sends its output on as soon as it
-// passes maxChunkBytes, not at the end of its batch: a batch of many
-// records with large output (every connection's unfinished PDU flushed
-// at the end) is never all in memory at once.
-func TestShardChunksBounded(t *testing.T) {
-	capture := buildCapture(t, func(w *capgen.Writer) { w.PartialPDUsOf(40, 1000) })
-	src, err := OpenFile(bytes.NewReader(capture))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := &bulkySink{}
-	a := New(Options{Parallel: true, Batch: 1024, Sink: s}, nil)
-	if _, err := Run(src, a); err != nil {
-		t.Fatal(err)
-	}
-	if s.records*bulk < 4*maxChunkBytes {
-		t.Fatalf("%d records: too few to test", s.records)
-	}
-	if s.longest > maxChunkBytes+bulk {
-		t.Errorf("a run of %d bytes of output, want at most %d", s.longest, maxChunkBytes+bulk)
+		}
+		if kept > 0 {
+			t.Errorf("lite %v: %d of %d large records' bytes still reachable after the run", lite, kept, len(s.large))
+		}
+		runtime.KeepAlive(a)
 	}
 }
 
@@ -172,7 +105,7 @@ func TestHeldBytesBounded(t *testing.T) {
 		}
 		var a *Analyzer
 		most, records := 0, 0
-		a = New(Options{MaxHeldBytes: limit}, func(r *Record) error {
+		a = New(Options{MaxHeldBytes: limit}, SinkFunc(func(r *Record) error {
 			records++
 			n := 0
 			for _, h := range a.held {
@@ -180,7 +113,7 @@ func TestHeldBytesBounded(t *testing.T) {
 			}
 			most = max(most, n)
 			return nil
-		})
+		}))
 		if _, err := Run(src, a); err != nil {
 			t.Fatal(err)
 		}

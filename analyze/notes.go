@@ -68,20 +68,18 @@ func notePDU(p *dissect.PDU, proto string, dir dissect.Dir, kind int, msg string
 // note makes a KindNote job for one direction of h's connection.
 // Before the protocol is named, it waits for it, as units do (deferUnit).
 func (h *tcpConn) note(c *reassembly.ConnInfo, d reassembly.Dir, kind int, frame uint64, t time.Time, off int64, msg string) {
-	lay := h.t.a.net.of(frame)
-	if h.proto == nil && h.deferRec(frame, 0, func() { h.noteJob(c, d, kind, frame, t, off, msg, lay) }) {
+	if h.proto == nil && h.deferRec(0, func() { h.noteJob(c, d, kind, c.Frame, c.Time, off, msg, h.t.a.net.of(c.Frame)) }) {
 		return
 	}
-	h.noteJob(c, d, kind, frame, t, off, msg, lay)
+	h.noteJob(c, d, kind, frame, t, off, msg, h.t.a.net.of(frame))
 }
 
 func (h *tcpConn) noteJob(c *reassembly.ConnInfo, d reassembly.Dir, kind int, frame uint64, t time.Time, off int64, msg string, lay Layers) {
 	a := h.t.a
 	j := a.newJob()
 	j.op, j.kind, j.frame, j.time, j.dir = opEmit, KindNote, frame, t, ddir(d)
-	j.key = h.key(d, frame)
 	j.lay = lay
-	h.setSide(j, d, c)
+	j.side = h.side(d, c)
 	j.off, j.gapLen, j.reason = off, kind, msg
 	a.commit(nil)
 }
@@ -101,13 +99,13 @@ func (h *tcpConn) Noted(c *reassembly.ConnInfo, n reassembly.Note) {
 }
 
 // Evicted reports a connection dropped to bound memory (reassembly.Evicter).
-func (h *tcpConn) Evicted(c *reassembly.ConnInfo, frame uint64, t, idle time.Time) {
+func (h *tcpConn) Evicted(c *reassembly.ConnInfo, idle time.Time) {
 	if h.ignore && h.proto == nil {
 		return
 	}
 	msg := "more than " + strconv.Itoa(reassembly.DefaultMaxConns) + " connections tracked; this one was idle since " +
 		idle.UTC().Format("15:04:05.000000") + "; its incomplete PDUs are reported now and later segments start a new stream"
-	h.note(c, reassembly.ClientToServer, noteEvicted, frame, t, 0, msg)
+	h.note(c, reassembly.ClientToServer, noteEvicted, c.Frame, c.Time, 0, msg)
 }
 
 // unclaimedBytes is one direction of a stream that no protocol claims.
@@ -139,10 +137,6 @@ func (h *tcpConn) unclaimed(u *reassembly.Unit) {
 			return
 		}
 		h.lost = new([2]unclaimedBytes)
-	}
-	if u.Frame > h.lostAt {
-		h.lostAt = u.Frame
-		h.updateHold()
 	}
 	l := &h.lost[u.Dir]
 	if u.Kind == reassembly.KindGap {
@@ -180,10 +174,9 @@ func (h *tcpConn) reportUnclaimed(c *reassembly.ConnInfo) {
 		}
 		a := h.t.a
 		j := a.newJob()
-		j.op, j.kind, j.frame, j.time, j.dir = opEmit, KindUndissected, c.EndFrame, c.EndTime, ddir(reassembly.Dir(d))
-		j.key = h.key(reassembly.Dir(d), c.EndFrame)
-		j.lay = a.net.of(c.EndFrame)
-		h.setSide(j, reassembly.Dir(d), c)
+		j.op, j.kind, j.frame, j.time, j.dir = opEmit, KindUndissected, c.Frame, c.Time, ddir(reassembly.Dir(d))
+		j.lay = a.net.of(c.Frame)
+		j.side = h.side(reassembly.Dir(d), c)
 		reason := "a stream on a Minecraft port that no protocol claims: " + strconv.FormatInt(l.bytes, 10) + " bytes in "
 		if l.frames == 1 {
 			reason += "frame " + strconv.FormatUint(l.firstFrame, 10)
@@ -197,8 +190,7 @@ func (h *tcpConn) reportUnclaimed(c *reassembly.ConnInfo) {
 		j.reason = reason
 		a.commit(l.first[:l.nFirst])
 	}
-	h.lost, h.lostAt = nil, 0
-	h.updateHold()
+	h.lost = nil
 }
 
 // fragTimeout is how long, in packet time, fragments wait for the rest of
@@ -231,7 +223,7 @@ func (a *Analyzer) fragNotes(lists []*fragList, frame uint64, t time.Time) {
 		j.gapLen = noteFragments
 		j.reason = "datagram " + strconv.Itoa(int(l.key.id)) + " from " + l.key.src.String() + " to " + l.key.dst.String() + ": " +
 			strconv.Itoa(len(l.parts)) + " fragment(s) of " + strconv.Itoa(n) + " bytes captured, never completed"
-		b := a.curBatch()
+		b := a.pp.cur
 		j.addrs = int32(len(b.addrs))
 		b.addrs = append(b.addrs, netip.AddrPortFrom(l.key.src, 0), netip.AddrPortFrom(l.key.dst, 0))
 		a.addParts(j, l.parts)

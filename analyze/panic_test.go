@@ -9,8 +9,7 @@ import (
 )
 
 // A panic in a decoder becomes a malformed record naming the frame, the
-// protocol and the panic, and the run goes on, on every back-end path: one
-// goroutine, Parallel, and the two shards of a Sink.
+// protocol and the panic, and the run goes on.
 func TestPanicBoundary(t *testing.T) {
 	path := mixedCapture(t, 3)
 	want := runLines(t, path, Options{}, true)
@@ -92,9 +91,9 @@ func TestPanicBoundary(t *testing.T) {
 			}
 		}
 	}
-	t.Run("one goroutine", func(t *testing.T) { check(t, runLines(t, path, Options{}, true)) })
+	t.Run("records", func(t *testing.T) { check(t, runLines(t, path, Options{}, true)) })
 	t.Run("counted", func(t *testing.T) {
-		a := New(Options{}, func(*Record) error { return nil })
+		a := New(Options{}, SinkFunc(func(*Record) error { return nil }))
 		if _, err := Run(fileSource(t, path), a); err != nil {
 			t.Fatal(err)
 		}
@@ -102,20 +101,15 @@ func TestPanicBoundary(t *testing.T) {
 			t.Errorf("Stats().Panics = %d, want %d", got, len(victims))
 		}
 	})
-	t.Run("parallel", func(t *testing.T) { check(t, runLines(t, path, Options{Parallel: true, Batch: 7}, true)) })
-	t.Run("shards", func(t *testing.T) {
-		got, _ := runSink(t, fileSource(t, path), Options{Batch: 5})
-		check(t, got)
-	})
 	// The panic's expert item is an error.
-	a := New(Options{}, func(r *Record) error {
+	a := New(Options{}, SinkFunc(func(r *Record) error {
 		for _, e := range r.PDU.Experts {
 			if e.Info == ExpertPanic && e.Info.Severity != dissect.SevError {
 				t.Errorf("mc.panic is %v, want error", e.Info.Severity)
 			}
 		}
 		return nil
-	})
+	}))
 	if _, err := Run(fileSource(t, filepath.Clean(path)), a); err != nil {
 		t.Fatal(err)
 	}

@@ -61,10 +61,8 @@ type Record struct {
 	pseudoText  [64]byte     // and for its text (an address), so that it allocates nothing
 }
 
-// Seq is the record's index among all the records made: the order in
-// which records are shown, on one back end or two shards alike (both
-// shards count every record). Statistics counted apart on each shard sort
-// by it when they merge.
+// Seq is the record's index among all the records made, in the order
+// they are shown.
 func (r *Record) Seq() uint64 { return r.seq }
 
 // setData copies data into the record's own buffer: packet buffers are
@@ -201,9 +199,12 @@ var (
 func itoa(n int) string     { return strconv.Itoa(n) }
 func itoa64(n int64) string { return strconv.FormatInt(n, 10) }
 
-// clone is a deep copy of r whose tree and bytes share nothing with it.
-func (r *Record) clone() *Record {
+// Clone is a deep copy of r whose tree and bytes share nothing with it: a
+// record a Sink keeps past its Record call.
+func (r *Record) Clone() *Record {
 	c := *r
+	c.dec = nil
+	c.PDU.Info = strings.Clone(r.PDU.Info) // a Lite PDU's views a buffer the decoder reuses
 	c.buf = append([]byte(nil), r.data...)
 	c.data, c.borrowed = c.buf, false
 	c.Parts = append([]Part(nil), r.Parts...)

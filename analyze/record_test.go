@@ -38,7 +38,7 @@ func TestRecordOwn(t *testing.T) {
 // TestBigRecords: records whose tree outgrew the pool, within bounds, are
 // kept apart and come back empty; others are left to the collector.
 func TestBigRecords(t *testing.T) {
-	a := New(Options{}, func(*Record) error { return nil })
+	a := New(Options{}, SinkFunc(func(*Record) error { return nil }))
 	withNodes := func(n int) *Record {
 		r := &Record{}
 		r.setData([]byte("data"))
@@ -101,7 +101,7 @@ func TestRecordOwnEveryView(t *testing.T) {
 		keep func(r *Record) *Record
 	}{
 		{"own", func(r *Record) *Record { r.own(); return r }},
-		{"clone", func(r *Record) *Record { return r.clone() }},
+		{"clone", func(r *Record) *Record { return r.Clone() }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			arena := []byte("..key=text|info|message|expert")

@@ -21,12 +21,12 @@ func decodeStreamBytes(proto string, dir dissect.Dir, src, dst netip.AddrPort, d
 	info := &reassembly.ConnInfo{Client: reassembly.Endpoint{IP: client.Addr(), Port: client.Port()},
 		Server: reassembly.Endpoint{IP: server.Addr(), Port: server.Port()}, SawSYN: true}
 	var out error
-	a := New(Options{}, func(r *Record) error {
+	a := New(Options{}, SinkFunc(func(r *Record) error {
 		if out == nil {
 			out = emit(r)
 		}
 		return out
-	})
+	}))
 	h := &tcpConn{t: a.tcpState, info: info}
 	h.setProto(protoByName(proto))
 	t0 := time.Unix(0, 0).UTC()
@@ -57,6 +57,6 @@ func decodeStreamBytes(proto string, dir dissect.Dir, src, dst netip.AddrPort, d
 		h.Deliver(&u)
 		off += n
 	}
-	a.submit(job{op: opFinish})
+	a.Finish()
 	return out
 }

@@ -72,20 +72,11 @@ func (t *tcpState) packet(frame uint64, ci gopacket.CaptureInfo, flow gopacket.F
 		t.a.net.tcpSegment(t.a, tcp)
 	}
 	t.r.Feed(frame, ci, flow, tcp)
-	if t.a.stage.waiting() > 0 || t.a.pp != nil && len(t.a.pp.pending) > 0 {
-		t.a.release(false) // the watermark may have moved on (reorder.go)
-	}
 }
 
-func (t *tcpState) flushIdle(now time.Time) {
-	t.r.FlushIdle(now)
-	t.a.release(false)
-}
+func (t *tcpState) flushIdle(now time.Time) { t.r.FlushIdle(now) }
 
-func (t *tcpState) close() {
-	t.r.Close()
-	t.a.release(false)
-}
+func (t *tcpState) close() { t.r.Close() }
 
 // cand is a protocol a connection may speak, and whether its port says so
 // (a stream on a protocol's port that starts mid-way is still reported as
@@ -106,19 +97,11 @@ type tcpConn struct {
 	cands  []cand             // protocols still possible (port, -d or heuristics)
 	reason [2]string          // the framer's last reason for losing or skipping bytes, per direction
 	sides  [2]*side           // what the records of each direction share; made again when proto is set
-	shard  int8               // their shard (side.shard), read here rather than from a side (setSide)
 	lost   *[2]unclaimedBytes // a stream on a Minecraft port no protocol claims (notes.go)
-	lostAt uint64             // the newest frame of the bytes lost counts: its report comes no earlier
 
-	// Frame order (reorder.go).
-	lastKey  [2]uint64 // the key of each direction's last job
-	rheld    uint64    // the oldest frame the reassembler holds bytes of (Held), or 0
-	holdFrom uint64    // the oldest frame a record still to come may be at, or 0
-	heapIdx  int       // 1 + the place in the stage's heldConns, 0 when not there
 	// Records of units and notes delivered before the protocol is named,
 	// made when it is, so that they say which protocol (deferUnit).
 	deferred []func()
-	defFrame uint64 // the oldest frame among them
 	defBytes int
 	noDefer  bool // too many waited: the rest are made at once
 
@@ -163,13 +146,12 @@ func protoByName(name string) *tcpProto {
 }
 
 func (h *tcpConn) setProto(p *tcpProto) {
-	h.proto, h.cands, h.sides, h.shard = p, nil, [2]*side{}, 0
+	h.proto, h.cands, h.sides = p, nil, [2]*side{}
 	if p == nil {
 		h.ignore = true
 		h.undefer()
 		return
 	}
-	h.shard = protoShard(p.proto)
 	h.conn, h.dec = p.newConn(h.t), p.newConn(h.t)
 	h.undefer()
 }
@@ -188,7 +170,7 @@ func (h *tcpConn) side(d reassembly.Dir, c *reassembly.ConnInfo) *side {
 		s.src, s.dst = server, client
 	}
 	if h.proto != nil {
-		s.proto, s.shard = h.proto.proto, protoShard(h.proto.proto)
+		s.proto = h.proto.proto
 		// The endpoints as the protocol trackers key them ("ip:port"),
 		// made once per connection rather than once per PDU.
 		if o := h.sides[1-d]; o != nil && o.client != "" {
@@ -199,14 +181,6 @@ func (h *tcpConn) side(d reassembly.Dir, c *reassembly.ConnInfo) *side {
 	}
 	h.sides[d] = s
 	return s
-}
-
-// setSide points j at direction d's side, and says which shard decodes
-// it from the connection: jobShard reading it from the side cost the front
-// end a cache miss per job (the side is the back end's; some 1 % of the
-// project summary's CPU time).
-func (h *tcpConn) setSide(j *job, d reassembly.Dir, c *reassembly.ConnInfo) {
-	j.side, j.shard = h.side(d, c), h.shard
 }
 
 func ddir(d reassembly.Dir) dissect.Dir {
@@ -309,8 +283,7 @@ func (h *tcpConn) job(u *reassembly.Unit, lay Layers, why string, replay bool) {
 	a := h.t.a
 	j := a.newJob()
 	j.op, j.frame, j.time, j.dir = opEmit, u.Frame, u.Time, ddir(u.Dir)
-	j.key = h.key(u.Dir, u.Frame)
-	h.setSide(j, u.Dir, u.Conn)
+	j.side = h.side(u.Dir, u.Conn)
 	j.off = u.StreamOffset
 	j.lay = lay
 	switch u.Kind {
@@ -335,7 +308,7 @@ func (h *tcpConn) job(u *reassembly.Unit, lay Layers, why string, replay bool) {
 			j.reason = why
 		}
 	}
-	b := a.curBatch()
+	b := a.pp.cur
 	j.parts = span{int32(len(b.parts)), int32(len(u.Parts))}
 	for _, p := range u.Parts {
 		b.parts = append(b.parts, Part{Frame: p.Frame, Bytes: p.Bytes})
@@ -395,7 +368,7 @@ func (h *tcpConn) Closed(c *reassembly.ConnInfo) {
 	h.undefer()
 	h.reportUnclaimed(c)
 	if h.dec != nil {
-		h.t.a.submit(job{op: opClose, side: h.side(reassembly.ClientToServer, h.info), shard: h.shard})
+		h.t.a.submit(job{op: opClose, side: h.side(reassembly.ClientToServer, h.info)})
 	}
 }
 
@@ -571,18 +544,23 @@ const (
 
 // deferUnit keeps u's record, delivered before the connection's protocol
 // is named, until it is (undefer): a gap before a stream's first PDU
-// then says "slp", not "tcp". It reports whether it kept it.
+// then says "slp", not "tcp". It reports whether it kept it. The record is
+// made at the frame that names the protocol, or that ends the connection
+// without one: the frame that decides what the record says.
 func (h *tcpConn) deferUnit(u *reassembly.Unit) bool {
 	c := *u
 	c.Data = append([]byte(nil), u.Data...)
 	c.Parts = append([]reassembly.Part(nil), u.Parts...)
-	lay, why := h.t.a.net.of(u.Frame), h.reason[u.Dir]
-	return h.deferRec(u.Frame, len(u.Data), func() { h.job(&c, lay, why, true) })
+	why := h.reason[u.Dir]
+	return h.deferRec(len(u.Data), func() {
+		c.Frame, c.Time = h.info.Frame, h.info.Time
+		h.job(&c, h.t.a.net.of(c.Frame), why, true)
+	})
 }
 
-// deferRec keeps make, the making of a record at frame of n bytes, while
-// the protocol is not named; it reports whether it did.
-func (h *tcpConn) deferRec(frame uint64, n int, mk func()) bool {
+// deferRec keeps mk, the making of a record of n bytes, while the
+// protocol is not named; it reports whether it did.
+func (h *tcpConn) deferRec(n int, mk func()) bool {
 	if h.noDefer {
 		return false
 	}
@@ -593,10 +571,6 @@ func (h *tcpConn) deferRec(frame uint64, n int, mk func()) bool {
 	}
 	h.deferred = append(h.deferred, mk)
 	h.defBytes += n
-	if h.defFrame == 0 || frame < h.defFrame {
-		h.defFrame = frame
-	}
-	h.updateHold()
 	return true
 }
 
@@ -604,53 +578,9 @@ func (h *tcpConn) deferRec(frame uint64, n int, mk func()) bool {
 // the protocol is named, or never will be.
 func (h *tcpConn) undefer() {
 	if d := h.deferred; len(d) > 0 {
-		h.deferred, h.defFrame, h.defBytes = nil, 0, 0
+		h.deferred, h.defBytes = nil, 0
 		for _, mk := range d {
 			mk()
 		}
 	}
-	h.updateHold()
-}
-
-// key is the place in the output of a job of direction d at frame: its
-// frame, but never before the direction's last job, whose decoder sees
-// them in stream order.
-func (h *tcpConn) key(d reassembly.Dir, frame uint64) uint64 {
-	k := max(frame, h.lastKey[d])
-	if k == 0 {
-		k = h.t.a.frame
-	}
-	h.lastKey[d] = k
-	return k
-}
-
-// Held is told by the reassembler the oldest frame whose bytes it holds
-// for this connection (reassembly.Holder).
-func (h *tcpConn) Held(frame uint64) {
-	h.rheld = frame
-	h.updateHold()
-}
-
-// updateHold tells the reorder stage the oldest frame a record of this
-// connection still to come may be at.
-func (h *tcpConn) updateHold() {
-	from, held := h.defFrame, h.rheld
-	if h.ignore && h.proto == nil {
-		// Its bytes make no record, but on a Minecraft port one per
-		// direction when it ends, at its last frame (reportUnclaimed):
-		// no earlier than the bytes the reassembler holds for it or the
-		// newest frame of those counted. Without this hold that record
-		// came after frames of other connections and protocols that had
-		// gone on meanwhile (FuzzCapture).
-		switch {
-		case h.lost == nil && !h.onOurPort():
-			held = 0 // no record at all
-		case h.lostAt != 0 && (held == 0 || h.lostAt < held):
-			held = h.lostAt
-		}
-	}
-	if held != 0 && (from == 0 || held < from) {
-		from = held
-	}
-	h.t.a.stage.held.set(h, from)
 }

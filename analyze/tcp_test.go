@@ -127,7 +127,7 @@ func TestDroppedBytesAreCounted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := New(Options{}, func(*Record) error { return nil })
+	a := New(Options{}, SinkFunc(func(*Record) error { return nil }))
 	if _, err := Run(src, a); err != nil {
 		t.Fatal(err)
 	}

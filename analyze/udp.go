@@ -85,7 +85,7 @@ func (a *Analyzer) handleUDP(ci gopacket.CaptureInfo, src, dst netip.AddrPort, p
 	}
 	j := a.newJob()
 	j.op, j.kind, j.frame, j.time, j.dir, j.wire, j.udp = opUDP, KindPDU, a.frame, ci.Timestamp, dir, int32(wireLen), p
-	b := a.curBatch()
+	b := a.pp.cur
 	j.addrs = int32(len(b.addrs))
 	b.addrs = append(b.addrs, src, dst)
 	j.lay = a.net.cur

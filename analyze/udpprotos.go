@@ -67,13 +67,6 @@ type udpProto struct {
 	// learn: a heuristic match teaches the server's address, as its
 	// replies have weaker shapes (Query).
 	learn bool
-	shard int8 // under a Sink, the shard that decodes it (protoShard)
-}
-
-func init() {
-	for i := range udpProtocols {
-		udpProtocols[i].shard = protoShard(udpProtocols[i].name)
-	}
 }
 
 // tracker follows a UDP protocol's conversations across datagrams, at

@@ -32,8 +32,8 @@ func sample(tb testing.TB, name string) []*analyze.Record {
 		tb.Fatal(err)
 	}
 	var recs []*analyze.Record
-	emit := func(r *analyze.Record) error { recs = append(recs, r); return nil }
-	if _, err := analyze.Run(src, analyze.New(analyze.Options{Keep: true}, emit)); err != nil {
+	emit := func(r *analyze.Record) error { recs = append(recs, r.Clone()); return nil }
+	if _, err := analyze.Run(src, analyze.New(analyze.Options{}, analyze.SinkFunc(emit))); err != nil {
 		tb.Fatal(err)
 	}
 	if len(recs) == 0 {

@@ -48,17 +48,18 @@ func TestTsharkDifferential(t *testing.T) {
 	var recs []*analyze.Record
 	pduFrames := map[uint64]bool{}
 	emit := func(r *analyze.Record) error {
-		// Every PDU, each at a frame of its own direction: one whose
-		// framing was decided by the other direction's bytes (a stream
-		// picked up mid-way) is shown at the newest frame that carried it
-		// (issue 11), so tshark's fields there are its own.
-		if r.Kind == analyze.KindPDU {
-			recs = append(recs, r)
+		// Every PDU at a frame that carried some of its bytes. A PDU
+		// decided by a frame of the other direction (an ACK giving up
+		// the bytes lost before it, the peer's bytes deciding the
+		// protocol of a stream picked up mid-way) has its own
+		// direction's addresses, where tshark shows the frame's.
+		if r.Kind == analyze.KindPDU && slices.ContainsFunc(r.Parts, func(p analyze.Part) bool { return p.Frame == r.Frame }) {
+			recs = append(recs, r.Clone())
 			pduFrames[r.Frame] = true
 		}
 		return nil
 	}
-	if _, err := analyze.Run(src, analyze.New(analyze.Options{Keep: true}, emit)); err != nil {
+	if _, err := analyze.Run(src, analyze.New(analyze.Options{}, analyze.SinkFunc(emit))); err != nil {
 		t.Fatal(err)
 	}
 

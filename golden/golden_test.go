@@ -80,7 +80,7 @@ func run(t *testing.T, pcap, format string) []byte {
 	var out bytes.Buffer
 	r := render.New(format, &out, render.Options{Verbose: true})
 	r.Begin()
-	a := analyze.New(options(t, pcap), r.Record)
+	a := analyze.New(options(t, pcap), analyze.SinkFunc(r.Record))
 	warn, err := analyze.Run(src, a)
 	if err != nil {
 		t.Fatal(err)

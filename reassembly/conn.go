@@ -64,15 +64,13 @@ type conn struct {
 	// connection on the same 4-tuple (port reuse, ACK after FIN) can never
 	// land in an old gopacket connection.
 	gpFlow     [2]gopacket.Flow
-	inGopacket bool // gopacket's pool holds this connection
-	fast       bool // in the fast table (else in the full one, under key and rkey)
-	made       bool // the handler was made (at the first payload byte: handlerFor)
-	closed     bool // FIN both ways, RST, idle or port reuse: no more data
-	removed    bool // dropped from the table; kept out of r.order next sweep
-	pendCap    int  // cap of both directions' PDU buffers, for the per-conn limit
-	lastTs     time.Time
-	lastFrame  uint64
-	heldRep    uint64 // the oldest frame held, as last told the handler (Holder)
+	inGopacket bool      // gopacket's pool holds this connection
+	fast       bool      // in the fast table (else in the full one, under key and rkey)
+	made       bool      // the handler was made (at the first payload byte: handlerFor)
+	closed     bool      // FIN both ways, RST, idle or port reuse: no more data
+	removed    bool      // dropped from the table; kept out of r.order next sweep
+	pendCap    int       // cap of both directions' PDU buffers, for the per-conn limit
+	lastTs     time.Time // the newest capture time of its frames, for the timeouts
 }
 
 // dirOf maps "the segment matched the key forwards" to a direction.

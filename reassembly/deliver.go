@@ -18,7 +18,7 @@ func (r *Reassembler) onData(data []byte) {
 	if i := h.firstQueued(); i < len(h.segs) {
 		start = h.segs[i].off
 		if start > h.fed {
-			r.gap(c, h, start-h.fed, h.segs[i].frame, h.segs[i].ts)
+			r.gap(c, h, start-h.fed)
 		}
 	} else {
 		r.internalErrors++
@@ -69,7 +69,7 @@ func (r *Reassembler) use(c *conn, h *half, data []byte, off int64) {
 
 // gap reports n missing bytes at fed: a partial PDU before them can never be
 // completed, and the framer must resynchronise after them.
-func (r *Reassembler) gap(c *conn, h *half, n int64, frame uint64, ts time.Time) {
+func (r *Reassembler) gap(c *conn, h *half, n int64) {
 	if len(h.pend) > 0 {
 		r.emitCut(c, h, ReasonNotCaptured)
 	}
@@ -83,44 +83,27 @@ func (r *Reassembler) gap(c *conn, h *half, n int64, frame uint64, ts time.Time)
 	h.afterGap = true
 	h.resync = ReasonFramingLost
 	r.stats.GapBytes += uint64(n)
-	switch {
-	case r.inFeed:
-		frame, ts = r.curFrame, r.curTime
-	case frame != 0 || !ts.IsZero():
-	default:
-		frame, ts = c.lastFrame, c.lastTs
+	if h.tailFrame != 0 && h.fed+n >= h.tailOff {
+		h.tailFrame = 0
 	}
-	if h.tailFrame != 0 && h.fed < h.tailOff {
-		// A frame before revealed the hole (noteTail): the gap is
-		// reported there, not where it is given up.
-		if h.tailFrame < frame {
-			frame, ts = h.tailFrame, h.tailTs
-		}
-		if h.fed+n >= h.tailOff {
-			h.tailFrame = 0
-		}
-	}
+	frame, ts := r.at(c)
 	if c.h != nil {
 		c.h.Deliver(r.setUnit(c, h.dir, KindGap, nil, int(n), h.fed, nil, frame, ts, ReasonNotCaptured))
 	}
 }
 
 // emit delivers stream bytes [off, off+len(b)) as one unit, attributing them
-// to frames from h.segs. A PDU is reported at the frame being fed (the one
-// that completed it); undissected bytes at the newest frame that carried
-// them, wherever the framer gave up on them.
+// to frames from h.segs, at the frame that decides it (at).
 func (r *Reassembler) emit(c *conn, h *half, k Kind, b []byte, off int64, reason string) {
 	if len(b) == 0 {
 		return
 	}
 	end := off + int64(len(b))
 	parts := r.parts[:0]
-	newest := -1 // index in segs of the newest frame among parts
 	if l := len(h.segs) - 1; l >= h.sh && h.segs[l].off <= off && end <= h.segs[l].end {
 		// The usual case, a unit within one range, the last one (in order,
 		// the segment just used), found without the loop.
 		parts = append(parts, Part{Frame: h.segs[l].frame, Bytes: len(b)})
-		newest = l
 	} else {
 		h.dropSegsBefore(off)
 		for i := h.sh; i < len(h.segs) && h.segs[i].off < end; i++ {
@@ -133,9 +116,6 @@ func (r *Reassembler) emit(c *conn, h *half, k Kind, b []byte, off int64, reason
 				parts[n-1].Bytes += int(hi - lo)
 			} else {
 				parts = append(parts, Part{Frame: s.frame, Bytes: int(hi - lo)})
-			}
-			if newest < 0 || s.frame >= h.segs[newest].frame {
-				newest = i
 			}
 		}
 	}
@@ -150,15 +130,8 @@ func (r *Reassembler) emit(c *conn, h *half, k Kind, b []byte, off int64, reason
 	if c.h == nil {
 		return
 	}
-	var u *Unit
-	switch {
-	case r.inFeed && (k != KindUndissected || newest < 0):
-		u = r.setUnit(c, h.dir, k, b, len(b), off, parts, r.curFrame, r.curTime, reason)
-	case newest >= 0:
-		u = r.setUnit(c, h.dir, k, b, len(b), off, parts, h.segs[newest].frame, h.segs[newest].ts, reason)
-	default:
-		u = r.setUnit(c, h.dir, k, b, len(b), off, parts, 0, time.Time{}, reason)
-	}
+	frame, ts := r.at(c)
+	u := r.setUnit(c, h.dir, k, b, len(b), off, parts, frame, ts, reason)
 	c.h.Deliver(u)
 }
 
@@ -174,6 +147,13 @@ func (r *Reassembler) emitOne(c *conn, h *half, b []byte, off int64, from, frame
 	r.parts = append(r.parts[:0], Part{Frame: from, Bytes: len(b)})
 	c.h.Deliver(r.setUnit(c, h.dir, KindPDU, b, len(b), off, r.parts, frame, ts, ""))
 }
+
+// at is the frame, and its time, that decides a unit of c made now: the
+// frame being fed (the segment that completes a PDU, shows a gap, ends the
+// stream, or acknowledges bytes the capture lost), or, for units made by a
+// sweep, an eviction or the end of the input, c's own last frame
+// (ConnInfo.Frame).
+func (r *Reassembler) at(c *conn) (uint64, time.Time) { return c.info.Frame, c.info.Time }
 
 // setUnit fills the reused Unit, every field, one by one: a composite
 // literal is built on the stack and copied over with wide loads that
@@ -207,16 +187,17 @@ func (r *Reassembler) emitCut(c *conn, h *half, reason string) {
 	r.clearPend(c, h)
 }
 
-// conflict reports that a retransmitted copy p of the bytes at off differs
-// from the copy used, between the offsets first and last.
-func (r *Reassembler) conflict(c *conn, h *half, off int64, p []byte, first, last int64, frame uint64, ts time.Time) {
+// conflict reports that a retransmitted copy p of the bytes at off, from
+// frame, differs from the copy used, between the offsets first and last.
+func (r *Reassembler) conflict(c *conn, h *half, off int64, p []byte, first, last int64, frame uint64) {
 	r.stats.Conflicts++
 	if c.h == nil {
 		return
 	}
 	b := p[first-off : last-off+1]
 	r.parts = append(r.parts[:0], Part{Frame: frame, Bytes: len(b)})
-	c.h.Deliver(r.setUnit(c, h.dir, KindConflict, b, len(b), first, r.parts, frame, ts, ReasonConflict))
+	at, ts := r.at(c)
+	c.h.Deliver(r.setUnit(c, h.dir, KindConflict, b, len(b), first, r.parts, at, ts, ReasonConflict))
 }
 
 // compareUsed checks a retransmitted copy of bytes below fed against the
@@ -226,7 +207,7 @@ func (r *Reassembler) compareUsed(c *conn, h *half, off int64, p []byte) {
 	n, first, last := h.hist.diff(off, p)
 	r.stats.Unverified += uint64(len(p) - n)
 	if first >= 0 {
-		r.conflict(c, h, off, p, first, last, r.curFrame, r.curTime)
+		r.conflict(c, h, off, p, first, last, r.curFrame)
 	}
 }
 
@@ -254,7 +235,7 @@ func (r *Reassembler) checkPending(c *conn, h *half) {
 		n, first, last := h.hist.diff(p.off, p.b)
 		r.stats.Unverified += uint64(len(p.b) - n)
 		if first >= 0 {
-			r.conflict(c, h, p.off, p.b, first, last, p.frame, p.ts)
+			r.conflict(c, h, p.off, p.b, first, last, p.frame)
 		}
 		h.cmpN -= len(p.b)
 	}
@@ -289,16 +270,15 @@ func (r *Reassembler) peerAcked(c *conn, d Dir, ack uint32) {
 		h.peerAck, h.hasPeerAck = ack, true
 	}
 	r.ackedHoles(c, d)
-	r.ackedTail(c, h, false)
+	r.ackedTail(c, h)
 }
 
 // noteTail marks, at the frame being fed, a tail hole of h: bytes missing
 // at fed that nothing queued follows, which a segment of h without data or
 // h's FIN lies past. It does not decide that they are lost: the data may
-// still come (the mark goes when fed reaches it), and the gap is given up
-// where it always was (a FIN, the close, or the peer's ACK of the bytes
-// before a FIN: ackedTail); the mark only says at which frame to report
-// it, and holds the frame back (heldFrom) until then.
+// still come (the mark goes when fed reaches it); the gap is given up at a
+// FIN, the close, the peer's ACK of the bytes before a FIN (ackedTail), or
+// GapTimeout after the mark (sweep).
 func (r *Reassembler) noteTail(h *half) {
 	if h.tailFrame != 0 || h.tailStale {
 		if h.fed < h.tailOff {
@@ -334,10 +314,6 @@ func (r *Reassembler) ackedHoles(c *conn, d Dir) {
 		return // nothing waits for a hole: the usual case, checked first
 	}
 	acked := h.offsetOf(h.peerAck)
-	// What the hole held back is reported at the frames that carried it,
-	// as when FlushIdle or Close give a hole up, not at the ACK's frame.
-	inFeed := r.inFeed
-	r.inFeed = false
 	for {
 		i := h.firstQueued()
 		if i == len(h.segs) || h.segs[i].off > acked || h.fed >= acked {
@@ -350,5 +326,4 @@ func (r *Reassembler) ackedHoles(c *conn, d Dir) {
 			break
 		}
 	}
-	r.inFeed = inFeed
 }

@@ -24,16 +24,19 @@
 // notice outside that sum: a retransmission carried different bytes than the
 // copy already used. The first copy of every byte wins, as in Wireshark.
 //
-// A PDU unit's Frame is the frame being fed when the unit became complete,
-// with Parts listing the frames and byte counts it was built from, in stream
-// order ("[3 reassembled TCP segments (3120 bytes): #4(1448), #6(1448),
-// #7(224)]"). Undissected units, and units released by FlushIdle or Close,
-// carry the newest frame of their Parts: the bytes are reported where they
-// were carried, not where the framer gave up on them. A handler that learns,
-// while framing one direction, how to frame bytes it had kept the other
-// direction waiting for calls Reassembler.Reframe, so that they are
-// delivered before the PDU it is framing (at the newest frame of their
-// Parts: they were complete before the frame being fed).
+// A unit's Frame is the frame that decides it, as Wireshark shows a
+// reassembled PDU at the segment that completes it: the frame being fed
+// when the unit became complete, showed a gap, ended the stream or
+// acknowledged bytes the capture lost; for units made by a sweep
+// (FlushIdle), an eviction or Close, the connection's own last frame.
+// Parts lists the frames and byte counts the unit was built from, in
+// stream order ("[3 reassembled TCP segments (3120 bytes): #4(1448),
+// #6(1448), #7(224)]"). Units are delivered in the order they are decided,
+// so a caller that outputs them as they come outputs in an order that is a
+// function of the input alone. A handler that learns, while framing one
+// direction, how to frame bytes it had kept the other direction waiting
+// for calls Reassembler.Reframe, so that they are delivered before the PDU
+// it is framing.
 // Unit.Data and Unit.Parts are only valid during Deliver: Data points into the
 // captured packet whenever the PDU lies within one segment.
 //
@@ -67,10 +70,10 @@
 // new stream number nor leaks memory. Missing bytes that later data waits for
 // are given up as a gap after GapTimeout (packet time), when the peer
 // acknowledged them, or when the out-of-order buffer limit is reached.
-// Missing bytes at the end of a direction are given up at its FIN or close,
-// but reported at the first frame of that direction that revealed them: a
-// segment without data, or the FIN, whose sequence number lies past the
-// bytes seen (within GapTimeout).
+// Missing bytes at the end of a direction, revealed by a segment without
+// data or a FIN whose sequence number lies past the bytes seen, are given
+// up at the FIN once the peer acknowledged them, GapTimeout after they were
+// revealed, or at the close.
 //
 // # Retransmissions
 //

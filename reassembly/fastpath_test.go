@@ -170,7 +170,7 @@ func TestInOrderFastPath(t *testing.T) {
 				c2s(0, pdu(3, 'a')[:4]...),
 				c2s(4).with("R"),
 			),
-			want: []string{"s0 c2s undissected @0+4 #4 [#4(4)] \"connection closed with incomplete PDU\""},
+			want: []string{"s0 c2s undissected @0+4 #5 [#4(4)] \"connection closed with incomplete PDU\""}, // at the RST
 		},
 	}
 	for _, tc := range tests {

@@ -44,16 +44,14 @@ func (r *Reassembler) consume(c *conn, h *half, data []byte, off int64) {
 func (r *Reassembler) frameDirect(c *conn, h *half, data []byte, off int64, pos int) int {
 	// When data lies within one range of segs (always on the in-order fast
 	// path), each PDU found in it is that range's frame's alone, and is
-	// reported at the same frame: emitOne, with those worked out once.
+	// decided at the same frame: emitOne, with those worked out once.
 	one := false
 	var from, frame uint64
 	var ts time.Time
 	if l := len(h.segs) - 1; l >= h.sh && h.segs[l].off <= off && off+int64(len(data)) <= h.segs[l].end {
 		one = true
-		from, frame, ts = h.segs[l].frame, h.segs[l].frame, h.segs[l].ts
-		if r.inFeed {
-			frame, ts = r.curFrame, r.curTime
-		}
+		from = h.segs[l].frame
+		frame, ts = r.at(c)
 	}
 	for pos < len(data) && !h.lost && h.skipLeft == 0 {
 		rest := data[pos:]
@@ -292,11 +290,5 @@ func (r *Reassembler) reframeOther(c *conn, h *half) {
 	// within the same array, from a later position to the front.
 	data, off := o.pend, o.pendOff
 	o.pend, o.need = o.pend[:0], 0
-	// Those bytes were all carried by earlier frames, of the other
-	// direction: their units are reported there, as when a flush
-	// releases them, not at the frame being fed.
-	inFeed := r.inFeed
-	r.inFeed = false
 	r.consume(c, o, data, off)
-	r.inFeed = inFeed
 }

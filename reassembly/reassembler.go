@@ -49,11 +49,9 @@ type Reassembler struct {
 	spare    [][]seg // emptied segs lists of ended connections (spareSegs)
 	evictBuf []*conn // reused by makeRoom
 
-	fedFrame uint64 // the frame of the last Feed (reported at by closes and evictions)
-	fedTime  time.Time
-	unit     Unit   // reused for every Deliver
-	parts    []Part // reused for every Unit.Parts
-	pieces   []seg  // reused by segment
+	unit   Unit   // reused for every Deliver
+	parts  []Part // reused for every Unit.Parts
+	pieces []seg  // reused by segment
 
 	now        time.Time // newest packet time seen
 	lastSweep  time.Time
@@ -108,7 +106,6 @@ func (r *Reassembler) Feed(frame uint64, ci gopacket.CaptureInfo, netFlow gopack
 	}
 	r.stats.Segments++
 	r.stats.PayloadBytes += uint64(len(tcp.Payload))
-	r.fedFrame, r.fedTime = frame, ts
 
 	c, d := r.lookup(netFlow, tcp)
 	if !c.made && (len(tcp.Payload) > 0 || finPastData(&c.half[d], tcp)) && !c.closed && r.handlerFor(c) {
@@ -130,24 +127,18 @@ func (r *Reassembler) Feed(frame uint64, ci gopacket.CaptureInfo, netFlow gopack
 	if ts.After(c.lastTs) {
 		c.lastTs = ts
 	}
-	c.lastFrame = frame
+	c.info.Frame, c.info.Time = frame, ts
 	if tcp.SYN {
 		c.info.SawSYN = true
 	}
 
 	r.inFeed, r.curFrame, r.curTime = true, frame, ts
 	defer func() {
-		// A connection gets its handler at its first payload byte: before
-		// that, no Holder can be told to hold a tail hole's frame back, and
-		// a gap reported there later would come after the records of every
-		// frame fed since (FuzzCapture). Unmarked, such a gap is reported
-		// where it is given up.
 		if !c.closed && c.h != nil {
 			r.noteTail(&c.half[0])
 			r.noteTail(&c.half[1])
 		}
 		r.inFeed = false
-		r.reportHeld(c)
 	}()
 
 	if c.closed {
@@ -191,7 +182,7 @@ func (r *Reassembler) Feed(frame uint64, ci gopacket.CaptureInfo, netFlow gopack
 			r.ackedHoles(c, d)
 		}
 	}
-	r.ackedTail(c, h, true)
+	r.ackedTail(c, h)
 	r.checkFin(c, h)
 }
 
@@ -298,7 +289,7 @@ func (r *Reassembler) finishDir(c *conn, h *half) {
 		r.emitCut(c, h, ReasonIncomplete)
 	}
 	if h.fin > h.fed {
-		r.gap(c, h, h.fin-h.fed, 0, time.Time{})
+		r.gap(c, h, h.fin-h.fed)
 		h.fed = h.fin
 	}
 	h.dropSegsBefore(h.fed)
@@ -341,19 +332,7 @@ func (r *Reassembler) closeConn(c *conn) {
 	r.gpClose(c)
 	c.closed = true
 	if cl, ok := c.h.(Closer); ok {
-		// Ended by a sweep, a flush or the capture's end, a connection is
-		// reported at its own last frame: the last frame fed may be
-		// another connection's, whose headers the report would carry, and
-		// frames of other protocols may have gone on since.
-		c.info.EndFrame, c.info.EndTime = c.lastFrame, c.lastTs
-		if c.lastFrame == r.fedFrame {
-			c.info.EndTime = r.fedTime // its own frame's time, lastTs being the latest
-		}
 		cl.Closed(&c.info)
-	}
-	if hd, ok := c.h.(Holder); ok && c.heldRep != 0 {
-		c.heldRep = 0
-		hd.Held(0)
 	}
 	// A closed connection stays in the table a while to absorb late
 	// retransmissions, which only need counting: the handler, and all the
@@ -387,12 +366,6 @@ func (r *Reassembler) sweep(now time.Time) {
 	r.lastSweep = now
 	r.sweepAt = now.Add(r.sweepEvery)
 	gapBefore := now.Add(-r.lim.GapTimeout)
-	// A tail hole's mark holds the frame back; it expires a sweep before
-	// GapTimeout, within the reorder stage's window, so records that wait
-	// for it are not forced out of order (its gap then goes where it went
-	// before: at the frame that gives it up). A tail hole before a FIN is
-	// given up then instead (finTail).
-	tailBefore := gapBefore.Add(r.sweepEvery)
 	idleBefore := now.Add(-r.lim.IdleTimeout)
 	closedBefore := now.Add(-ClosedLinger)
 	keep := r.order[:0]
@@ -403,7 +376,7 @@ func (r *Reassembler) sweep(now time.Time) {
 		if !c.closed {
 			for d := range c.half {
 				h := &c.half[d]
-				if h.tailFrame != 0 && h.tailTs.Before(tailBefore) || h.tailFrame == 0 && finTail(h) && c.lastTs.Before(tailBefore) {
+				if h.tailFrame != 0 && h.tailTs.Before(gapBefore) || h.tailFrame == 0 && finTail(h) && c.lastTs.Before(gapBefore) {
 					if !r.giveUpTail(c, h) {
 						h.tailFrame, h.tailStale = 0, true
 					}
@@ -411,7 +384,6 @@ func (r *Reassembler) sweep(now time.Time) {
 				r.drain(c, Dir(d), gapBefore)
 				r.checkFin(c, &c.half[d])
 			}
-			r.reportHeld(c)
 		}
 		if c.lastTs.Before(idleBefore) || c.closed && c.lastTs.Before(closedBefore) {
 			r.closeConn(c)
@@ -433,23 +405,18 @@ func finPastData(h *half, tcp *layers.TCP) bool {
 }
 
 // finTail tells whether h's sender finished (FIN) past bytes that never
-// came, with nothing queued after them. Such a direction holds its
-// connection's last frame (heldFrom), where the gap would be reported on
-// its close; a FIN is not followed by data, so the hole is given up when a
-// tail mark would expire, at the frame the mark names (or that last frame),
-// rather than at the close, up to IdleTimeout later. Held all that while,
-// the frame had the reorder stage force every later record out past its
-// bounds: on bench/realmix's capture 336,000 of a million jobs, the
-// records out of frame order, 13 MB of batches held and the collector
-// running at the soft limit.
+// came, with nothing queued after them: a FIN is not followed by data, so
+// the hole is given up GapTimeout after the direction's last segment, or
+// sooner when the peer acknowledges it (ackedTail), rather than at the
+// close, up to IdleTimeout later.
 func finTail(h *half) bool {
 	return !h.done && h.fin > h.fed && h.firstQueued() == len(h.segs)
 }
 
-// giveUpTail gives up h's tail hole once it waited GapTimeout less a
-// sweep: before a FIN (finTail) or a lost one (finLost) the direction is
-// finished; revealed by a bare segment (bareTail), it goes on after the
-// gap. It tells whether there was such a hole.
+// giveUpTail gives up h's tail hole once it waited GapTimeout: before a
+// FIN (finTail) or a lost one (finLost) the direction is finished;
+// revealed by a bare segment (bareTail), it goes on after the gap. It
+// tells whether there was such a hole.
 func (r *Reassembler) giveUpTail(c *conn, h *half) bool {
 	switch {
 	case finTail(h):
@@ -465,14 +432,10 @@ func (r *Reassembler) giveUpTail(c *conn, h *half) bool {
 }
 
 // bareTail gives up h's tail hole revealed by a bare segment, without a
-// FIN (noteTail): when its mark would expire (GapTimeout less a sweep, as
-// a hole is given up after GapTimeout), or at the close. The gap is
-// reported at the mark's frame; before, the mark expired and the bytes
-// were never reported, at the close either (slp-status-losses.pcap: a
-// pong of 10 bytes and the server's FIN, both lost by the kernel). When
-// finLost says the hole's last sequence number was h's FIN, that is not
-// a byte: h ends there (its fin is set, for the caller to finish). It
-// tells whether there was such a hole.
+// FIN (noteTail): GapTimeout after its mark, or at the close. When
+// finLost says the hole's last sequence number was h's FIN, that is not a
+// byte: h ends there (its fin is set, for the caller to finish). It tells
+// whether there was such a hole.
 func (r *Reassembler) bareTail(c *conn, h *half) bool {
 	if h.done || h.fin >= 0 || h.seqSeen <= h.fed || h.firstQueued() < len(h.segs) {
 		return false
@@ -481,7 +444,7 @@ func (r *Reassembler) bareTail(c *conn, h *half) bool {
 		h.fin = h.seqSeen - 1
 		return true
 	}
-	r.gap(c, h, h.seqSeen-h.fed, 0, time.Time{})
+	r.gap(c, h, h.seqSeen-h.fed)
 	h.fed = h.seqSeen // gopacket queues nothing: gpSync catches up
 	return true
 }
@@ -499,22 +462,14 @@ func finLost(c *conn, h *half) bool {
 // ackedTail gives up h's bytes missing before its FIN (finTail) as soon
 // as the peer has acknowledged them: they were received, only the capture
 // lost them, and nothing will come to fill the hole (ackedHoles does the
-// same for a hole with bytes queued after it). The gap goes where it went
-// at the close: at the frame that revealed the hole (noteTail), or the
-// FIN's. Waiting for GapTimeout instead held that frame back, and every
-// record after it: on bench/realmix's capture, where the kernel dropped
-// status pings and the server's ACKs of them were captured, 20 seconds of
-// a busy capture, more than the reorder stage may hold.
+// same for a hole with bytes queued after it).
 //
 // A tail hole without a FIN still waits: its last byte may be a FIN that
 // was not captured rather than data (a peer's FIN acknowledging it, or the
 // direction's own ACK of that FIN, looks the same either way), and the
-// close tells.
-//
-// own: the frame being fed is h's own; at the peer's, only a marked hole
-// is given up (the gap must not carry the peer's layers).
-func (r *Reassembler) ackedTail(c *conn, h *half, own bool) {
-	if finTail(h) && h.hasPeerAck && h.offsetOf(h.peerAck) >= h.fin && (own || h.tailFrame != 0) {
+// close or GapTimeout tells.
+func (r *Reassembler) ackedTail(c *conn, h *half) {
+	if finTail(h) && h.hasPeerAck && h.offsetOf(h.peerAck) >= h.fin {
 		r.finishDir(c, h)
 	}
 }

@@ -68,19 +68,18 @@ func TestClosedConnectionsAreForgotten(t *testing.T) {
 	}
 }
 
-// endRecorder is a recorder that notes each connection's EndFrame.
+// endRecorder is a recorder that notes each connection's frame at Closed.
 type endRecorder struct {
 	recorder
 	ends map[int]uint64
 }
 
-func (e *endRecorder) Closed(c *ConnInfo) { e.ends[c.Stream] = c.EndFrame }
+func (e *endRecorder) Closed(c *ConnInfo) { e.ends[c.Stream] = c.Frame }
 
 // TestEndFrameIsTheConnections: a connection ended by the idle sweep, or
-// by the end of the capture, reports at its own last frame, not at the
-// last frame fed, which may be another connection's (FuzzCapture: the report of a stream no protocol
-// claims took the frame and headers of another connection, after frames
-// that had gone on since).
+// by the end of the capture, is closed at its own last frame, not at the
+// last frame fed, which may be another connection's (whose headers the
+// report of a stream no protocol claims would carry).
 func TestEndFrameIsTheConnections(t *testing.T) {
 	h := &endRecorder{ends: map[int]uint64{}}
 	h.frame = func(_ Dir, b []byte, _ bool) FrameResult { return prefixFrame(b) }
@@ -105,7 +104,7 @@ func TestEndFrameIsTheConnections(t *testing.T) {
 	want := map[int]uint64{0: 4, 1: 8, 2: 13}
 	for s, f := range want {
 		if h.ends[s] != f {
-			t.Errorf("stream %d: EndFrame %d, want %d (all: %v)", s, h.ends[s], f, h.ends)
+			t.Errorf("stream %d: closed at frame %d, want %d (all: %v)", s, h.ends[s], f, h.ends)
 		}
 	}
 }

@@ -122,7 +122,7 @@ func TestReassembler(t *testing.T) {
 				c2s(0, pdu(3, 'a')[:4]...),     // fills the hole
 			),
 			want: []string{
-				"s0 c2s conflict @7+1 #5 [#5(1)] \"retransmitted bytes differ from the bytes already used\"",
+				"s0 c2s conflict @7+1 #6 [#5(1)] \"retransmitted bytes differ from the bytes already used\"",
 				"s0 c2s pdu @0+5 #6 [#6(4) #5(1)]",
 				"s0 c2s pdu @5+5 #6 [#4(5)]",
 			},
@@ -136,7 +136,7 @@ func TestReassembler(t *testing.T) {
 			name:   "gap, resync at the next boundary",
 			script: withHandshake(c2s(0, p300[:100]...), c2s(200, cat(p300[200:], pdu(1, 'z'))...)),
 			want: []string{
-				"s0 c2s undissected @0+100 #4 [#4(100)] \"segment not captured\"",
+				"s0 c2s undissected @0+100 #5 [#4(100)] \"segment not captured\"",
 				"s0 c2s gap @100+100 #5 \"segment not captured\"",
 				"s0 c2s undissected @200+52 #5 [#5(52)] \"framing lost\"",
 				"s0 c2s pdu @252+3 #5 [#5(3)]",
@@ -148,8 +148,8 @@ func TestReassembler(t *testing.T) {
 			script: withHandshake(c2s(0, pdu(1, 'a')...), c2s(10, 'x', 'y', 0xAA, 0), c2s(14, pdu(1, 'c')...)),
 			want: []string{
 				"s0 c2s pdu @0+3 #4 [#4(3)]",
-				"s0 c2s gap @3+7 #5 \"segment not captured\"",
-				// Released together at Close: reported at the newest part.
+				// Given up at Close: at the connection's last frame.
+				"s0 c2s gap @3+7 #6 \"segment not captured\"",
 				"s0 c2s undissected @10+7 #6 [#5(4) #6(3)] \"framing lost\"",
 			},
 		},
@@ -203,10 +203,10 @@ func TestReassembler(t *testing.T) {
 				s2c(2).with("R"),
 			),
 			want: []string{
-				"s0 c2s undissected @0+50 #4 [#4(50)] \"segment not captured\"",
+				"s0 c2s undissected @0+50 #7 [#4(50)] \"segment not captured\"", // all at the RST
 				"s0 c2s gap @50+50 #7 \"segment not captured\"",
 				"s0 c2s pdu @100+3 #7 [#5(3)]",
-				"s0 s2c undissected @0+2 #6 [#6(2)] \"connection closed with incomplete PDU\"",
+				"s0 s2c undissected @0+2 #7 [#6(2)] \"connection closed with incomplete PDU\"",
 			},
 		},
 		{

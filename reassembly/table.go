@@ -58,10 +58,9 @@ type Noter interface {
 
 // Evicter is an optional ConnHandler method: Evicted is called when the
 // connection is dropped to make room for a new one (MaxConns), before it
-// is closed (Closed follows). frame and t are the segment being fed;
-// idle is the connection's last segment time.
+// is closed (Closed follows); idle is the connection's last segment time.
 type Evicter interface {
-	Evicted(c *ConnInfo, frame uint64, t time.Time, idle time.Time)
+	Evicted(c *ConnInfo, idle time.Time)
 }
 
 // handlerFor makes c's handler, once, at its first payload byte. The
@@ -123,7 +122,7 @@ func (r *Reassembler) makeRoom() {
 		if !c.closed {
 			r.stats.Evicted++
 			if e, ok := c.h.(Evicter); ok {
-				e.Evicted(&c.info, r.fedFrame, r.fedTime, c.lastTs)
+				e.Evicted(&c.info, c.lastTs)
 			}
 			r.closeConn(c)
 		}

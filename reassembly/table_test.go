@@ -20,8 +20,8 @@ func (n *noteRecorder) Noted(c *ConnInfo, nt Note) {
 	*n.notes = append(*n.notes, fmt.Sprintf("s%d %s #%d @%d+%d seen %d", c.Stream, k, nt.Frame, nt.Offset, nt.Length, nt.Seen))
 }
 
-func (n *noteRecorder) Evicted(c *ConnInfo, frame uint64, _, _ time.Time) {
-	*n.notes = append(*n.notes, fmt.Sprintf("s%d evicted #%d", c.Stream, frame))
+func (n *noteRecorder) Evicted(c *ConnInfo, _ time.Time) {
+	*n.notes = append(*n.notes, fmt.Sprintf("s%d evicted #%d", c.Stream, c.Frame))
 }
 
 func noteFactory(notes *[]string, made *int) Factory {
@@ -81,8 +81,8 @@ func TestSYNFloodIsCheap(t *testing.T) {
 }
 
 // TestEvictionTellsHandler: a connection with data, evicted for a newer
-// one, is told so at the frame that needed the room, and its idle
-// neighbours go first.
+// one, is told so, at its own last frame, and its idle neighbours go
+// first.
 func TestEvictionTellsHandler(t *testing.T) {
 	var notes []string
 	made := 0
@@ -93,8 +93,8 @@ func TestEvictionTellsHandler(t *testing.T) {
 		frame++
 	}
 	feedOne(r, frame, c2s(0, 2, 1).onConn(100).atMs(100))
-	if len(notes) != 1 || notes[0] != "s0 evicted #9" {
-		t.Errorf("notes %q, want s0 evicted #9", notes)
+	if len(notes) != 1 || notes[0] != "s0 evicted #1" {
+		t.Errorf("notes %q, want s0 evicted #1", notes)
 	}
 	if made != 9 {
 		t.Errorf("%d handlers", made)

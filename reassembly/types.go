@@ -41,11 +41,12 @@ type ConnInfo struct {
 	Client, Server Endpoint
 	// SawSYN tells whether a SYN was seen from either side.
 	SawSYN bool
-	// EndFrame and EndTime are set just before Closer.Closed: the frame
-	// that ended the connection (its FIN, its RST), or its last frame when
-	// a sweep, a flush or the end of the capture ended it, to report at.
-	EndFrame uint64
-	EndTime  time.Time
+	// Frame and Time are the connection's latest frame and its capture
+	// time: while a segment of it is fed, that segment's frame, which
+	// decides whatever the handler is told then; in a sweep, an eviction
+	// or Close, its own last frame.
+	Frame uint64
+	Time  time.Time
 }
 
 // Part is one frame's contribution to a unit: Bytes stream bytes taken from
@@ -121,10 +122,9 @@ type Unit struct {
 	// Parts lists the frames the bytes came from, in stream order; their
 	// Bytes add up to Length. Empty for KindGap.
 	Parts []Part
-	// Frame and Time identify where to report the unit: the frame being fed
-	// when it became complete, or, for units released by FlushIdle or Close,
-	// the newest frame among Parts (for a gap: the frame after it, or the
-	// connection's last frame).
+	// Frame and Time identify the frame that decides the unit: the frame
+	// being fed when it was made, or, for units made by FlushIdle, an
+	// eviction or Close, the connection's own last frame.
 	Frame uint64
 	Time  time.Time
 	// Reason says why bytes are undissected, missing or in conflict; empty

@@ -56,7 +56,7 @@ func chromium() (string, error) {
 }
 
 // pageOf decodes a capture and writes its page to dir; it returns the
-// page's path and the records (kept: Options.Keep), as the command would.
+// page's path and the records (clones), as the command would.
 func pageOf(t *testing.T, pcap, dir string) (string, []*analyze.Record) {
 	t.Helper()
 	f, err := os.Open(pcap)
@@ -73,10 +73,10 @@ func pageOf(t *testing.T, pcap, dir string) (string, []*analyze.Record) {
 	w.Begin()
 	var recs []*analyze.Record
 	emit := func(r *analyze.Record) error {
-		recs = append(recs, r)
+		recs = append(recs, r.Clone())
 		return w.Record(r)
 	}
-	if _, err := analyze.Run(src, analyze.New(analyze.Options{Keep: true, Export: true}, emit)); err != nil {
+	if _, err := analyze.Run(src, analyze.New(analyze.Options{Export: true}, analyze.SinkFunc(emit))); err != nil {
 		t.Fatal(err)
 	}
 	if err := w.End(); err != nil {

@@ -10,17 +10,14 @@ import (
 	"github.com/mcdissect/mcdissect/internal/mcgen"
 )
 
-// On two cores the back end runs in two shards (Classic, and the rest)
-// unless something must see the records shown in order (-t dd, the page,
-// exports, and -z that reads records or -w with -Y under -c): then in one.
-// Other -z statistics and -w -Y's frames are counted on each shard and
-// merged (TestStatsOnShardsEqualOneCore, TestSavedFramesOnShards). Either way
-// the output must be what one core prints, on a capture whose records
-// both shards make: statistics that keep the first of something, -t dd's
-// delta from the previous record shown, -c after a filter, the page.
-func TestOrderedWorkOnTwoCores(t *testing.T) {
+// The output is a function of the input alone: on one core and on two
+// the binary prints the same bytes, on a capture of every protocol
+// interleaved, whatever reads the records: statistics that keep the first
+// of something, -t dd's delta from the previous record shown, -c after a
+// filter, the page.
+func TestOneCoreAndTwo(t *testing.T) {
 	pcap := mixedCapture(t, t.TempDir())
-	// Both shards' protocols, interleaved, or the test tests nothing.
+	// Every protocol, interleaved, or the test tests nothing.
 	summary := runEnv(t, "1", "-r", pcap)
 	for _, p := range []string{" Classic ", " SLP ", " Query "} {
 		if n := strings.Count(summary, p); n < 20 {
@@ -28,14 +25,14 @@ func TestOrderedWorkOnTwoCores(t *testing.T) {
 		}
 	}
 	for _, args := range [][]string{
-		{"-q", "-z", "expert", "-z", "conv,mc", "-z", "mc,servers", "-z", "mc,stat", "-z", "mc,rtt", "-z", "io,stat,0.5,slp,classic"}, // two shards, merged
-		{"-t", "dd"}, // Ordered, as the rest up to the fields
+		{"-q", "-z", "expert", "-z", "conv,mc", "-z", "mc,servers", "-z", "mc,stat", "-z", "mc,rtt", "-z", "io,stat,0.5,slp,classic"},
+		{"-t", "dd"},
 		{"-t", "dd", "-Y", "classic || query", "-z", "mc,stat", "-z", "conv,mc"},
-		{"-V", "-z", "expert", "-Y", "!slp"}, // two shards, merged
+		{"-V", "-z", "expert", "-Y", "!slp"},
 		{"-T", "json", "-z", "conv,mc", "-c", "300"},
 		{"-q", "-z", "expert", "-z", "mc,servers", "-Y", "slp || classic", "-c", "400"},
-		{"-V", "-Y", "classic || query", "-c", "150"},         // two shards: the filter on each
-		{"-T", "json", "-z", "conv,tcp", "-z", "io,stat,0.5"}, // two shards: frame statistics read no record
+		{"-V", "-Y", "classic || query", "-c", "150"},
+		{"-T", "json", "-z", "conv,tcp", "-z", "io,stat,0.5"},
 		{"-T", "fields", "-e", "frame.number", "-e", "mc.message", "-Y", "slp || classic", "-c", "500"},
 		{"-T", "html"},
 	} {
@@ -58,7 +55,7 @@ func TestOrderedWorkOnTwoCores(t *testing.T) {
 }
 
 // mixedCapture writes mcgen's small capture of every protocol (seed 11)
-// into dir: both shards make records of it, interleaved.
+// into dir.
 func mixedCapture(t *testing.T, dir string) string {
 	t.Helper()
 	var gen bytes.Buffer

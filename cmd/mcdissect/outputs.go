@@ -118,7 +118,7 @@ func printVersion(w io.Writer) {
 var errVersion = errors.New("version")
 
 // markShown sets the record's time since the previous record shown, for
-// -t dd; records are accepted in order, one at a time (Options.Ordered).
+// -t dd; the sink sees records in order, one at a time.
 func (o *outputFlags) markShown(r *analyze.Record) {
 	if !o.lastShown.IsZero() {
 		r.DeltaShown = r.Time.Sub(o.lastShown)

@@ -129,12 +129,10 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mcdissect: %v\n", err)
 		return exitFail
 	}
-	// Records reach the output one way: the back end accepts, formats
-	// and writes them (outSink, analyze.Sink). What must see the records
-	// shown in order makes the run Ordered: one back end, instead of two
-	// shards that format at the same time.
-	sk := newOutSink(r, out, c.format, c.ropts, c.lineBuffered)
-	sk.prog = c.out.prog
+	// Records reach the output one way: the back end gives each, in
+	// order, to the sink, which filters, counts, feeds what reads records
+	// and renders.
+	sk := &outSink{w: r, count: c.count, prog: c.out.prog, line: c.lineBuffered}
 	dd := c.ropts.Time == "dd"
 	var recStats []stat // those that read records (the others count frames, on the front end)
 	for _, s := range stats {
@@ -142,24 +140,7 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 			recStats = append(recStats, s)
 		}
 	}
-	// On two shards, each counts the records it shows into statistics of
-	// its own, and keeps its own set of frames for -w -Y, merged at the end
-	// (stats_merge.go), unless the run is Ordered anyway, or -c stops it: a
-	// shard may show records past the count's last before the merger stops
-	// the run.
-	parallel := runtime.GOMAXPROCS(0) > 1
-	var sink analyze.Sink = sk
-	mergeStats := func() {}
 	keepFrames := wr != nil && flt != nil
-	if (len(recStats) > 0 || keepFrames) && parallel && c.count == 0 && !(exp != nil || dd || sk.page) {
-		merged := recStats
-		if keepFrames {
-			merged = append(merged[:len(merged):len(merged)], &framesKept{wr})
-			keepFrames = false
-		}
-		sink, mergeStats = shardStats(sk, merged)
-		recStats = nil
-	}
 	if len(recStats) > 0 || keepFrames || exp != nil || dd {
 		sk.ordered = func(rec *analyze.Record) error {
 			for _, s := range recStats {
@@ -179,17 +160,7 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 			return nil
 		}
 	}
-	// The back end runs on a goroutine of its own, apart from reading,
-	// reassembly and framing, when there is a core for it; in two shards
-	// unless the run is Ordered (the page is: its field table and its cap
-	// need its records in order). An Ordered run formats on one goroutine:
-	// with -V or JSON its back end is some 80% of the CPU time (-V -z
-	// mc,stat on the 100 MB capture: 2.1 of 2.7 s), which bounds its wall
-	// time; the render pool it replaces spread that over both cores for
-	// up to a third more CPU time. Statistics keep the two shards: they
-	// merge per-shard parts at the end.
-	c.opts.Parallel = parallel
-	c.opts.Ordered = sk.ordered != nil || sk.page
+	sk.flt = flt
 	c.opts.Lite = c.summaryOnly(flt, stats, exp)
 	c.opts.NoTCPHeader = c.noTCPHeader(flt, stats, exp)
 	// The page draws Classic levels from their inflated blocks.
@@ -197,24 +168,12 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 	if c.opts.Lite && os.Getenv("GOGC") == "" {
 		defer debug.SetGCPercent(debug.SetGCPercent(liteGCPercent))
 	}
-	if flt != nil {
-		sk.flts[0] = flt
-		if c.opts.Parallel && !c.opts.Ordered {
-			sk.flts[1], _ = filter.Compile(c.dispFilter) // compiled once already
-		}
-	}
 	if !regular || c.lineBuffered {
 		// A live capture or a pipe: records must not wait for batches and
 		// buffers that only a busy input fills (analyze.Options.FlushEvery).
 		c.opts.FlushEvery = flushEvery
 		c.opts.FlushEager = c.lineBuffered
 	}
-	c.opts.Batch = treeBatch
-	if c.opts.Lite {
-		c.opts.Batch = liteBatch
-	}
-	c.opts.Sink = sink
-	c.opts.Count = c.count
 	if c.twoPass {
 		if !regular {
 			fmt.Fprintf(stderr, "mcdissect: -2 reads the capture twice: %s is not a regular file\n", c.read)
@@ -224,11 +183,10 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 			c.opts.Later = c.firstPass()
 		}
 	}
-	a := analyze.New(c.opts, nil)
+	a := analyze.New(c.opts, sk)
 	warning, runErr := analyze.Run(src, a)
 	prog.stop()
 	endErr := r.End()
-	mergeStats()
 	for _, s := range stats {
 		s.print(stdout)
 	}

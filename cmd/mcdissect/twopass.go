@@ -19,15 +19,8 @@ func (c *config) firstPass() *dissect.Later {
 	}
 	defer src.Close()
 	opts := c.opts
-	opts.Sink, opts.Count, opts.OnFrame, opts.Later = discard{}, 0, nil, later
-	analyze.Run(src, analyze.New(opts, nil))
+	opts.OnFrame, opts.Later = nil, later
+	analyze.Run(src, analyze.New(opts, analyze.SinkFunc(func(*analyze.Record) error { return nil })))
 	later.Seal()
 	return later
 }
-
-// discard is the first pass's Sink: it shows no record.
-type discard struct{}
-
-func (discard) Accept(int, *analyze.Record) (bool, error)          { return false, nil }
-func (discard) Format(_ int, dst []byte, _ *analyze.Record) []byte { return dst }
-func (discard) Write([][]byte, int) error                          { return nil }

@@ -1,14 +1,18 @@
 package analyze
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 	"net/netip"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/mcdissect/mcdissect/dissect"
+	"github.com/mcdissect/mcdissect/internal/mcgen"
 )
 
 // recordLine is what a record says, with its tree when it has one: two
@@ -28,59 +32,22 @@ func recordLine(r *Record, tree bool) string {
 	return b.String()
 }
 
+// runLines runs the capture at path with opts and returns its records'
+// lines, in output order.
 func runLines(t *testing.T, path string, opts Options, tree bool) []string {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	src, err := OpenFile(f)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var lines []string
-	emit := func(r *Record) error {
+	a := New(opts, SinkFunc(func(r *Record) error {
 		lines = append(lines, recordLine(r, tree))
 		return nil
-	}
-	a := New(opts, emit)
-	if _, err := Run(src, a); err != nil {
+	}))
+	if _, err := Run(fileSource(t, path), a); err != nil {
 		t.Fatal(err)
 	}
 	if got, want := a.Stats().Records, uint64(len(lines)); got != want {
 		t.Errorf("Stats().Records = %d, emitted %d", got, want)
 	}
 	return lines
-}
-
-// The back end on its own goroutine (Parallel), fed in batches of any
-// size, must emit exactly what the one-goroutine analyzer emits; and Lite
-// decoding must give every record the same summary columns. Every sample
-// capture is run, so every protocol's framer/decoder instance split is
-// exercised on real traffic.
-func TestParallelAndLiteMatchSerial(t *testing.T) {
-	paths, _ := filepath.Glob("../samples/*.pcap")
-	if len(paths) == 0 {
-		t.Fatal("no sample captures")
-	}
-	for _, path := range paths {
-		t.Run(filepath.Base(path), func(t *testing.T) {
-			want := runLines(t, path, Options{}, true)
-			if len(want) == 0 {
-				t.Fatal("no records")
-			}
-			for _, o := range []Options{{Parallel: true}, {Parallel: true, Batch: 1}, {Parallel: true, Batch: 7, Keep: true}} {
-				got := runLines(t, path, o, true)
-				diffLines(t, fmt.Sprintf("parallel batch %d", o.Batch), got, want)
-			}
-			wantCols := runLines(t, path, Options{}, false)
-			for _, o := range []Options{{Lite: true}, {Lite: true, Parallel: true}, {Lite: true, Parallel: true, NoTCPHeader: true}} {
-				got := runLines(t, path, o, false)
-				diffLines(t, fmt.Sprintf("lite parallel=%v notcpheader=%v", o.Parallel, o.NoTCPHeader), got, wantCols)
-			}
-		})
-	}
 }
 
 func diffLines(t *testing.T, what string, got, want []string) {
@@ -96,26 +63,105 @@ func diffLines(t *testing.T, what string, got, want []string) {
 	}
 }
 
+func fileSource(t testing.TB, path string) Source {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := OpenFile(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return src
+}
+
+// mixedCapture writes mcgen's small capture of all three protocols for
+// seed to a temporary file and returns its path.
+func mixedCapture(t *testing.T, seed uint64) string {
+	t.Helper()
+	var gen bytes.Buffer
+	if _, err := mcgen.Generate(&gen, mcgen.SmallConfig(seed)); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "mixed.pcap")
+	if err := os.WriteFile(path, gen.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// The output is a function of the input alone: on one core and on two the
+// same records come out in the same order, compared line by line, without
+// sorting; Lite decoding gives every record the same summary columns, with
+// or without the TCP header. Every sample capture is run, and a generated
+// one that mixes all three protocols.
+func TestSameOnOneCoreAndTwo(t *testing.T) {
+	paths, _ := filepath.Glob("../samples/*.pcap")
+	if len(paths) == 0 {
+		t.Fatal("no sample captures")
+	}
+	paths = append(paths, mixedCapture(t, 3))
+	procs := runtime.GOMAXPROCS(0)
+	defer runtime.GOMAXPROCS(procs)
+	for _, path := range paths {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			runtime.GOMAXPROCS(1)
+			one := runLines(t, path, Options{}, true)
+			cols := runLines(t, path, Options{}, false)
+			runtime.GOMAXPROCS(2)
+			two := runLines(t, path, Options{}, true)
+			if len(one) == 0 {
+				t.Fatal("no records")
+			}
+			diffLines(t, "two cores", two, one)
+			for _, o := range []Options{{Lite: true}, {Lite: true, NoTCPHeader: true}} {
+				diffLines(t, fmt.Sprintf("lite notcpheader=%v", o.NoTCPHeader), runLines(t, path, o, false), cols)
+			}
+		})
+	}
+}
+
+// A record is at the frame that decides it: never before a frame its
+// bytes came from. A request held for its response keeps its place, so a
+// record's frame may be earlier than its predecessor's; every record's
+// frame is one the run has read.
+func TestRecordAtDecidingFrame(t *testing.T) {
+	paths, _ := filepath.Glob("../samples/*.pcap")
+	for _, path := range paths {
+		var frames uint64
+		a := New(Options{}, SinkFunc(func(r *Record) error {
+			for _, p := range r.Parts {
+				if p.Frame > r.Frame {
+					t.Errorf("%s: frame %d (%s) lists frame %d", filepath.Base(path), r.Frame, r.PDU.Message, p.Frame)
+				}
+			}
+			if r.Frame == 0 {
+				t.Errorf("%s: a record (%s) at no frame", filepath.Base(path), r.PDU.Message)
+			}
+			frames = max(frames, r.Frame)
+			return nil
+		}))
+		if _, err := Run(fileSource(t, path), a); err != nil {
+			t.Fatal(err)
+		}
+		if frames > a.Stats().Frames {
+			t.Errorf("%s: a record at frame %d of %d", filepath.Base(path), frames, a.Stats().Frames)
+		}
+	}
+}
+
 // A Lite record keeps its root node only.
 func TestLiteRecordsHaveNoTree(t *testing.T) {
 	var n int
-	a := New(Options{Lite: true}, func(r *Record) error {
+	a := New(Options{Lite: true}, SinkFunc(func(r *Record) error {
 		if len(r.PDU.Nodes) > 1 {
 			t.Errorf("frame %d (%s): %d nodes in a Lite record", r.Frame, r.PDU.Message, len(r.PDU.Nodes))
 		}
 		n++
 		return nil
-	})
-	f, err := os.Open("../samples/query-full.pcap")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	src, err := OpenFile(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := Run(src, a); err != nil {
+	}))
+	if _, err := Run(fileSource(t, "../samples/query-full.pcap"), a); err != nil {
 		t.Fatal(err)
 	}
 	if n == 0 {
@@ -123,41 +169,31 @@ func TestLiteRecordsHaveNoTree(t *testing.T) {
 	}
 }
 
-// An emit error stops a parallel analyzer: the front end stops reading soon
-// after, Finish returns the error (nil for ErrStop), and nothing is emitted
-// after it.
-func TestParallelStop(t *testing.T) {
+// A sink's error stops the run: the front end stops reading soon after,
+// Run returns the error (nil for ErrStop), and no record is given after it.
+func TestSinkErrorStops(t *testing.T) {
 	for _, stop := range []error{ErrStop, os.ErrClosed} {
 		n := 0
-		a := New(Options{Parallel: true, Batch: 3}, func(r *Record) error {
+		a := New(Options{}, SinkFunc(func(r *Record) error {
 			n++
 			if n == 5 {
 				return stop
 			}
 			if n > 5 {
-				t.Errorf("record %d emitted after the error", n)
+				t.Errorf("record %d given after the error", n)
 			}
 			return nil
-		})
-		f, err := os.Open("../samples/classic-session.pcap")
-		if err != nil {
-			t.Fatal(err)
-		}
-		src, err := OpenFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, err = Run(src, a)
-		f.Close()
+		}))
+		_, err := Run(fileSource(t, "../samples/classic-session.pcap"), a)
 		want := stop
 		if stop == ErrStop {
 			want = nil
 		}
-		if err != want {
+		if !errors.Is(err, want) && err != want {
 			t.Errorf("Run = %v, want %v", err, want)
 		}
 		if n != 5 {
-			t.Errorf("%d records emitted, want 5", n)
+			t.Errorf("%d records given, want 5", n)
 		}
 	}
 }
@@ -189,19 +225,11 @@ func TestPseudoFieldsAllocateNothing(t *testing.T) {
 
 // NoTCPHeader keeps no table of sequence bases and gives no record a TCP
 // header (the IP header stays), while the records are the same
-// (TestParallelAndLiteMatchSerial); without it a TCP record has its header.
+// (TestSameOnOneCoreAndTwo); without it a TCP record has its header.
 func TestNoTCPHeader(t *testing.T) {
 	for _, no := range []bool{false, true} {
-		f, err := os.Open("../samples/slp-status-concurrent.pcap")
-		if err != nil {
-			t.Fatal(err)
-		}
-		src, err := OpenFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
 		var tcp, withHeader, withIP int
-		a := New(Options{Lite: true, NoTCPHeader: no}, func(r *Record) error {
+		a := New(Options{Lite: true, NoTCPHeader: no}, SinkFunc(func(r *Record) error {
 			if r.TCP {
 				tcp++
 				if r.Layers.Has&HasTCP != 0 {
@@ -212,11 +240,10 @@ func TestNoTCPHeader(t *testing.T) {
 				}
 			}
 			return nil
-		})
-		if _, err := Run(src, a); err != nil {
+		}))
+		if _, err := Run(fileSource(t, "../samples/slp-status-concurrent.pcap"), a); err != nil {
 			t.Fatal(err)
 		}
-		f.Close()
 		if tcp == 0 {
 			t.Fatal("no TCP records")
 		}

@@ -1,0 +1,223 @@
+package analyze
+
+import (
+	"net/netip"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/mcdissect/mcdissect/dissect"
+)
+
+// op is what the back end is to do with a job.
+type op uint8
+
+const (
+	opEmit   op = iota // make the record (undissected bytes, a gap...), hold and emit it
+	opTCP              // make the record, decode its PDU with dec, hold and emit it
+	opUDP              // make the record, decode a datagram of udpProtocols[udp] and track it, hold and emit it
+	opGap              // tell dec of a gap in dir, then make, hold and emit the gap record
+	opClose            // dec's connection ended: let go of its waiting requests
+	opTick             // a second of packet time went by: expire the trackers
+	opFinish           // the input ended: close the trackers, emit everything
+	opFlush            // time went by (Analyzer.Flush): expire the trackers, release what may go, flush the sink
+)
+
+// makesRecord reports whether a job of op o makes a record.
+func makesRecord(o op) bool {
+	switch o {
+	case opEmit, opTCP, opUDP, opGap:
+		return true
+	}
+	return false
+}
+
+// job is what the back end is to do; for the ops that make a record, it
+// carries the record's fields, its bytes and frame list being in the
+// batch's arenas. The front end never touches a record: records live on
+// the back end. What every record of a connection's direction shares is in
+// its side, made once, so that a job stays about two cache lines.
+type job struct {
+	op     op
+	kind   Kind
+	dir    dissect.Dir
+	udp    uint8 // a datagram's protocol: its index in udpProtocols, or udpNone
+	wire   int32 // a datagram's length on the wire, or a cut PDU's (opTCP)
+	frame  uint64
+	time   time.Time
+	rel    time.Duration
+	now    time.Time // the front end's packet time when the job was made
+	gapLen int       // KindGap: the missing bytes; KindNote: the note's kind (noteKinds)
+	off    int64     // the bytes' stream offset (TCP)
+	data   span      // in the batch's arenas
+	parts  span
+	side   *side // TCP: the connection's direction; nil for a datagram
+	addrs  int32 // a datagram's source and destination in the batch's addrs
+	reason string
+	lay    Layers // the headers of the frame that decided it, if known (layers.go)
+}
+
+// side is what all the records of one direction of a TCP connection
+// share. Once a job points to it, it never changes: when the connection's
+// protocol is decided, new sides are made.
+type side struct {
+	src, dst       netip.AddrPort
+	stream         int
+	proto          string
+	dec            streamConn // the back end's decoder, nil when no protocol claimed the stream
+	client, server string     // the conversation's keys, for the trackers
+}
+
+// span is a range of one of a batch's arenas.
+type span struct{ off, n int32 }
+
+// batch is jobs and the bytes, frame lists and datagram addresses of
+// their records, as they cross from the front end to the back end.
+type batch struct {
+	jobs  []job
+	data  []byte
+	parts []Part
+	addrs []netip.AddrPort
+}
+
+// maxBatchBytes: a batch is sent early when its records' bytes pass this,
+// and a batch whose arena grew past it does not keep it (a few large PDUs
+// must not keep megabytes per batch alive).
+const maxBatchBytes = 1 << 20
+
+// Jobs per batch: the back end formats each record as it emits it, so no
+// record outlives its batch (but those held for a response) and batches
+// can be large, for fewer wake-ups of the back end; records with trees
+// make more output per job.
+const (
+	liteBatch = 1024
+	treeBatch = 256
+)
+
+func (b *batch) reset() {
+	clear(b.jobs) // let go of decoders and strings
+	b.jobs = b.jobs[:0]
+	b.data = b.data[:0]
+	if cap(b.data) > maxBatchBytes {
+		b.data = nil
+	}
+	b.parts = b.parts[:0]
+	b.addrs = b.addrs[:0]
+}
+
+// pipe carries batches of jobs from the front end's goroutine to the back
+// end's, in order.
+type pipe struct {
+	cur     *batch
+	size    int // jobs per batch
+	batches chan *batch
+	free    chan *batch
+	done    chan struct{} // closed when the back end has returned
+	stopped atomic.Bool   // the back end failed or was told to stop: the front end stops reading
+	stopc   chan struct{} // closed when stopped is set (Analyzer.Done)
+	once    sync.Once
+}
+
+// spareBatches is how many batches the back end hands back for reuse.
+const spareBatches = 8
+
+func newPipe(size int) *pipe {
+	return &pipe{
+		cur:     &batch{jobs: make([]job, 0, size)},
+		size:    size,
+		batches: make(chan *batch, 4),
+		free:    make(chan *batch, spareBatches),
+		done:    make(chan struct{}),
+		stopc:   make(chan struct{}),
+	}
+}
+
+// stop tells the front end that the back end has stopped.
+func (p *pipe) stop() {
+	p.stopped.Store(true)
+	p.once.Do(func() { close(p.stopc) })
+}
+
+// send hands the current batch, if it holds a job, to the back end and
+// starts another.
+func (p *pipe) send() {
+	if len(p.cur.jobs) == 0 {
+		return
+	}
+	p.batches <- p.cur
+	select {
+	case b := <-p.free:
+		p.cur = b
+	default:
+		p.cur = &batch{jobs: make([]job, 0, p.size)}
+	}
+}
+
+// recycle offers a finished batch back to the front end.
+func (p *pipe) recycle(b *batch) {
+	b.reset()
+	select {
+	case p.free <- b:
+	default:
+	}
+}
+
+// close sends what is left and waits for the back end to finish it.
+func (p *pipe) close() {
+	p.send()
+	close(p.batches)
+	<-p.done
+}
+
+// gapper is implemented by decoders that must know where a direction lost
+// bytes (a Classic level interrupted by a gap is not inflated).
+type gapper interface{ Gap(dissect.Dir) }
+
+// closer is implemented by decoders that hold requests awaiting responses.
+type closer interface{ Close() }
+
+// submit hands a job without a record to the back end.
+func (a *Analyzer) submit(j job) {
+	*a.newJob() = j
+	a.commit(nil)
+}
+
+// newJob is the front end's next job, zeroed, in the current batch: it is
+// filled in place, then committed.
+func (a *Analyzer) newJob() *job {
+	b := a.pp.cur
+	b.jobs = append(b.jobs, job{})
+	return &b.jobs[len(b.jobs)-1]
+}
+
+// addParts appends a record's frame list to the current batch for j.
+func (a *Analyzer) addParts(j *job, parts []Part) {
+	b := a.pp.cur
+	j.parts = span{int32(len(b.parts)), int32(len(parts))}
+	b.parts = append(b.parts, parts...)
+}
+
+// since is t.Sub(first) without Sub's overflow check (an Add and an Equal,
+// once per record) when the two are less than 280 years apart, as
+// capture times are; otherwise it is Sub, which saturates.
+func since(t, first time.Time) time.Duration {
+	if d := t.Unix() - first.Unix(); d > -280*365*86400 && d < 280*365*86400 {
+		return time.Duration(d)*time.Second + time.Duration(t.Nanosecond()-first.Nanosecond())
+	}
+	return t.Sub(first)
+}
+
+// commit completes the job newJob gave, with the bytes of the record it
+// makes, copied: the reader and the reassembler reuse theirs. A batch goes
+// to the back end when it is full.
+func (a *Analyzer) commit(data []byte) {
+	b := a.pp.cur
+	j := &b.jobs[len(b.jobs)-1]
+	j.now = a.now
+	j.rel = since(j.time, a.first)
+	j.data = span{int32(len(b.data)), int32(len(data))}
+	b.data = append(b.data, data...)
+	if len(b.jobs) >= a.pp.size || len(b.data) >= maxBatchBytes {
+		a.pp.send()
+	}
+}

@@ -1,0 +1,33 @@
+package analyze
+
+// A Sink is where a run's records go: the one way records leave the
+// pipeline. The back end gives it every record, in output order, one at a
+// time, on its own goroutine.
+type Sink interface {
+	// Record is given each record. r belongs to the analyzer and is valid
+	// only during the call: a sink that keeps records keeps r.Clone(). An
+	// error stops the run after r (ErrStop: without an error).
+	Record(r *Record) error
+	// Flush writes out what the sink buffers: the back end calls it, in
+	// order with the records, when time went by (Analyzer.Flush: a live
+	// capture or a pipe, whose records must not wait for a buffer to
+	// fill) and at the end of the run.
+	Flush() error
+}
+
+// SinkFunc is a Sink that calls f for each record and buffers nothing.
+type SinkFunc func(r *Record) error
+
+func (f SinkFunc) Record(r *Record) error { return f(r) }
+func (f SinkFunc) Flush() error           { return nil }
+
+// Collect is a Sink that keeps a clone of every record (tests and tools
+// that look at the records once the run is over).
+type Collect struct{ Records []*Record }
+
+func (c *Collect) Record(r *Record) error {
+	c.Records = append(c.Records, r.Clone())
+	return nil
+}
+
+func (c *Collect) Flush() error { return nil }
