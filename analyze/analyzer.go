@@ -1,7 +1,6 @@
 package analyze
 
 import (
-	"errors"
 	"net/netip"
 	"time"
 
@@ -10,17 +9,19 @@ import (
 	"github.com/gopacket/gopacket/layers"
 
 	"github.com/mcdissect/mcdissect/dissect"
+	"github.com/mcdissect/mcdissect/protocols"
+	"github.com/mcdissect/mcdissect/record"
 )
 
-// ErrStop, returned by an emit function, ends the run without an error
-// (-c reached its count).
-var ErrStop = errors.New("stop")
+// ErrStop, returned by a Sink, ends the run without an error (-c reached
+// its count): record.ErrStop, which renderers return too.
+var ErrStop = record.ErrStop
 
 // Options steer routing, limits, and what the records carry.
 type Options struct {
-	DecodeAs     []DecodeAs // -d rules, tried before the default ports and the heuristics
-	NoHeuristics bool       // only ports and -d rules pick protocols
-	ClassicSalt  string     // --classic-salt: a heartbeat salt known from elsewhere
+	DecodeAs     []DecodeAs        // -d rules, tried before the default ports and the heuristics
+	NoHeuristics bool              // only ports and -d rules pick protocols
+	Prefs        map[string]string // the protocols' preferences (-o), by name (protocols.Prefs)
 	// HoldWindow is how long, in packet time, a request may hold back the
 	// output while its response is awaited (so that the request can show
 	// "Response in frame N").
@@ -36,7 +37,7 @@ type Options struct {
 	// Lite decodes without trees (dissect.PDU.Lite): for output that
 	// shows only the summary columns.
 	Lite bool
-	// NoTCPHeader leaves the TCP header out of the records' Layers, the IP
+	// NoTCPHeader leaves the TCP header out of the records' record.Layers, the IP
 	// header kept: for output that shows no TCP field and filters on none.
 	NoTCPHeader bool
 	// Export has decoders attach the files PDUs carry (dissect.PDU.Export).
@@ -68,7 +69,7 @@ func (o *Options) defaults() {
 	if o.HoldWindow == 0 {
 		// Longer than the trackers' response windows, so that a tracker
 		// has given up (and said so) before a request is output.
-		o.HoldWindow = maxWindow() + time.Second
+		o.HoldWindow = protocols.MaxWindow() + time.Second
 	}
 	if o.MaxHeld == 0 {
 		o.MaxHeld = 1 << 10
@@ -96,16 +97,17 @@ type Analyzer struct {
 	frags   fragFrames
 
 	// The front end's state (see back.go).
-	frame        uint64
-	first        time.Time
-	now          time.Time // packet time: the newest packet's, moved on by Flush when the input is idle
-	pnow         time.Time // the newest packet's time
-	flushAt      time.Time // the packet time of the next housekeeping
-	queryServers map[netip.AddrPort]struct{}
-	tcpState     *tcpState
-	stats        Stats
-	pp           *pipe // to the back end's goroutine
-	finished     bool
+	frame    uint64
+	first    time.Time
+	now      time.Time                // packet time: the newest packet's, moved on by Flush when the input is idle
+	pnow     time.Time                // the newest packet's time
+	flushAt  time.Time                // the packet time of the next housekeeping
+	learned  map[netip.AddrPort]uint8 // servers learned by a UDP protocol's heuristic: its index in udpProtos
+	run      *protocols.Run           // what the protocols share in this run
+	tcpState *tcpState
+	stats    Stats
+	pp       *pipe // to the back end's goroutine
+	finished bool
 
 	*backEnd // the back end's state, in an allocation of its own
 }
@@ -139,13 +141,21 @@ func New(opts Options, sink Sink) *Analyzer {
 		size = 1 // -l: a record never waits for others to fill a batch
 	}
 	a := &Analyzer{opts: opts,
-		defrag:       ip4defrag.NewIPv4Defragmenter(),
-		queryServers: map[netip.AddrPort]struct{}{},
-		backEnd:      &backEnd{sink: sink, trackers: newTrackers(opts.Later), borrow: opts.Lite},
-		pp:           newPipe(size),
+		defrag:  ip4defrag.NewIPv4Defragmenter(),
+		learned: map[netip.AddrPort]uint8{},
+		run:     &protocols.Run{Later: opts.Later, Prefs: opts.Prefs},
+		backEnd: &backEnd{sink: sink, borrow: opts.Lite},
+		pp:      newPipe(size),
+	}
+	for _, p := range protocols.Of(protocols.UDP) {
+		var t protocols.Tracker
+		if p.NewTracker != nil {
+			t = p.NewTracker(a.run)
+		}
+		a.udpProtos, a.trackers = append(a.udpProtos, p), append(a.trackers, t)
 	}
 	a.backEnd.opts = &a.opts
-	a.big = make(chan *Record, maxBigRecords)
+	a.big = make(chan *entry, maxBigRecords)
 	// gopacket 1.1.19 fixes a parser's first layer, so there is one per IP
 	// version; both decode into the same layer structs.
 	a.parser4 = gopacket.NewDecodingLayerParser(layers.LayerTypeIPv4, &a.ip4, &a.ip6, &a.udp, &a.tcp, &a.payload)

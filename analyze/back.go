@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/mcdissect/mcdissect/dissect"
+	"github.com/mcdissect/mcdissect/protocols"
+	"github.com/mcdissect/mcdissect/record"
 )
 
 // backEnd is the state only the back end's goroutine touches: the records,
@@ -14,19 +16,20 @@ import (
 // allocated apart from the front end's fields and padded, so that the two
 // goroutines never write to the same cache line.
 type backEnd struct {
-	_        [64]byte
-	opts     *Options
-	sink     Sink
-	trackers []tracker // the UDP protocols', by their index in udpProtocols
-	keys     addrKeys
-	held     []*Record // records waiting to be emitted, in order
-	free     []*Record
-	big      chan *Record // records with a large tree, for PDUs likely to need one (bigRecord)
-	bnow     time.Time    // packet time as the back end has seen it
-	berr     error        // the sink's error (ErrStop included)
-	records  uint64
-	panics   uint64 // decoder panics caught (decode, safely)
-	made     uint64 // records made so far
+	_         [64]byte
+	opts      *Options
+	sink      Sink
+	udpProtos []*protocols.Protocol // the UDP protocols: a datagram job's udp indexes them
+	trackers  []protocols.Tracker   // theirs, by the same index (nil for a protocol without one)
+	keys      addrKeys
+	held      []*entry // records waiting to be emitted, in order
+	free      []*entry
+	big       chan *entry // records with a large tree, for PDUs likely to need one (bigRecord)
+	bnow      time.Time   // packet time as the back end has seen it
+	berr      error       // the sink's error (ErrStop included)
+	records   uint64
+	panics    uint64 // decoder panics caught (decode, safely)
+	made      uint64 // records made so far
 	// madeBytes: the bytes of those records, counted as made counts them
 	madeBytes uint64
 	// borrow: records view their bytes in the batch's arena instead of
@@ -61,20 +64,31 @@ const (
 	maxPooledData  = 4 << 10
 )
 
+// entry is a record with what the back end keeps of it while it holds it.
+type entry struct {
+	record.Record
+	seq uint64 // its index among all the records the back end made
+	// bytesBefore: the bytes of all the records made before it (see
+	// Options.MaxHeldBytes)
+	bytesBefore uint64
+	udp         int8           // a datagram's protocol, its index in udpProtos; -1 for TCP
+	dec         protocols.Conn // TCP: the connection's decoder, which may hold the PDU (GiveUp)
+}
+
 // newRecord takes a record from the free list.
-func (a *backEnd) newRecord() *Record {
+func (a *backEnd) newRecord() *entry {
 	if n := len(a.free); n > 0 {
 		r := a.free[n-1]
 		a.free[n-1] = nil // the slot must not keep it alive once it is used for a large PDU
 		a.free = a.free[:n-1]
-		r.reset()
+		r.Reset()
 		return r
 	}
-	return &Record{}
+	return &entry{}
 }
 
-func pooled(r *Record) bool {
-	return cap(r.PDU.Nodes) <= maxPooledNodes && cap(r.buf) <= maxPooledData
+func pooled(r *entry) bool {
+	return cap(r.PDU.Nodes) <= maxPooledNodes && r.BufCap() <= maxPooledData
 }
 
 // Records whose tree outgrew the pool (a full stat has a node per string,
@@ -87,8 +101,8 @@ const (
 )
 
 // keepBig offers r to the big records' pool; it reports whether r went there.
-func (a *backEnd) keepBig(r *Record) bool {
-	if n := cap(r.PDU.Nodes); n <= maxPooledNodes || n > maxBigNodes || cap(r.buf) > maxPooledData {
+func (a *backEnd) keepBig(r *entry) bool {
+	if n := cap(r.PDU.Nodes); n <= maxPooledNodes || n > maxBigNodes || r.BufCap() > maxPooledData {
 		return false
 	}
 	select {
@@ -100,10 +114,10 @@ func (a *backEnd) keepBig(r *Record) bool {
 }
 
 // bigRecord is a record from the big pool, reset, or nil.
-func (a *backEnd) bigRecord() *Record {
+func (a *backEnd) bigRecord() *entry {
 	select {
 	case r := <-a.big:
-		r.reset()
+		r.Reset()
 		return r
 	default:
 		return nil
@@ -111,10 +125,10 @@ func (a *backEnd) bigRecord() *Record {
 }
 
 // record makes the record a job describes.
-func (a *backEnd) record(j *job, b *batch) *Record {
-	var r *Record
+func (a *backEnd) record(j *job, b *batch) *entry {
+	var r *entry
 	if j.op == opUDP && j.dir == dissect.DirS2C && !a.opts.Lite {
-		if big := udpProtocols[j.udp].bigResponse; big > 0 && int(j.data.n) > big {
+		if big := a.udpProtos[j.udp].BigResponse; big > 0 && int(j.data.n) > big {
 			r = a.bigRecord() // most likely a Query full stat
 		}
 	}
@@ -130,7 +144,7 @@ func (a *backEnd) record(j *job, b *batch) *Record {
 	if s := j.side; s != nil {
 		r.Src, r.Dst, r.Stream, r.Proto, r.udp, r.dec = s.src, s.dst, s.stream, s.proto, -1, s.dec
 	} else {
-		r.Src, r.Dst, r.Stream, r.Proto, r.udp, r.dec = b.addrs[j.addrs], b.addrs[j.addrs+1], -1, datagramProto(j.udp), -1, nil
+		r.Src, r.Dst, r.Stream, r.Proto, r.udp, r.dec = b.addrs[j.addrs], b.addrs[j.addrs+1], -1, a.datagramProto(j.udp), -1, nil
 		if j.udp != udpNone {
 			r.udp = int8(j.udp)
 		}
@@ -138,9 +152,9 @@ func (a *backEnd) record(j *job, b *batch) *Record {
 	r.Parts = append(r.Parts, b.parts[j.parts.off:j.parts.off+j.parts.n]...)
 	data := b.data[j.data.off : j.data.off+j.data.n]
 	if a.borrow {
-		r.borrow(data)
+		r.Borrow(data)
 	} else {
-		r.setData(data)
+		r.SetData(data)
 	}
 	r.PDU.Lite, r.PDU.Export = a.opts.Lite, a.opts.Export
 	return r
@@ -167,7 +181,7 @@ func (a *backEnd) process(j *job, b *batch) {
 		return
 	}
 	a.clock(j)
-	var r *Record
+	var r *entry
 	if makesRecord(j.op) {
 		r = a.record(j, b)
 	}
@@ -175,9 +189,7 @@ func (a *backEnd) process(j *job, b *batch) {
 	case opGap, opEmit, opTCP, opUDP:
 		a.decode(j, r)
 	case opClose:
-		if c, ok := j.side.dec.(closer); ok {
-			a.safely(c.Close)
-		}
+		a.safely(j.side.dec.Close)
 	case opTick:
 		a.safely(a.expire)
 	case opFlush:
@@ -216,11 +228,12 @@ func (a *backEnd) flushSink() {
 // end's one panic boundary: a panic in a decoder becomes a malformed
 // record naming the frame, the protocol and the panic, and the run goes on
 // with the next job.
-func (a *backEnd) decode(j *job, r *Record) {
+func (a *backEnd) decode(j *job, e *entry) {
+	r := &e.Record
 	defer func() {
 		if v := recover(); v != nil {
 			a.panics++
-			panicPDU(&r.PDU, r.Proto, j.dir, r.data, r.Frame, v)
+			panicPDU(&r.PDU, r.Proto, j.dir, r.Data(), r.Frame, v)
 		}
 	}()
 	if testPanic != nil {
@@ -228,33 +241,31 @@ func (a *backEnd) decode(j *job, r *Record) {
 	}
 	switch j.op {
 	case opGap:
-		if g, ok := j.side.dec.(gapper); ok {
-			g.Gap(j.dir)
-		}
+		j.side.dec.Gap(j.dir)
 		fallthrough
 	case opEmit:
 		switch r.Kind {
-		case KindConflict:
-			conflictPDU(&r.PDU, r.Proto, j.dir, r.data, j.off)
-		case KindGap:
+		case record.KindConflict:
+			conflictPDU(&r.PDU, r.Proto, j.dir, r.Data(), j.off)
+		case record.KindGap:
 			gapPDU(&r.PDU, r.Proto, j.dir, j.gapLen, j.off, j.reason)
-		case KindNote:
+		case record.KindNote:
 			notePDU(&r.PDU, r.Proto, j.dir, j.gapLen, j.reason)
 		default:
-			undissectedPDU(&r.PDU, r.Proto, j.dir, r.data, j.off, r.Reason)
+			undissectedPDU(&r.PDU, r.Proto, j.dir, r.Data(), j.off, r.Reason)
 		}
 	case opTCP:
 		r.PDU.Dir = j.dir
 		s := j.side
 		m := dissect.Meta{Frame: r.Frame, Time: r.Time, Client: s.client, Server: s.server, Dir: j.dir}
-		if cd, ok := s.dec.(cutDecoder); ok && int(j.wire) > len(r.data) {
-			cd.DecodeCut(&r.PDU, r.data, int(j.wire), m) // a PDU cut by the end or a gap (tcp.go)
+		if int(j.wire) > len(r.Data()) {
+			s.dec.DecodeCut(&r.PDU, r.Data(), int(j.wire), m) // a PDU cut by the end or a gap (tcp.go)
 		} else {
-			s.dec.Decode(&r.PDU, r.data, m)
+			s.dec.Decode(&r.PDU, r.Data(), m)
 		}
 		r.PDU.Dir = j.dir
 	case opUDP:
-		udpProtocols[j.udp].decode(&r.PDU, r.data, int(j.wire), j.dir)
+		a.udpProtos[j.udp].Decode(&r.PDU, r.Data(), int(j.wire), j.dir)
 		t := a.trackers[j.udp]
 		if r.PDU.Lite || t == nil {
 			break // the tracker adds to trees only; not even its keys are needed
@@ -282,7 +293,7 @@ func (a *backEnd) safely(f func()) {
 
 // testPanic, set by tests only, runs before each record's decoding, on the
 // back end, inside the panic boundary.
-var testPanic func(*Record)
+var testPanic func(*record.Record)
 
 // panicPDU makes p, whose decoding panicked with v, a malformed PDU: its
 // bytes undissected, an error expert item naming the frame, the protocol
@@ -300,7 +311,7 @@ func panicPDU(p *dissect.PDU, proto string, dir dissect.Dir, data []byte, frame 
 	if i < 0 {
 		i = 0
 	}
-	p.AddExpert(i, ExpertPanic, "frame "+strconv.FormatUint(frame, 10)+": the "+proto+" decoder panicked ("+msg+"); its "+itoa(len(data))+" bytes are shown undissected")
+	p.AddExpert(i, record.ExpertPanic, "frame "+strconv.FormatUint(frame, 10)+": the "+proto+" decoder panicked ("+msg+"); its "+itoa(len(data))+" bytes are shown undissected")
 	c.Finish()
 	if i > 0 {
 		p.Nodes[i].Flags |= dissect.FlagMalformed
@@ -331,8 +342,8 @@ func (a *backEnd) release(all bool) {
 					if t := a.trackers[r.udp]; t != nil {
 						t.GiveUp(&r.PDU)
 					}
-				} else if g, ok := r.dec.(giver); ok && r.PDU.Pending {
-					g.GiveUp(&r.PDU)
+				} else if r.dec != nil && r.PDU.Pending {
+					r.dec.GiveUp(&r.PDU)
 				}
 			})
 			if r.PDU.Pending {
@@ -345,9 +356,9 @@ func (a *backEnd) release(all bool) {
 		a.records++
 		r.dec = nil // only a held record needs it
 		if a.opts.Redact {
-			r.redact()
+			r.Redact()
 		}
-		if err := a.sink.Record(r); err != nil {
+		if err := a.sink.Record(&r.Record); err != nil {
 			a.berr = err
 		}
 		if recycle {
@@ -360,7 +371,7 @@ func (a *backEnd) release(all bool) {
 	}
 	if a.borrow {
 		for _, r := range a.held[i:] {
-			r.own() // it outlives the batch
+			r.Own() // it outlives the batch
 		}
 	}
 	n := copy(a.held, a.held[i:])

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mcdissect/mcdissect/analyze"
+	"github.com/mcdissect/mcdissect/record"
 	"github.com/mcdissect/mcdissect/render"
 )
 
@@ -44,12 +45,12 @@ func BenchmarkPipeline(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					emit := func(*analyze.Record) error { records++; return nil }
+					emit := func(*record.Record) error { records++; return nil }
 					var r render.Renderer
 					if out.format != "" {
 						r = render.New(out.format, io.Discard, out.o)
 						r.Begin()
-						emit = func(rec *analyze.Record) error { records++; return r.Record(rec) }
+						emit = func(rec *record.Record) error { records++; return r.Record(rec) }
 					}
 					if _, err := analyze.Run(src, analyze.New(analyze.Options{}, analyze.SinkFunc(emit))); err != nil {
 						b.Fatal(err)

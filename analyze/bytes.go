@@ -3,9 +3,12 @@ package analyze
 import (
 	"fmt"
 	"net/netip"
+	"strings"
 	"time"
 
 	"github.com/mcdissect/mcdissect/dissect"
+	"github.com/mcdissect/mcdissect/protocols"
+	"github.com/mcdissect/mcdissect/record"
 )
 
 // Teaching addresses for bytes typed on the command line: documentation
@@ -15,23 +18,24 @@ var (
 	teachServer = netip.MustParseAddrPort("192.0.2.2:25565")
 )
 
-// DecodeBytes dissects bytes given by hand (mcdissect decode): one Query
-// datagram, or for the TCP protocols the bytes one side sent, framed into
-// as many PDUs as they hold, with what is left reported as undissected.
-func DecodeBytes(proto string, dir dissect.Dir, data []byte, emit func(*Record) error) error {
+// DecodeBytes dissects bytes given by hand (mcdissect decode): one
+// datagram of a UDP protocol, or for a TCP protocol the bytes one side
+// sent, framed into as many PDUs as they hold, with what is left reported
+// as undissected.
+func DecodeBytes(proto string, dir dissect.Dir, data []byte, emit func(*record.Record) error) error {
 	src, dst := teachClient, teachServer
 	if dir == dissect.DirS2C {
 		src, dst = dst, src
 	}
-	switch proto {
-	case "query", "raknet":
-		r := &Record{Kind: KindPDU, Frame: 1, Time: time.Unix(0, 0).UTC(), Src: src, Dst: dst, Stream: -1, Proto: proto}
-		d := r.setData(data)
-		p, _ := udpProtoByName(proto)
-		udpProtocols[p].decode(&r.PDU, d, len(d), dir)
+	p := protocols.ByName(proto)
+	switch {
+	case p == nil:
+		return fmt.Errorf("--proto %q: choose one of %s", proto, strings.Join(protocols.Names(), ", "))
+	case p.Transport == protocols.UDP:
+		r := &record.Record{Kind: record.KindPDU, Frame: 1, Time: time.Unix(0, 0).UTC(), Src: src, Dst: dst, Stream: -1, Proto: p.Registry.Proto}
+		d := r.SetData(data)
+		p.Decode(&r.PDU, d, len(d), dir)
 		return emit(r)
-	case "slp", "classic", "heartbeat":
-		return decodeStreamBytes(proto, dir, src, dst, data, emit)
 	}
-	return fmt.Errorf("--proto %q: choose query, raknet, slp, classic or heartbeat", proto)
+	return decodeStreamBytes(p, dir, src, dst, data, emit)
 }

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcdissect/mcdissect/record"
+
 	"github.com/mcdissect/mcdissect/internal/capgen"
 )
 
@@ -37,7 +39,7 @@ func TestCutAfterResync(t *testing.T) {
 	}
 	var cut []string
 	for _, r := range recs {
-		if r.Kind == KindUndissected && !strings.Contains(r.PDU.Info, "resynchronised") {
+		if r.Kind == record.KindUndissected && !strings.Contains(r.PDU.Info, "resynchronised") {
 			t.Errorf("undissected: %s", r.PDU.Info)
 		}
 		if strings.Contains(r.PDU.Info, "[cut: ") {

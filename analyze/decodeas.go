@@ -4,22 +4,20 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/mcdissect/mcdissect/protocols"
 )
 
-// DecodeAs is one -d rule: traffic on this transport port is this protocol.
+// DecodeAs is one -d rule: traffic on this transport port is this
+// protocol (a registration's name).
 type DecodeAs struct {
-	TCP   bool
-	Port  uint16
-	Proto string
+	Transport protocols.Transport
+	Port      uint16
+	Proto     string
 }
 
-// Protocols each transport can carry, for -d.
-var (
-	udpProtos = []string{"query", "raknet"}
-	tcpProtos = []string{"slp", "classic", "heartbeat"}
-)
-
-// ParseDecodeAs parses tshark's form "udp.port==25575,query".
+// ParseDecodeAs parses tshark's form "udp.port==25575,query", against the
+// registered protocols.
 func ParseDecodeAs(s string) (DecodeAs, error) {
 	sel, proto, ok := strings.Cut(s, ",")
 	if !ok {
@@ -30,12 +28,11 @@ func ParseDecodeAs(s string) (DecodeAs, error) {
 		return DecodeAs{}, fmt.Errorf("-d %q: the selector must be <layer>.port==<port>", s)
 	}
 	var d DecodeAs
-	var allowed []string
 	switch field {
 	case "udp.port":
-		allowed = udpProtos
+		d.Transport = protocols.UDP
 	case "tcp.port":
-		d.TCP, allowed = true, tcpProtos
+		d.Transport = protocols.TCP
 	default:
 		return DecodeAs{}, fmt.Errorf("-d %q: unknown selector %q (use udp.port or tcp.port)", s, field)
 	}
@@ -45,33 +42,30 @@ func ParseDecodeAs(s string) (DecodeAs, error) {
 	}
 	d.Port = uint16(p)
 	proto = strings.ToLower(strings.TrimSpace(proto))
-	for _, a := range allowed {
-		if a == proto {
+	var allowed []string
+	for _, r := range protocols.Of(d.Transport) {
+		if r.Name == proto {
 			d.Proto = proto
 			return d, nil
 		}
+		allowed = append(allowed, r.Name)
 	}
 	return DecodeAs{}, fmt.Errorf("-d %q: %q cannot be decoded over %s (choose from %s)", s, proto, field[:3], strings.Join(allowed, ", "))
 }
 
-// Default ports: what a server listens on when nobody changed it.
-const (
-	PortMinecraft = 25565 // Query (UDP), SLP and Classic (TCP)
-	PortHTTP      = 80    // the Classic heartbeat
-)
-
-// decodeAs finds a -d rule for a port pair; server is the side it matched.
-func (a *Analyzer) decodeAs(tcp bool, sport, dport uint16) (proto string, serverIsDst bool, ok bool) {
+// decodeAs finds a -d rule for a port pair; serverIsDst says which side it
+// matched.
+func (a *Analyzer) decodeAs(t protocols.Transport, sport, dport uint16) (p *protocols.Protocol, serverIsDst bool, ok bool) {
 	for _, d := range a.opts.DecodeAs {
-		if d.TCP != tcp {
+		if d.Transport != t {
 			continue
 		}
 		if d.Port == dport {
-			return d.Proto, true, true
+			return protocols.ByName(d.Proto), true, true
 		}
 		if d.Port == sport {
-			return d.Proto, false, true
+			return protocols.ByName(d.Proto), false, true
 		}
 	}
-	return "", false, false
+	return nil, false, false
 }

@@ -2,7 +2,8 @@
 // link, IP and transport decoding -> routing to a protocol by port, "decode
 // as" rules or heuristics -> a UDP dissector, or TCP reassembly and framing
 // -> records, given in order to one Sink. The CLI and the golden tests
-// both use it, so what the goldens check is what users see.
+// both use it, so what the goldens check is what users see. The protocols
+// are those registered (package protocols): nothing here names one.
 //
 // One execution model, for every input and output:
 //
@@ -13,9 +14,9 @@
 //	   │                                       -> TCP: reassembly, framing
 //	   │ jobs, in batches, in the order they are made
 //	   ▼
-//	back end (a goroutine of its own): decode (udpProtocols[i].decode,
-//	   │ streamConn.Decode), trackers, the hold queue (a request waits for
-//	   │ its response, bounded: release)
+//	back end (a goroutine of its own): decode (Protocol.Decode,
+//	   │ Conn.Decode), trackers, the hold queue (a request waits for its
+//	   │ response, bounded: release)
 //	   ▼
 //	Sink.Record, each record in order; Sink.Flush when time went by
 //	(Analyzer.Flush) and at the end

@@ -1,6 +1,9 @@
 package analyze
 
-import "github.com/mcdissect/mcdissect/dissect"
+import (
+	"github.com/mcdissect/mcdissect/dissect"
+	"github.com/mcdissect/mcdissect/record"
+)
 
 // pseudoExplanations: the field reference for the record-level fields
 // (frame, ip, ipv6, udp, tcp) and what every protocol shares (mc). Applied
@@ -51,7 +54,7 @@ var pseudoExplanations = map[string]string{
 }
 
 func init() {
-	for _, r := range []*dissect.Registry{regFrame, regIP, regIPv6, regUDP, regTCP, dissect.Core} {
+	for _, r := range []*dissect.Registry{record.RegFrame, record.RegIP, record.RegIPv6, record.RegUDP, record.RegTCP, dissect.Core} {
 		r.Explain(pseudoExplanations, nil)
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/mcdissect/mcdissect/record"
+
 	"github.com/gopacket/gopacket"
 	"github.com/gopacket/gopacket/layers"
 )
@@ -55,7 +57,7 @@ func TestFastIPv4(t *testing.T) {
 		{"ipv6", ipUDP(t, true, 40000, 25565, handshakeReq), false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			a := New(Options{}, SinkFunc(func(*Record) error { return nil }))
+			a := New(Options{}, SinkFunc(func(*record.Record) error { return nil }))
 			var trunc bool
 			ver := int(tc.pkt[0] >> 4)
 			fast := a.fastIPv4(ver, tc.pkt, &trunc)
@@ -66,7 +68,7 @@ func TestFastIPv4(t *testing.T) {
 				return
 			}
 			got := summarize(a, trunc)
-			b := New(Options{}, SinkFunc(func(*Record) error { return nil }))
+			b := New(Options{}, SinkFunc(func(*record.Record) error { return nil }))
 			if err := b.parser4.DecodeLayers(tc.pkt, &b.decoded); err != nil {
 				t.Fatalf("the parser fails where the fast path did not: %v", err)
 			}

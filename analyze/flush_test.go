@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcdissect/mcdissect/record"
+
 	"github.com/gopacket/gopacket"
 	"github.com/gopacket/gopacket/layers"
 
@@ -39,7 +41,7 @@ func (l *flushLog) Flush() error {
 }
 
 // Record makes it a Sink.
-func (l *flushLog) Record(r *Record) error {
+func (l *flushLog) Record(r *record.Record) error {
 	l.add(recordLine(r, true))
 	return nil
 }
@@ -259,7 +261,7 @@ type stopAfter struct {
 	n int
 }
 
-func (s stopAfter) Record(r *Record) error {
+func (s stopAfter) Record(r *record.Record) error {
 	s.flushLog.Record(r)
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -4,6 +4,8 @@ import (
 	"net/netip"
 	"time"
 
+	"github.com/mcdissect/mcdissect/record"
+
 	"github.com/gopacket/gopacket"
 	"github.com/gopacket/gopacket/layers"
 )
@@ -56,7 +58,7 @@ type fragKey struct {
 
 type fragList struct {
 	key   fragKey
-	parts []Part
+	parts []record.Part
 	last  uint64
 	ts    time.Time // of the last fragment
 }
@@ -81,13 +83,13 @@ func (f *fragFrames) add(ip *layers.IPv4, frame uint64, ts time.Time, n int) fra
 		l = &fragList{key: k}
 		f.m[k] = l
 	}
-	l.parts = append(l.parts, Part{Frame: frame, Bytes: n})
+	l.parts = append(l.parts, record.Part{Frame: frame, Bytes: n})
 	l.last, l.ts = frame, ts
 	return k
 }
 
 // take returns and forgets the frames of a completed datagram.
-func (f *fragFrames) take(k fragKey) []Part {
+func (f *fragFrames) take(k fragKey) []record.Part {
 	l := f.m[k]
 	if l == nil {
 		return nil

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mcdissect/mcdissect/dissect"
+	"github.com/mcdissect/mcdissect/record"
 )
 
 // FuzzCapture feeds arbitrary bytes as a capture file through the whole
@@ -31,7 +32,7 @@ func FuzzCapture(f *testing.F) {
 			return
 		}
 		var full []string
-		a := New(Options{}, SinkFunc(func(r *Record) error {
+		a := New(Options{}, SinkFunc(func(r *record.Record) error {
 			if err := dissect.Check(&r.PDU); err != nil {
 				t.Fatalf("frame %d (%s %s): %v", r.Frame, r.Proto, r.PDU.Message, err)
 			}
@@ -66,7 +67,7 @@ func runData(data []byte, opts Options, tree bool) []string {
 		return nil
 	}
 	var lines []string
-	a := New(opts, SinkFunc(func(r *Record) error {
+	a := New(opts, SinkFunc(func(r *record.Record) error {
 		lines = append(lines, recordLine(r, tree))
 		return nil
 	}))

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcdissect/mcdissect/dissect"
 	"github.com/mcdissect/mcdissect/internal/capgen"
+	"github.com/mcdissect/mcdissect/record"
 )
 
 // TestUnansweredRequestIsSaidSo: a request that gets no response is output
@@ -151,7 +152,7 @@ func TestLateRecordKeepsTheClock(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var req, resp *Record
+		var req, resp *record.Record
 		cut := false // the Status Request cut short, decoded at the close
 		for _, r := range recs {
 			switch {
@@ -201,7 +202,7 @@ func TestGivenUpPingIsLinkedBack(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var req, resp *Record
+		var req, resp *record.Record
 		for _, r := range recs {
 			switch r.PDU.Message {
 			case "Ping Request":

@@ -14,6 +14,7 @@ import (
 	"github.com/gopacket/gopacket/pcapgo"
 
 	"github.com/mcdissect/mcdissect/dissect"
+	"github.com/mcdissect/mcdissect/record"
 )
 
 // The handshake request and response of seed 001, session ID 1.
@@ -112,19 +113,19 @@ func pcapFile(order binary.ByteOrder, nano bool, link uint32, frames [][]byte, s
 }
 
 // analyzeBytes runs the pipeline over a capture held in memory.
-func analyzeBytes(t testing.TB, capture []byte, opts Options) ([]*Record, error, error) {
+func analyzeBytes(t testing.TB, capture []byte, opts Options) ([]*record.Record, error, error) {
 	t.Helper()
 	src, err := OpenFile(bytes.NewReader(capture))
 	if err != nil {
 		return nil, nil, err
 	}
-	var recs []*Record
-	a := New(opts, SinkFunc(func(r *Record) error {
+	var recs []*record.Record
+	a := New(opts, SinkFunc(func(r *record.Record) error {
 		c := *r // records are reused after emit: keep a deep enough copy
 		c.PDU.Nodes = append([]dissect.Node(nil), r.PDU.Nodes...)
 		c.PDU.Experts = append([]dissect.ExpertItem(nil), r.PDU.Experts...)
 		c.PDU.Data = append([]byte(nil), r.PDU.Data...)
-		c.Parts = append([]Part(nil), r.Parts...)
+		c.Parts = append([]record.Part(nil), r.Parts...)
 		recs = append(recs, &c)
 		return nil
 	}))

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcdissect/mcdissect/dissect"
 	"github.com/mcdissect/mcdissect/internal/capgen"
+	"github.com/mcdissect/mcdissect/record"
 )
 
 func TestExactTimes(t *testing.T) {
@@ -22,8 +23,8 @@ func TestExactTimes(t *testing.T) {
 		{0, "0.000000000"}, {1, "0.000000001"}, {1500 * time.Millisecond, "1.500000000"},
 		{642434100 * time.Nanosecond, "0.642434100"}, {-1, "-0.000000001"},
 	} {
-		if got := string(AppendSeconds9(nil, c.d)); got != c.want {
-			t.Errorf("AppendSeconds9(%d) = %q, want %q", c.d, got, c.want)
+		if got := string(record.AppendSeconds9(nil, c.d)); got != c.want {
+			t.Errorf("record.AppendSeconds9(%d) = %q, want %q", c.d, got, c.want)
 		}
 	}
 	for _, c := range []struct {
@@ -34,24 +35,24 @@ func TestExactTimes(t *testing.T) {
 		{time.Unix(1714564800, 0), "1714564800.000000000", "May  1, 2024 12:00:00.000000000 UTC"},
 		{time.Unix(-1, 500000000), "-0.500000000", "Dec 31, 1969 23:59:59.500000000 UTC"},
 	} {
-		if got := string(AppendEpoch9(nil, c.t)); got != c.epoch {
-			t.Errorf("AppendEpoch9(%v) = %q, want %q", c.t, got, c.epoch)
+		if got := string(record.AppendEpoch9(nil, c.t)); got != c.epoch {
+			t.Errorf("record.AppendEpoch9(%v) = %q, want %q", c.t, got, c.epoch)
 		}
-		if got := string(AppendFrameTime(nil, c.t)); got != c.abs {
-			t.Errorf("AppendFrameTime(%v) = %q, want %q", c.t, got, c.abs)
+		if got := string(record.AppendFrameTime(nil, c.t)); got != c.abs {
+			t.Errorf("record.AppendFrameTime(%v) = %q, want %q", c.t, got, c.abs)
 		}
 	}
 }
 
 func TestWindowSize(t *testing.T) {
 	for _, c := range []struct {
-		l    Layers
+		l    record.Layers
 		want uint32
 	}{
-		{Layers{Window: 64, WScale: 10, TCPFlags: TCPFlagACK}, 65536},
-		{Layers{Window: 64, WScale: -1, TCPFlags: TCPFlagACK}, 64},      // scale unknown: raw, as tshark
-		{Layers{Window: 65495, WScale: 7, TCPFlags: TCPFlagSYN}, 65495}, // a SYN's window is never scaled
-		{Layers{Window: 512, WScale: 0, TCPFlags: TCPFlagACK}, 512},
+		{record.Layers{Window: 64, WScale: 10, TCPFlags: record.TCPFlagACK}, 65536},
+		{record.Layers{Window: 64, WScale: -1, TCPFlags: record.TCPFlagACK}, 64},      // scale unknown: raw, as tshark
+		{record.Layers{Window: 65495, WScale: 7, TCPFlags: record.TCPFlagSYN}, 65495}, // a SYN's window is never scaled
+		{record.Layers{Window: 512, WScale: 0, TCPFlags: record.TCPFlagACK}, 512},
 	} {
 		if got := c.l.WindowSize(); got != c.want {
 			t.Errorf("%+v: %d, want %d", c.l, got, c.want)
@@ -70,7 +71,7 @@ func TestLayersOfRecords(t *testing.T) {
 		build     func(w *capgen.Writer)
 		seq, ack  uint32
 		tcpLen    uint32
-		hasFields LayerSet
+		hasFields record.LayerSet
 	}{
 		{"from the SYN, ISN near 2^32", func(w *capgen.Writer) {
 			c := w.TCP(tcpClient, tcpServer, t0)
@@ -79,13 +80,13 @@ func TestLayersOfRecords(t *testing.T) {
 			c.Send(true, slpHandshake)
 			c.SendSplit(true, slpStatus, 1)
 			c.Close()
-		}, 1 + uint32(len(slpHandshake)) + 1, 1, 1, HasFrame | HasIPv4 | HasTCP | HasEth},
+		}, 1 + uint32(len(slpHandshake)) + 1, 1, 1, record.HasFrame | record.HasIPv4 | record.HasTCP | record.HasEth},
 		{"mid-stream", func(w *capgen.Writer) {
 			c := w.TCP(tcpClient, tcpServer, t0)
 			c.Skip(true, 1000)
 			c.Send(true, slpHandshake)
 			c.Send(true, slpStatus)
-		}, 1 + uint32(len(slpHandshake)), 1, 2, HasFrame | HasIPv4 | HasTCP | HasEth},
+		}, 1 + uint32(len(slpHandshake)), 1, 2, record.HasFrame | record.HasIPv4 | record.HasTCP | record.HasEth},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			recs, _, err := analyzeBytes(t, buildCapture(t, c.build), Options{})
@@ -109,12 +110,12 @@ func TestLayersOfRecords(t *testing.T) {
 		}
 		r := recs[0]
 		l := r.Layers
-		if l.Has != HasFrame|HasIPv6|HasUDP|HasEth || l.TTL != 64 || l.IPProto != 17 || l.UDPLen != uint16(8+len(handshakeReq)) || l.WireLen != uint32(len(frame)) {
+		if l.Has != record.HasFrame|record.HasIPv6|record.HasUDP|record.HasEth || l.TTL != 64 || l.IPProto != 17 || l.UDPLen != uint16(8+len(handshakeReq)) || l.WireLen != uint32(len(frame)) {
 			t.Errorf("layers %+v", l)
 		}
 		got := map[string]string{}
 		for _, name := range []string{"ipv6.hlim", "ipv6.nxt", "udp.length", "ip.ttl", "tcp.seq", "frame.len"} {
-			ref, err := ResolveField(name)
+			ref, err := record.ResolveField(name)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -161,11 +162,11 @@ func TestSeqBasesForgetTheIdle(t *testing.T) {
 }
 
 // lastStatusRequest is the last SLP Status Request among recs.
-func lastStatusRequest(t *testing.T, recs []*Record) *Record {
+func lastStatusRequest(t *testing.T, recs []*record.Record) *record.Record {
 	t.Helper()
-	var last *Record
+	var last *record.Record
 	for _, r := range recs {
-		if r.Kind == KindPDU && r.PDU.Message == "Status Request" {
+		if r.Kind == record.KindPDU && r.PDU.Message == "Status Request" {
 			last = r
 		}
 	}

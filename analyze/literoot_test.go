@@ -3,6 +3,8 @@ package analyze
 import (
 	"path/filepath"
 	"testing"
+
+	"github.com/mcdissect/mcdissect/record"
 )
 
 // In Lite mode decoders write through the index AddNode answers, the
@@ -14,7 +16,7 @@ func TestLiteRootsUntouched(t *testing.T) {
 		t.Fatal("no samples")
 	}
 	for _, path := range files {
-		a := New(Options{Lite: true}, SinkFunc(func(r *Record) error {
+		a := New(Options{Lite: true}, SinkFunc(func(r *record.Record) error {
 			if len(r.PDU.Nodes) != 1 {
 				t.Errorf("%s frame %d: %d nodes", path, r.Frame, len(r.PDU.Nodes))
 				return nil

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"weak"
 
+	"github.com/mcdissect/mcdissect/record"
+
 	"github.com/mcdissect/mcdissect/internal/capgen"
 )
 
@@ -14,14 +16,14 @@ import (
 // pooled and dropped. A slot of the list's array left pointing to it kept
 // such records, each with megabytes of bytes, alive for the whole run.
 func TestFreeListLetsGo(t *testing.T) {
-	a := New(Options{}, SinkFunc(func(*Record) error { return nil }))
+	a := New(Options{}, SinkFunc(func(*record.Record) error { return nil }))
 	for range 4 {
-		a.free = append(a.free, &Record{})
+		a.free = append(a.free, &entry{})
 	}
-	var gone []weak.Pointer[Record]
+	var gone []weak.Pointer[entry]
 	for range 3 {
 		r := a.newRecord()
-		r.setData(make([]byte, 1<<20))
+		r.SetData(make([]byte, 1<<20))
 		if pooled(r) {
 			t.Fatal("a 1 MiB record is pooled")
 		}
@@ -45,9 +47,9 @@ type discardSink struct {
 	n     int
 }
 
-func (s *discardSink) Record(r *Record) error {
-	if len(r.data) >= 64<<10 && !r.borrowed { // a view of a batch's arena is the batch's, kept within maxBatchBytes
-		s.large = append(s.large, weak.Make(&r.data[0]))
+func (s *discardSink) Record(r *record.Record) error {
+	if len(r.Data()) >= 64<<10 && !r.Borrowed() { // a view of a batch's arena is the batch's, kept within maxBatchBytes
+		s.large = append(s.large, weak.Make(&r.Data()[0]))
 	}
 	s.n++
 	return nil
@@ -105,11 +107,11 @@ func TestHeldBytesBounded(t *testing.T) {
 		}
 		var a *Analyzer
 		most, records := 0, 0
-		a = New(Options{MaxHeldBytes: limit}, SinkFunc(func(r *Record) error {
+		a = New(Options{MaxHeldBytes: limit}, SinkFunc(func(r *record.Record) error {
 			records++
 			n := 0
 			for _, h := range a.held {
-				n += len(h.data)
+				n += len(h.Data())
 			}
 			most = max(most, n)
 			return nil

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcdissect/mcdissect/dissect"
 	"github.com/mcdissect/mcdissect/reassembly"
+	"github.com/mcdissect/mcdissect/record"
 )
 
 // Nothing silent: records for what the pipeline saw but no protocol
@@ -21,19 +22,19 @@ import (
 // first bytes.
 
 var (
-	FieldRetransmission = regTCP.Label("tcp.analysis.retransmission", "This frame is a (suspected) retransmission")
-	FieldOutOfOrder     = regTCP.Label("tcp.analysis.out_of_order", "This frame is a (suspected) out-of-order segment")
-	FieldLostSegment    = regTCP.Label("tcp.analysis.lost_segment", "Previous segment(s) not captured")
+	FieldRetransmission = record.RegTCP.Label("tcp.analysis.retransmission", "This frame is a (suspected) retransmission")
+	FieldOutOfOrder     = record.RegTCP.Label("tcp.analysis.out_of_order", "This frame is a (suspected) out-of-order segment")
+	FieldLostSegment    = record.RegTCP.Label("tcp.analysis.lost_segment", "Previous segment(s) not captured")
 	FieldEvicted        = dissect.Core.Label("mc.conn.evicted", "Connection no longer tracked (too many connections)")
-	FieldFragments      = regIP.Label("ip.fragments.incomplete", "IPv4 datagram whose fragments never all arrived")
+	FieldFragments      = record.RegIP.Label("ip.fragments.incomplete", "IPv4 datagram whose fragments never all arrived")
 
-	ExpertRetransmission = regTCP.Expert("tcp.analysis.retransmission", dissect.SevNote, "a segment carrying bytes already seen; the first copy was used")
-	ExpertOutOfOrder     = regTCP.Expert("tcp.analysis.out_of_order", dissect.SevWarn, "a segment carrying new bytes below the highest sequence number seen: it fills a hole")
+	ExpertRetransmission = record.RegTCP.Expert("tcp.analysis.retransmission", dissect.SevNote, "a segment carrying bytes already seen; the first copy was used")
+	ExpertOutOfOrder     = record.RegTCP.Expert("tcp.analysis.out_of_order", dissect.SevWarn, "a segment carrying new bytes below the highest sequence number seen: it fills a hole")
 	ExpertEvicted        = dissect.Core.Expert("mc.conn.evicted", dissect.SevNote, "the connection was dropped from the connection table to bound memory; later segments start a new stream")
-	ExpertFragments      = regIP.Expert("ip.fragments.incomplete", dissect.SevWarn, "IPv4 fragments never completed: the datagram is not dissected")
+	ExpertFragments      = record.RegIP.Expert("ip.fragments.incomplete", dissect.SevWarn, "IPv4 fragments never completed: the datagram is not dissected")
 )
 
-// noteKind is a KindNote record's kind: job.gapLen indexes noteKinds.
+// noteKind is a record.KindNote record's kind: job.gapLen indexes noteKinds.
 type noteKind struct {
 	field   *dissect.Field
 	expert  *dissect.ExpertInfo
@@ -65,7 +66,7 @@ func notePDU(p *dissect.PDU, proto string, dir dissect.Dir, kind int, msg string
 	p.Info = "[" + nk.message + "] " + msg
 }
 
-// note makes a KindNote job for one direction of h's connection.
+// note makes a record.KindNote job for one direction of h's connection.
 // Before the protocol is named, it waits for it, as units do (deferUnit).
 func (h *tcpConn) note(c *reassembly.ConnInfo, d reassembly.Dir, kind int, frame uint64, t time.Time, off int64, msg string) {
 	if h.proto == nil && h.deferRec(0, func() { h.noteJob(c, d, kind, c.Frame, c.Time, off, msg, h.t.a.net.of(c.Frame)) }) {
@@ -74,10 +75,10 @@ func (h *tcpConn) note(c *reassembly.ConnInfo, d reassembly.Dir, kind int, frame
 	h.noteJob(c, d, kind, frame, t, off, msg, h.t.a.net.of(frame))
 }
 
-func (h *tcpConn) noteJob(c *reassembly.ConnInfo, d reassembly.Dir, kind int, frame uint64, t time.Time, off int64, msg string, lay Layers) {
+func (h *tcpConn) noteJob(c *reassembly.ConnInfo, d reassembly.Dir, kind int, frame uint64, t time.Time, off int64, msg string, lay record.Layers) {
 	a := h.t.a
 	j := a.newJob()
-	j.op, j.kind, j.frame, j.time, j.dir = opEmit, KindNote, frame, t, ddir(d)
+	j.op, j.kind, j.frame, j.time, j.dir = opEmit, record.KindNote, frame, t, ddir(d)
 	j.lay = lay
 	j.side = h.side(d, c)
 	j.off, j.gapLen, j.reason = off, kind, msg
@@ -174,7 +175,7 @@ func (h *tcpConn) reportUnclaimed(c *reassembly.ConnInfo) {
 		}
 		a := h.t.a
 		j := a.newJob()
-		j.op, j.kind, j.frame, j.time, j.dir = opEmit, KindUndissected, c.Frame, c.Time, ddir(reassembly.Dir(d))
+		j.op, j.kind, j.frame, j.time, j.dir = opEmit, record.KindUndissected, c.Frame, c.Time, ddir(reassembly.Dir(d))
 		j.lay = a.net.of(c.Frame)
 		j.side = h.side(reassembly.Dir(d), c)
 		reason := "a stream on a Minecraft port that no protocol claims: " + strconv.FormatInt(l.bytes, 10) + " bytes in "
@@ -218,7 +219,7 @@ func (a *Analyzer) fragNotes(lists []*fragList, frame uint64, t time.Time) {
 			n += p.Bytes
 		}
 		j := a.newJob()
-		j.op, j.kind, j.frame, j.time, j.dir, j.udp = opEmit, KindNote, at, atT, dissect.DirUnknown, udpNone
+		j.op, j.kind, j.frame, j.time, j.dir, j.udp = opEmit, record.KindNote, at, atT, dissect.DirUnknown, udpNone
 		j.lay = a.net.of(at)
 		j.gapLen = noteFragments
 		j.reason = "datagram " + strconv.Itoa(int(l.key.id)) + " from " + l.key.src.String() + " to " + l.key.dst.String() + ": " +

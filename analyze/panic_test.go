@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/mcdissect/mcdissect/dissect"
+	"github.com/mcdissect/mcdissect/record"
 )
 
 // A panic in a decoder becomes a malformed record naming the frame, the
@@ -42,8 +43,8 @@ func TestPanicBoundary(t *testing.T) {
 	if len(victims) < 2 {
 		t.Fatalf("want records of two protocols at least, got %v", victims)
 	}
-	testPanic = func(r *Record) {
-		if fr, ok := victims[r.Proto]; ok && r.Frame == fr && r.Kind == KindPDU {
+	testPanic = func(r *record.Record) {
+		if fr, ok := victims[r.Proto]; ok && r.Frame == fr && r.Kind == record.KindPDU {
 			panic("injected in " + r.Proto)
 		}
 	}
@@ -93,7 +94,7 @@ func TestPanicBoundary(t *testing.T) {
 	}
 	t.Run("records", func(t *testing.T) { check(t, runLines(t, path, Options{}, true)) })
 	t.Run("counted", func(t *testing.T) {
-		a := New(Options{}, SinkFunc(func(*Record) error { return nil }))
+		a := New(Options{}, SinkFunc(func(*record.Record) error { return nil }))
 		if _, err := Run(fileSource(t, path), a); err != nil {
 			t.Fatal(err)
 		}
@@ -102,9 +103,9 @@ func TestPanicBoundary(t *testing.T) {
 		}
 	})
 	// The panic's expert item is an error.
-	a := New(Options{}, SinkFunc(func(r *Record) error {
+	a := New(Options{}, SinkFunc(func(r *record.Record) error {
 		for _, e := range r.PDU.Experts {
-			if e.Info == ExpertPanic && e.Info.Severity != dissect.SevError {
+			if e.Info == record.ExpertPanic && e.Info.Severity != dissect.SevError {
 				t.Errorf("mc.panic is %v, want error", e.Info.Severity)
 			}
 		}

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/mcdissect/mcdissect/dissect"
+	"github.com/mcdissect/mcdissect/protocols"
+	"github.com/mcdissect/mcdissect/record"
 )
 
 // op is what the back end is to do with a job.
@@ -15,7 +17,7 @@ type op uint8
 const (
 	opEmit   op = iota // make the record (undissected bytes, a gap...), hold and emit it
 	opTCP              // make the record, decode its PDU with dec, hold and emit it
-	opUDP              // make the record, decode a datagram of udpProtocols[udp] and track it, hold and emit it
+	opUDP              // make the record, decode a datagram of udpProtos[udp] and track it, hold and emit it
 	opGap              // tell dec of a gap in dir, then make, hold and emit the gap record
 	opClose            // dec's connection ended: let go of its waiting requests
 	opTick             // a second of packet time went by: expire the trackers
@@ -39,9 +41,9 @@ func makesRecord(o op) bool {
 // its side, made once, so that a job stays about two cache lines.
 type job struct {
 	op     op
-	kind   Kind
+	kind   record.Kind
 	dir    dissect.Dir
-	udp    uint8 // a datagram's protocol: its index in udpProtocols, or udpNone
+	udp    uint8 // a datagram's protocol: its index in udpProtos, or udpNone
 	wire   int32 // a datagram's length on the wire, or a cut PDU's (opTCP)
 	frame  uint64
 	time   time.Time
@@ -54,7 +56,7 @@ type job struct {
 	side   *side // TCP: the connection's direction; nil for a datagram
 	addrs  int32 // a datagram's source and destination in the batch's addrs
 	reason string
-	lay    Layers // the headers of the frame that decided it, if known (layers.go)
+	lay    record.Layers // the headers of the frame that decided it, if known (layers.go)
 }
 
 // side is what all the records of one direction of a TCP connection
@@ -64,8 +66,8 @@ type side struct {
 	src, dst       netip.AddrPort
 	stream         int
 	proto          string
-	dec            streamConn // the back end's decoder, nil when no protocol claimed the stream
-	client, server string     // the conversation's keys, for the trackers
+	dec            protocols.Conn // the back end's decoder, nil when no protocol claimed the stream
+	client, server string         // the conversation's keys, for the trackers
 }
 
 // span is a range of one of a batch's arenas.
@@ -76,7 +78,7 @@ type span struct{ off, n int32 }
 type batch struct {
 	jobs  []job
 	data  []byte
-	parts []Part
+	parts []record.Part
 	addrs []netip.AddrPort
 }
 
@@ -169,13 +171,6 @@ func (p *pipe) close() {
 	<-p.done
 }
 
-// gapper is implemented by decoders that must know where a direction lost
-// bytes (a Classic level interrupted by a gap is not inflated).
-type gapper interface{ Gap(dissect.Dir) }
-
-// closer is implemented by decoders that hold requests awaiting responses.
-type closer interface{ Close() }
-
 // submit hands a job without a record to the back end.
 func (a *Analyzer) submit(j job) {
 	*a.newJob() = j
@@ -191,7 +186,7 @@ func (a *Analyzer) newJob() *job {
 }
 
 // addParts appends a record's frame list to the current batch for j.
-func (a *Analyzer) addParts(j *job, parts []Part) {
+func (a *Analyzer) addParts(j *job, parts []record.Part) {
 	b := a.pp.cur
 	j.parts = span{int32(len(b.parts)), int32(len(parts))}
 	b.parts = append(b.parts, parts...)

@@ -13,11 +13,12 @@ import (
 
 	"github.com/mcdissect/mcdissect/dissect"
 	"github.com/mcdissect/mcdissect/internal/mcgen"
+	"github.com/mcdissect/mcdissect/record"
 )
 
 // recordLine is what a record says, with its tree when it has one: two
 // runs that dissect alike produce the same lines.
-func recordLine(r *Record, tree bool) string {
+func recordLine(r *record.Record, tree bool) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d %v %s %s %s kind=%d dir=%v %q %q rel=%v parts=%v gap=%d %q",
 		r.Frame, r.Time.UnixNano(), r.Src, r.Dst, r.Proto, r.Kind, r.PDU.Dir, r.PDU.Message, r.PDU.Info, r.Rel, r.Parts, r.GapLength, r.Reason)
@@ -37,7 +38,7 @@ func recordLine(r *Record, tree bool) string {
 func runLines(t *testing.T, path string, opts Options, tree bool) []string {
 	t.Helper()
 	var lines []string
-	a := New(opts, SinkFunc(func(r *Record) error {
+	a := New(opts, SinkFunc(func(r *record.Record) error {
 		lines = append(lines, recordLine(r, tree))
 		return nil
 	}))
@@ -130,7 +131,7 @@ func TestRecordAtDecidingFrame(t *testing.T) {
 	paths, _ := filepath.Glob("../samples/*.pcap")
 	for _, path := range paths {
 		var frames uint64
-		a := New(Options{}, SinkFunc(func(r *Record) error {
+		a := New(Options{}, SinkFunc(func(r *record.Record) error {
 			for _, p := range r.Parts {
 				if p.Frame > r.Frame {
 					t.Errorf("%s: frame %d (%s) lists frame %d", filepath.Base(path), r.Frame, r.PDU.Message, p.Frame)
@@ -154,7 +155,7 @@ func TestRecordAtDecidingFrame(t *testing.T) {
 // A Lite record keeps its root node only.
 func TestLiteRecordsHaveNoTree(t *testing.T) {
 	var n int
-	a := New(Options{Lite: true}, SinkFunc(func(r *Record) error {
+	a := New(Options{Lite: true}, SinkFunc(func(r *record.Record) error {
 		if len(r.PDU.Nodes) > 1 {
 			t.Errorf("frame %d (%s): %d nodes in a Lite record", r.Frame, r.PDU.Message, len(r.PDU.Nodes))
 		}
@@ -174,7 +175,7 @@ func TestLiteRecordsHaveNoTree(t *testing.T) {
 func TestSinkErrorStops(t *testing.T) {
 	for _, stop := range []error{ErrStop, os.ErrClosed} {
 		n := 0
-		a := New(Options{}, SinkFunc(func(r *Record) error {
+		a := New(Options{}, SinkFunc(func(r *record.Record) error {
 			n++
 			if n == 5 {
 				return stop
@@ -201,12 +202,12 @@ func TestSinkErrorStops(t *testing.T) {
 // Pseudo-field values cost no allocation per record, addresses included:
 // -T fields with -e ip.src runs on every record.
 func TestPseudoFieldsAllocateNothing(t *testing.T) {
-	r4 := &Record{Src: netip.MustParseAddrPort("10.0.0.1:5000"), Dst: netip.MustParseAddrPort("10.0.0.2:25565"), TCP: true, Proto: "slp"}
-	r6 := &Record{Src: netip.MustParseAddrPort("[2001:db8::1]:5000"), Dst: netip.MustParseAddrPort("[2001:db8::2]:25565"), Proto: "query"}
+	r4 := &record.Record{Src: netip.MustParseAddrPort("10.0.0.1:5000"), Dst: netip.MustParseAddrPort("10.0.0.2:25565"), TCP: true, Proto: "slp"}
+	r6 := &record.Record{Src: netip.MustParseAddrPort("[2001:db8::1]:5000"), Dst: netip.MustParseAddrPort("[2001:db8::2]:25565"), Proto: "query"}
 	var got []string
-	for _, r := range []*Record{r4, r6} {
+	for _, r := range []*record.Record{r4, r6} {
 		for _, name := range []string{"ip.src", "ip.dst", "ipv6.src", "ipv6.dst", "mc.protocol"} {
-			ref, err := ResolveField(name)
+			ref, err := record.ResolveField(name)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -229,13 +230,13 @@ func TestPseudoFieldsAllocateNothing(t *testing.T) {
 func TestNoTCPHeader(t *testing.T) {
 	for _, no := range []bool{false, true} {
 		var tcp, withHeader, withIP int
-		a := New(Options{Lite: true, NoTCPHeader: no}, SinkFunc(func(r *Record) error {
+		a := New(Options{Lite: true, NoTCPHeader: no}, SinkFunc(func(r *record.Record) error {
 			if r.TCP {
 				tcp++
-				if r.Layers.Has&HasTCP != 0 {
+				if r.Layers.Has&record.HasTCP != 0 {
 					withHeader++
 				}
-				if r.Layers.Has&(HasIPv4|HasIPv6) != 0 {
+				if r.Layers.Has&(record.HasIPv4|record.HasIPv6) != 0 {
 					withIP++
 				}
 			}

@@ -9,6 +9,7 @@ import (
 	"github.com/mcdissect/mcdissect/dissect"
 	"github.com/mcdissect/mcdissect/dissect/slp"
 	"github.com/mcdissect/mcdissect/internal/capgen"
+	"github.com/mcdissect/mcdissect/record"
 )
 
 func slpFrame(body []byte) []byte { return append(slp.AppendVarInt(nil, int32(len(body))), body...) }
@@ -109,7 +110,7 @@ func TestSLPDecidedByEitherSide(t *testing.T) {
 				if err := dissect.Check(&r.PDU); err != nil {
 					t.Error(err)
 				}
-				if r.Kind == KindPDU && r.Proto != "slp" {
+				if r.Kind == record.KindPDU && r.Proto != "slp" {
 					t.Errorf("frame %d: protocol %s", r.Frame, r.Proto)
 				}
 			}
@@ -151,12 +152,12 @@ func TestCutPDUDecoded(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var cut *Record
+			var cut *record.Record
 			for _, r := range recs {
 				if r.PDU.Message == "Status Response" {
 					cut = r
 				}
-				if r.Kind == KindUndissected && len(r.Parts) > 0 && r.Parts[0].Frame == 6 {
+				if r.Kind == record.KindUndissected && len(r.Parts) > 0 && r.Parts[0].Frame == 6 {
 					t.Errorf("the cut response is undissected: %s", r.PDU.Info)
 				}
 			}

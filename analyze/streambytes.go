@@ -5,13 +5,15 @@ import (
 	"time"
 
 	"github.com/mcdissect/mcdissect/dissect"
+	"github.com/mcdissect/mcdissect/protocols"
 	"github.com/mcdissect/mcdissect/reassembly"
+	"github.com/mcdissect/mcdissect/record"
 )
 
 // decodeStreamBytes frames and decodes one side's bytes typed by hand, with
 // the same handler a captured connection gets; bytes that do not make a
 // whole PDU are reported as undissected, as at the end of a capture.
-func decodeStreamBytes(proto string, dir dissect.Dir, src, dst netip.AddrPort, data []byte, emit func(*Record) error) error {
+func decodeStreamBytes(p *protocols.Protocol, dir dissect.Dir, src, dst netip.AddrPort, data []byte, emit func(*record.Record) error) error {
 	client, server := src, dst
 	rdir := reassembly.ClientToServer
 	if dir == dissect.DirS2C {
@@ -21,14 +23,14 @@ func decodeStreamBytes(proto string, dir dissect.Dir, src, dst netip.AddrPort, d
 	info := &reassembly.ConnInfo{Client: reassembly.Endpoint{IP: client.Addr(), Port: client.Port()},
 		Server: reassembly.Endpoint{IP: server.Addr(), Port: server.Port()}, SawSYN: true}
 	var out error
-	a := New(Options{}, SinkFunc(func(r *Record) error {
+	a := New(Options{}, SinkFunc(func(r *record.Record) error {
 		if out == nil {
 			out = emit(r)
 		}
 		return out
 	}))
 	h := &tcpConn{t: a.tcpState, info: info}
-	h.setProto(protoByName(proto))
+	h.setProto(p)
 	t0 := time.Unix(0, 0).UTC()
 	a.first = t0
 	u := reassembly.Unit{Conn: info, Dir: rdir, Frame: 1, Time: t0}

@@ -8,39 +8,10 @@ import (
 	"github.com/gopacket/gopacket/layers"
 
 	"github.com/mcdissect/mcdissect/dissect"
-	"github.com/mcdissect/mcdissect/dissect/classic"
+	"github.com/mcdissect/mcdissect/protocols"
 	"github.com/mcdissect/mcdissect/reassembly"
+	"github.com/mcdissect/mcdissect/record"
 )
-
-// streamConn is what a TCP protocol package provides per connection: a
-// framer and a decoder that share the connection's state.
-type streamConn interface {
-	Frame(dir dissect.Dir, buf []byte, afterGap bool) dissect.Frame
-	Decode(p *dissect.PDU, data []byte, m dissect.Meta)
-}
-
-// giver is a streamConn that holds requests for their responses (SLP):
-// GiveUp lets go of p when the back end must output it first, and the
-// response still links back to it.
-type giver interface{ GiveUp(p *dissect.PDU) }
-
-// tcpProto is one table entry per TCP protocol: adding a protocol adds an
-// entry here and a package under dissect/.
-type tcpProto struct {
-	name   string                               // for -d
-	proto  string                               // mc.protocol of its records
-	port   uint16                               // its default server port
-	detect func(first []byte) dissect.Detection // from the client's first bytes
-	// detectServer decides from the server's first bytes when the
-	// client's did not (the capture lost them): a form only this
-	// protocol's server sends. nil: the server's bytes never decide.
-	detectServer func(first []byte) dissect.Detection
-	// detectPair decides from both directions of a stream picked up
-	// mid-way, when neither alone proves a boundary: client is all the
-	// client's bytes waiting (at most maxPairBytes), server the server's.
-	detectPair func(client, server []byte) dissect.Detection
-	newConn    func(t *tcpState) streamConn
-}
 
 // maxPairBytes is how much of a client's waiting bytes a connection keeps
 // for detectPair.
@@ -50,18 +21,17 @@ const maxPairBytes = 16
 // recognising it is not speaking one of ours.
 const maxDetectBytes = 1024
 
-// tcpState is the analyzer's TCP side: the reassembler and what spans
-// connections (the Classic heartbeat salts).
+// tcpState is the analyzer's TCP side: the reassembler and the TCP
+// protocols, in the order their detectors are asked (protocols.Of).
 type tcpState struct {
-	a       *Analyzer
-	r       *reassembly.Reassembler
-	classic *classic.Session // heartbeat salts, for checking players' keys
+	a      *Analyzer
+	r      *reassembly.Reassembler
+	protos []*protocols.Protocol
 }
 
 func newTCPState(a *Analyzer) *tcpState {
-	t := &tcpState{a: a}
+	t := &tcpState{a: a, protos: protocols.Of(protocols.TCP)}
 	t.r = reassembly.New(t.factory, reassembly.Limits{})
-	initProtoState(t)
 	return t
 }
 
@@ -82,7 +52,7 @@ func (t *tcpState) close() { t.r.Close() }
 // (a stream on a protocol's port that starts mid-way is still reported as
 // that protocol's undissected bytes, never dropped).
 type cand struct {
-	p      *tcpProto
+	p      *protocols.Protocol
 	byPort bool
 }
 
@@ -90,9 +60,9 @@ type cand struct {
 type tcpConn struct {
 	t      *tcpState
 	info   *reassembly.ConnInfo
-	proto  *tcpProto
-	conn   streamConn         // the front end's instance: framing
-	dec    streamConn         // the back end's instance: decoding (see back.go)
+	proto  *protocols.Protocol
+	conn   protocols.Conn     // the front end's instance: framing
+	dec    protocols.Conn     // the back end's instance: decoding (see back.go)
 	ignore bool               // no protocol of ours: its bytes produce no records
 	cands  []cand             // protocols still possible (port, -d or heuristics)
 	reason [2]string          // the framer's last reason for losing or skipping bytes, per direction
@@ -113,18 +83,17 @@ type tcpConn struct {
 
 func (t *tcpState) factory(c *reassembly.ConnInfo) reassembly.ConnHandler {
 	h := &tcpConn{t: t, info: c}
-	if name, serverIsDst, ok := t.a.decodeAs(true, c.Client.Port, c.Server.Port); ok {
+	if p, serverIsDst, ok := t.a.decodeAs(protocols.TCP, c.Client.Port, c.Server.Port); ok {
 		if !serverIsDst { // the rule names the side taken for the client
 			c.Client, c.Server = c.Server, c.Client
 		}
-		h.setProto(protoByName(name))
+		h.setProto(p)
 		return h
 	}
-	for i := range tcpProtocols {
-		p := &tcpProtocols[i]
-		byPort := c.Server.Port == p.port || c.Client.Port == p.port
+	for _, p := range t.protos {
+		port, byPort := onPort(p, c.Server.Port, c.Client.Port)
 		if byPort || !t.a.opts.NoHeuristics {
-			if c.Client.Port == p.port && c.Server.Port != p.port {
+			if c.Client.Port == port && c.Server.Port != port {
 				c.Client, c.Server = c.Server, c.Client
 			}
 			h.cands = append(h.cands, cand{p, byPort})
@@ -136,23 +105,24 @@ func (t *tcpState) factory(c *reassembly.ConnInfo) reassembly.ConnHandler {
 	return h
 }
 
-func protoByName(name string) *tcpProto {
-	for i := range tcpProtocols {
-		if tcpProtocols[i].name == name {
-			return &tcpProtocols[i]
+// onPort tells whether either port is one of p's, and which.
+func onPort(p *protocols.Protocol, a, b uint16) (uint16, bool) {
+	for _, port := range p.Ports {
+		if port == a || port == b {
+			return port, true
 		}
 	}
-	return nil
+	return 0, false
 }
 
-func (h *tcpConn) setProto(p *tcpProto) {
+func (h *tcpConn) setProto(p *protocols.Protocol) {
 	h.proto, h.cands, h.sides = p, nil, [2]*side{}
 	if p == nil {
 		h.ignore = true
 		h.undefer()
 		return
 	}
-	h.conn, h.dec = p.newConn(h.t), p.newConn(h.t)
+	h.conn, h.dec = p.NewConn(h.t.a.run), p.NewConn(h.t.a.run)
 	h.undefer()
 }
 
@@ -170,7 +140,7 @@ func (h *tcpConn) side(d reassembly.Dir, c *reassembly.ConnInfo) *side {
 		s.src, s.dst = server, client
 	}
 	if h.proto != nil {
-		s.proto = h.proto.proto
+		s.proto = h.proto.Registry.Proto
 		// The endpoints as the protocol trackers key them ("ip:port"),
 		// made once per connection rather than once per PDU.
 		if o := h.sides[1-d]; o != nil && o.client != "" {
@@ -218,7 +188,7 @@ func (h *tcpConn) Frame(dir reassembly.Dir, buf []byte, afterGap bool) reassembl
 		}
 		need := false
 		for _, c := range h.cands {
-			switch c.p.detect(buf) {
+			switch c.p.Detect(buf) {
 			case dissect.DetectYes:
 				h.setProto(c.p)
 			case dissect.DetectNeedMore:
@@ -279,7 +249,7 @@ func (h *tcpConn) Deliver(u *reassembly.Unit) {
 // last reason for losing bytes in its direction. A unit delivered before
 // the protocol was named (replay) is made as it was then: as undissected
 // bytes, never decoded.
-func (h *tcpConn) job(u *reassembly.Unit, lay Layers, why string, replay bool) {
+func (h *tcpConn) job(u *reassembly.Unit, lay record.Layers, why string, replay bool) {
 	a := h.t.a
 	j := a.newJob()
 	j.op, j.frame, j.time, j.dir = opEmit, u.Frame, u.Time, ddir(u.Dir)
@@ -290,12 +260,12 @@ func (h *tcpConn) job(u *reassembly.Unit, lay Layers, why string, replay bool) {
 	case reassembly.KindPDU:
 		h.decodeJob(j)
 	case reassembly.KindGap:
-		j.kind, j.gapLen, j.reason = KindGap, u.Length, u.Reason
+		j.kind, j.gapLen, j.reason = record.KindGap, u.Length, u.Reason
 		if h.dec != nil && !replay {
 			j.op = opGap
 		}
 	case reassembly.KindConflict:
-		j.kind, j.reason = KindConflict, u.Reason
+		j.kind, j.reason = record.KindConflict, u.Reason
 	default:
 		if !replay && u.Reason == reassembly.ReasonIncomplete && h.atEnd(j, u) {
 			break
@@ -303,7 +273,7 @@ func (h *tcpConn) job(u *reassembly.Unit, lay Layers, why string, replay bool) {
 		if !replay && h.cut(j, u) {
 			break
 		}
-		j.kind, j.reason = KindUndissected, u.Reason
+		j.kind, j.reason = record.KindUndissected, u.Reason
 		if why != "" && (replay || h.proto == nil || u.Reason != reassembly.ReasonIncomplete && u.Reason != reassembly.ReasonNotCaptured) {
 			j.reason = why
 		}
@@ -311,14 +281,14 @@ func (h *tcpConn) job(u *reassembly.Unit, lay Layers, why string, replay bool) {
 	b := a.pp.cur
 	j.parts = span{int32(len(b.parts)), int32(len(u.Parts))}
 	for _, p := range u.Parts {
-		b.parts = append(b.parts, Part{Frame: p.Frame, Bytes: p.Bytes})
+		b.parts = append(b.parts, record.Part{Frame: p.Frame, Bytes: p.Bytes})
 	}
 	a.commit(u.Data)
 }
 
 // decodeJob makes j the back end's job of decoding a PDU of this connection.
 func (h *tcpConn) decodeJob(j *job) {
-	j.op, j.kind = opTCP, KindPDU
+	j.op, j.kind = opTCP, record.KindPDU
 }
 
 // rootField is the protocol's own field, or the core's for unclaimed streams.
@@ -333,7 +303,7 @@ func undissectedPDU(p *dissect.PDU, proto string, dir dissect.Dir, data []byte, 
 	c := dissect.Begin(p, rootField(proto), data, len(data))
 	i := c.Field(dissect.FieldUndissected, len(data), dissect.B(data))
 	p.AddGenerated(i, dissect.FieldUndissectedLength, dissect.U(uint64(len(data))), "")
-	p.AddExpert(i, ExpertStreamLost, itoa(len(data))+" bytes at stream offset "+itoa64(off)+" not dissected: "+reason)
+	p.AddExpert(i, record.ExpertStreamLost, itoa(len(data))+" bytes at stream offset "+itoa64(off)+" not dissected: "+reason)
 	c.Finish()
 	p.Dir = dir
 	p.Message = "Undissected bytes"
@@ -342,10 +312,10 @@ func undissectedPDU(p *dissect.PDU, proto string, dir dissect.Dir, data []byte, 
 
 func gapPDU(p *dissect.PDU, proto string, dir dissect.Dir, length int, off int64, reason string) {
 	c := dissect.Begin(p, rootField(proto), nil, 0)
-	i := p.AddGenerated(0, FieldGap, dissect.Value{}, "")
-	p.AddGenerated(i, PFGapLength, dissect.U(uint64(length)), "")
+	i := p.AddGenerated(0, record.FieldGap, dissect.Value{}, "")
+	p.AddGenerated(i, record.PFGapLength, dissect.U(uint64(length)), "")
 	p.AddGenerated(i, FieldLostSegment, dissect.Value{}, "") // Wireshark's name for a hole in the stream
-	p.AddExpert(i, ExpertGap, itoa(length)+" bytes missing at stream offset "+itoa64(off)+" ("+reason+"); nothing is parsed across them")
+	p.AddExpert(i, record.ExpertGap, itoa(length)+" bytes missing at stream offset "+itoa64(off)+" ("+reason+"); nothing is parsed across them")
 	c.Finish()
 	p.Dir = dir
 	p.Message = "Missing bytes"
@@ -354,8 +324,8 @@ func gapPDU(p *dissect.PDU, proto string, dir dissect.Dir, length int, off int64
 
 func conflictPDU(p *dissect.PDU, proto string, dir dissect.Dir, data []byte, off int64) {
 	c := dissect.Begin(p, rootField(proto), data, len(data))
-	i := c.Field(FieldRetrans, len(data), dissect.U(uint64(len(data))))
-	p.AddExpert(i, ExpertRetransDiffer, itoa(len(data))+" retransmitted bytes at stream offset "+itoa64(off)+" differ from the first copy, which was used")
+	i := c.Field(record.FieldRetrans, len(data), dissect.U(uint64(len(data))))
+	p.AddExpert(i, record.ExpertRetransDiffer, itoa(len(data))+" retransmitted bytes at stream offset "+itoa64(off)+" differ from the first copy, which was used")
 	c.Finish()
 	p.Dir = dir
 	p.Message = "Differing retransmission"
@@ -372,21 +342,12 @@ func (h *tcpConn) Closed(c *reassembly.ConnInfo) {
 	}
 }
 
-// cutDecoder is for protocols that decode a PDU the capture cut: as far
-// as its bytes go, the field they end in marked truncated.
-type cutDecoder interface {
-	DecodeCut(p *dissect.PDU, data []byte, wireLen int, m dissect.Meta)
-}
-
 // cut makes j the decoding of u, the start of a PDU cut by the
 // connection's end or by a gap whose length the framer gave, when the
 // protocol decodes cut PDUs: it is shown as far as its bytes go rather
 // than as undissected bytes.
 func (h *tcpConn) cut(j *job, u *reassembly.Unit) bool {
-	if u.Need <= len(u.Data) || u.Need > 1<<30 || h.dec == nil || h.reason[u.Dir] != "" {
-		return false
-	}
-	if _, ok := h.dec.(cutDecoder); !ok {
+	if u.Need <= len(u.Data) || u.Need > 1<<30 || h.dec == nil || !h.proto.DecodesCut || h.reason[u.Dir] != "" {
 		return false
 	}
 	h.decodeJob(j)
@@ -394,26 +355,19 @@ func (h *tcpConn) cut(j *job, u *reassembly.Unit) bool {
 	return true
 }
 
-// endFramer is for protocols whose last PDU may end only with the
-// connection (an HTTP body without a length, HTTP/0.9).
-type endFramer interface {
-	FrameAtEnd(dir dissect.Dir, buf []byte) dissect.Frame
-}
-
 // atEnd offers the bytes left when a direction ended to the protocol's
 // FrameAtEnd. When it frames them all, they become one PDU (j its decoding job);
 // otherwise nothing is done and they stay undissected.
 func (h *tcpConn) atEnd(j *job, u *reassembly.Unit) bool {
-	ef, ok := h.conn.(endFramer)
-	if !ok {
+	if h.conn == nil {
 		return false
 	}
-	f := ef.FrameAtEnd(j.dir, u.Data)
+	f := h.conn.FrameAtEnd(j.dir, u.Data)
 	if f.Status == dissect.FrameNeedMore && f.Len > len(u.Data) && h.reason[u.Dir] == "" {
 		// Cut by the end, though the framer had no length to wait for
 		// (an HTTP head without its empty line): decoded as cut, when
 		// the protocol decodes cut PDUs (cut, back.go).
-		if _, ok := h.dec.(cutDecoder); ok {
+		if h.proto.DecodesCut {
 			h.decodeJob(j)
 			j.wire = int32(min(f.Len, 1<<30))
 			return true
@@ -438,7 +392,7 @@ func (h *tcpConn) reframe() {
 // agree and whose JSON closes where it ends; a Classic identification).
 func (h *tcpConn) detectServer(buf []byte) bool {
 	for _, c := range h.cands {
-		if c.p.detectServer != nil && c.p.detectServer(buf) == dissect.DetectYes {
+		if c.p.DetectServer != nil && c.p.DetectServer(buf) == dissect.DetectYes {
 			h.setProto(c.p)
 			return true
 		}
@@ -458,7 +412,7 @@ func (h *tcpConn) detectServer(buf []byte) bool {
 // first protocol, or ignored on a port that is none of ours.
 func (h *tcpConn) midStream(dir reassembly.Dir, buf []byte) reassembly.FrameResult {
 	need := false
-	var first *tcpProto
+	var first *protocols.Protocol
 	for _, c := range h.cands {
 		if first == nil && c.byPort {
 			first = c.p
@@ -467,7 +421,7 @@ func (h *tcpConn) midStream(dir reassembly.Dir, buf []byte) reassembly.FrameResu
 		if !c.byPort {
 			want = 2
 		}
-		switch proves(c.p.newConn(h.t), dir, buf, want) {
+		switch proves(c.p.NewConn(h.t.a.run), dir, buf, want) {
 		case dissect.DetectYes:
 			h.setProto(c.p)
 			return h.result(dir, h.conn.Frame(ddir(dir), buf, true))
@@ -480,7 +434,7 @@ func (h *tcpConn) midStream(dir reassembly.Dir, buf []byte) reassembly.FrameResu
 	}
 	if dir == reassembly.ServerToClient && h.waitLen > 0 {
 		for _, c := range h.cands {
-			if c.p.detectPair != nil && c.p.detectPair(h.wait[:h.waitLen], buf) == dissect.DetectYes {
+			if c.p.DetectPair != nil && c.p.DetectPair(h.wait[:h.waitLen], buf) == dissect.DetectYes {
 				h.setProto(c.p)
 				return h.result(dir, h.conn.Frame(ddir(dir), buf, true))
 			}
@@ -502,7 +456,7 @@ func (h *tcpConn) midStream(dir reassembly.Dir, buf []byte) reassembly.FrameResu
 		return reassembly.Lost()
 	}
 	h.setProto(first)
-	h.reason[dir] = "capture starts mid-stream: no " + first.name + " PDU boundary found"
+	h.reason[dir] = "capture starts mid-stream: no " + first.Name + " PDU boundary found"
 	return reassembly.Lost()
 }
 
@@ -510,7 +464,7 @@ func (h *tcpConn) midStream(dir reassembly.Dir, buf []byte) reassembly.FrameResu
 // gap: dissect.DetectYes when it reaches want PDUs in a row (after skipping bytes,
 // if it must), dissect.DetectNeedMore when it waits for bytes first, dissect.DetectNo when
 // it gives up.
-func proves(conn streamConn, dir reassembly.Dir, buf []byte, want int) dissect.Detection {
+func proves(conn protocols.Conn, dir reassembly.Dir, buf []byte, want int) dissect.Detection {
 	afterGap := true
 	for pos := 0; pos < len(buf); {
 		f := conn.Frame(ddir(dir), buf[pos:], afterGap)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcdissect/mcdissect/dissect"
 	"github.com/mcdissect/mcdissect/internal/capgen"
+	"github.com/mcdissect/mcdissect/record"
 )
 
 func buildCapture(t *testing.T, build func(w *capgen.Writer)) []byte {
@@ -32,7 +33,7 @@ var (
 	slpHandshake = []byte{0x10, 0x00, 0xfe, 0x05, 0x09, 'l', 'o', 'c', 'a', 'l', 'h', 'o', 's', 't', 0x63, 0xdd, 0x01}
 )
 
-func experts(r *Record) string {
+func experts(r *record.Record) string {
 	var names []string
 	for _, e := range r.PDU.Experts {
 		names = append(names, e.Info.Name)
@@ -99,7 +100,7 @@ func TestClassicPickedUpMidStream(t *testing.T) {
 	if len(recs) == 0 {
 		t.Fatal("no records: the mid-stream connection was dropped")
 	}
-	if recs[0].Kind != KindUndissected || len(recs[0].PDU.Data) != 3 || recs[0].Proto != "classic" {
+	if recs[0].Kind != record.KindUndissected || len(recs[0].PDU.Data) != 3 || recs[0].Proto != "classic" {
 		t.Errorf("first record: kind %d, %d bytes, %s; want the 3 bytes before the boundary, undissected, as classic", recs[0].Kind, len(recs[0].PDU.Data), recs[0].Proto)
 	}
 	n := 0
@@ -127,7 +128,7 @@ func TestDroppedBytesAreCounted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := New(Options{}, SinkFunc(func(*Record) error { return nil }))
+	a := New(Options{}, SinkFunc(func(*record.Record) error { return nil }))
 	if _, err := Run(src, a); err != nil {
 		t.Fatal(err)
 	}

@@ -6,65 +6,80 @@ import (
 	"github.com/gopacket/gopacket"
 
 	"github.com/mcdissect/mcdissect/dissect"
+	"github.com/mcdissect/mcdissect/protocols"
+	"github.com/mcdissect/mcdissect/record"
 )
 
-// maxQueryServers bounds the servers learned from heuristic matches.
-const maxQueryServers = 4096
+// maxLearned bounds the servers learned from heuristic matches.
+const maxLearned = 4096
 
-// PortBedrock is a Bedrock server's default port (RakNet).
-const PortBedrock = 19132
+// udpNone is a datagram job's udp for records of no UDP protocol (IP
+// fragments never completed): their protocol is "ip".
+const udpNone uint8 = 255
 
-// routeUDP picks a datagram's protocol and direction: a -d rule, then a
-// proof (RakNet's magic) on any port, then a server learned by the Query
-// heuristic, then the default ports, then the heuristics.
-func (a *Analyzer) routeUDP(src, dst netip.AddrPort, payload []byte) (uint8, dissect.Dir, bool) {
-	if name, serverIsDst, ok := a.decodeAs(false, src.Port(), dst.Port()); ok {
-		p, ok := udpProtoByName(name)
-		return p, dirOf(serverIsDst), ok
+// datagramProto is the mc.protocol of the records of a datagram job's
+// protocol (its index in udpProtos).
+func (a *backEnd) datagramProto(p uint8) string {
+	if int(p) < len(a.udpProtos) {
+		return a.udpProtos[p].Registry.Proto
 	}
-	for i := range udpProtocols {
-		p := &udpProtocols[i]
-		if !p.proof || a.opts.NoHeuristics && src.Port() != p.port && dst.Port() != p.port {
+	return "ip"
+}
+
+// routeUDP picks a datagram's protocol (its index in udpProtos) and direction:
+// a -d rule, then a proof (RakNet's magic) on any port, then a server a
+// protocol's heuristic learned, then the default ports, then the
+// heuristics.
+func (a *Analyzer) routeUDP(src, dst netip.AddrPort, payload []byte) (uint8, dissect.Dir, bool) {
+	if p, serverIsDst, ok := a.decodeAs(protocols.UDP, src.Port(), dst.Port()); ok {
+		return a.udpIndex(p), dirOf(serverIsDst), true
+	}
+	for i, p := range a.udpProtos {
+		if !p.Proof {
 			continue
 		}
-		if d, ok := p.looks(payload); ok {
+		if _, byPort := onPort(p, src.Port(), dst.Port()); a.opts.NoHeuristics && !byPort {
+			continue
+		}
+		if d, ok := p.Looks(payload); ok {
 			return uint8(i), d, true
 		}
 	}
-	if _, ok := a.queryServers[dst]; ok {
-		return udpQuery, dissect.DirC2S, true
+	if i, ok := a.learned[dst]; ok {
+		return i, dissect.DirC2S, true
 	}
-	if _, ok := a.queryServers[src]; ok {
-		return udpQuery, dissect.DirS2C, true
+	if i, ok := a.learned[src]; ok {
+		return i, dissect.DirS2C, true
 	}
 	// By port: not for a protocol known by proof (Geyser answers Query on
 	// Bedrock's port 19132: what is not RakNet there may be Query).
-	for i := range udpProtocols {
-		if udpProtocols[i].proof {
+	for i, p := range a.udpProtos {
+		if p.Proof {
 			continue
 		}
-		switch udpProtocols[i].port {
-		case dst.Port():
-			return uint8(i), dissect.DirC2S, true
-		case src.Port():
-			return uint8(i), dissect.DirS2C, true
+		for _, port := range p.Ports {
+			switch port {
+			case dst.Port():
+				return uint8(i), dissect.DirC2S, true
+			case src.Port():
+				return uint8(i), dissect.DirS2C, true
+			}
 		}
 	}
 	if a.opts.NoHeuristics {
 		return 0, dissect.DirUnknown, false
 	}
-	for i := range udpProtocols {
-		p := &udpProtocols[i]
-		if p.proof {
+	for i, p := range a.udpProtos {
+		if p.Proof {
 			continue
 		}
-		if d, ok := p.looks(payload); ok {
-			if p.learn && len(a.queryServers) < maxQueryServers {
+		if d, ok := p.Looks(payload); ok {
+			if p.Learn && len(a.learned) < maxLearned {
 				server := dst
 				if d == dissect.DirS2C {
 					server = src
 				}
-				a.queryServers[server] = struct{}{}
+				a.learned[server] = uint8(i)
 			}
 			return uint8(i), d, true
 		}
@@ -72,8 +87,18 @@ func (a *Analyzer) routeUDP(src, dst netip.AddrPort, payload []byte) (uint8, dis
 	return 0, dissect.DirUnknown, false
 }
 
+// udpIndex is p's index in udpProtos.
+func (a *Analyzer) udpIndex(p *protocols.Protocol) uint8 {
+	for i, q := range a.udpProtos {
+		if q == p {
+			return uint8(i)
+		}
+	}
+	return udpNone
+}
+
 // handleUDP routes a datagram and makes its job.
-func (a *Analyzer) handleUDP(ci gopacket.CaptureInfo, src, dst netip.AddrPort, payload []byte, wireLen int, parts []Part) {
+func (a *Analyzer) handleUDP(ci gopacket.CaptureInfo, src, dst netip.AddrPort, payload []byte, wireLen int, parts []record.Part) {
 	p, dir, ok := a.routeUDP(src, dst, payload)
 	if !ok {
 		return
@@ -84,7 +109,7 @@ func (a *Analyzer) handleUDP(ci gopacket.CaptureInfo, src, dst netip.AddrPort, p
 		a.net.udp(a, uint16(wireLen+8))
 	}
 	j := a.newJob()
-	j.op, j.kind, j.frame, j.time, j.dir, j.wire, j.udp = opUDP, KindPDU, a.frame, ci.Timestamp, dir, int32(wireLen), p
+	j.op, j.kind, j.frame, j.time, j.dir, j.wire, j.udp = opUDP, record.KindPDU, a.frame, ci.Timestamp, dir, int32(wireLen), p
 	b := a.pp.cur
 	j.addrs = int32(len(b.addrs))
 	b.addrs = append(b.addrs, src, dst)
@@ -93,15 +118,20 @@ func (a *Analyzer) handleUDP(ci gopacket.CaptureInfo, src, dst netip.AddrPort, p
 	a.commit(payload)
 }
 
-func init() {
-	protoColumn["raknet"] = "RakNet"
-}
-
 func dirOf(serverIsDst bool) dissect.Dir {
 	if serverIsDst {
 		return dissect.DirC2S
 	}
 	return dissect.DirS2C
+}
+
+// expire runs every tracker's Expire at the back end's packet time.
+func (a *backEnd) expire() {
+	for _, t := range a.trackers {
+		if t != nil {
+			t.Expire(a.bnow)
+		}
+	}
 }
 
 // addrKeys remembers the "ip:port" strings the trackers key conversations

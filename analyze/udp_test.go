@@ -6,6 +6,9 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/mcdissect/mcdissect/protocols"
+	"github.com/mcdissect/mcdissect/record"
+
 	"github.com/mcdissect/mcdissect/dissect/raknet"
 	"github.com/mcdissect/mcdissect/internal/capgen"
 )
@@ -51,7 +54,7 @@ func TestUDPRouting(t *testing.T) {
 		{"garbage on bedrock port, learned Query server", 19132, true, []byte{1, 2, 3}, Options{}, "query", 1},
 		{"query on bedrock port (Geyser)", 19132, true, []byte{0xfe, 0xfd, 9, 0, 0, 0, 2}, Options{}, "query", 1},
 		{"garbage to a learned Query server", 40000, true, []byte{1, 2, 3}, Options{}, "query", 1},
-		{"-d raknet", 40001, true, []byte{1, 2, 3}, Options{DecodeAs: []DecodeAs{{Port: 40001, Proto: "raknet"}}}, "raknet", 1},
+		{"-d raknet", 40001, true, []byte{1, 2, 3}, Options{DecodeAs: []DecodeAs{{Transport: protocols.UDP, Port: 40001, Proto: "raknet"}}}, "raknet", 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			sv := netip.AddrPortFrom(netip.MustParseAddr("10.0.0.1"), tc.port)
@@ -68,7 +71,7 @@ func TestUDPRouting(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var got []*Record
+			var got []*record.Record
 			for _, r := range recs {
 				if r.Frame == 2 {
 					got = append(got, r)

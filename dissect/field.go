@@ -2,6 +2,7 @@ package dissect
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -84,6 +85,9 @@ type Field struct {
 	// key): PDU.Redact masks every node of them, the decoder's flag or not
 	// (the node of a field the capture cut short included).
 	Sensitive bool
+	// Role says what the field tells of a server, for statistics that
+	// read fields by meaning rather than by name (Registry.Roles).
+	Role Role
 
 	id int // 1 + its registration order; 0 for a field no registry holds
 }
@@ -191,6 +195,44 @@ func (r *Registry) applyExplain(f *Field) {
 	}
 }
 
+// Role is what a field tells of a server or a player: the census (-z
+// mc,servers) reads fields by role, whatever protocol they belong to.
+type Role uint8
+
+const (
+	RoleNone            Role = iota
+	RoleMOTD                 // the server's message of the day, as text
+	RoleServerName           // a server's name, shown before its MOTD
+	RoleVersion              // the server's version name ("1.21.1")
+	RoleProtocolVersion      // the protocol number, where the server says it (server to client only)
+	RolePlayersOnline        // players online, a number
+	RolePlayersMax           // the most players the server takes, a number
+	RoleFavicon              // the server's icon: its presence is what counts
+	RoleMod                  // one mod or plugin's name
+	RoleModList              // plugins in Query's "Software: A 1.0; B 2.0" form
+	RolePlayerName           // a player's name
+	RoleLegacy               // a PDU of the legacy ping variant (server to client)
+	RoleNotServer            // a PDU that is not traffic with a Minecraft server (a heartbeat to a list service)
+	RoleResponseTime         // a response's time since its request, in seconds
+	RoleRoundTrip            // a ping's round trip, in seconds
+)
+
+// Roles gives the registry's fields their roles, from a table keyed by
+// filter name; a name that is not one of the registry's fields panics at
+// start-up. It returns r.
+func (r *Registry) Roles(roles map[string]Role) *Registry {
+	global.Lock()
+	defer global.Unlock()
+	for name, role := range roles {
+		f, ok := global.fields[name]
+		if !ok || !slices.Contains(r.fields, f) {
+			panic("dissect: role for " + name + ", which is not a field of " + r.Proto)
+		}
+		f.Role = role
+	}
+	return r
+}
+
 // NodeBytes returns the bytes of n in p, clipped to what was captured: none
 // for a generated node.
 func NodeBytes(p *PDU, n *Node) []byte {
@@ -235,6 +277,32 @@ func (r *Registry) Fields() []*Field { return r.fields }
 
 // Experts returns the registry's expert items in registration order.
 func (r *Registry) Experts() []*ExpertInfo { return r.experts }
+
+// HasSecrets reports whether any of the registry's fields is Sensitive:
+// bytes of its protocol that no tree locates (a PDU cut short, misframed,
+// undissected) may hold a secret.
+func (r *Registry) HasSecrets() bool {
+	global.Lock()
+	defer global.Unlock()
+	for _, f := range r.fields {
+		if f.Sensitive {
+			return true
+		}
+	}
+	return false
+}
+
+// LookupRegistry finds the registry of protocol proto, or nil.
+func LookupRegistry(proto string) *Registry {
+	global.Lock()
+	defer global.Unlock()
+	for _, r := range global.regs {
+		if r.Proto == proto {
+			return r
+		}
+	}
+	return nil
+}
 
 // Registries returns every registry, sorted by protocol name.
 func Registries() []*Registry {

@@ -8,8 +8,8 @@ import (
 	"regexp"
 	"strconv"
 
-	"github.com/mcdissect/mcdissect/analyze"
 	"github.com/mcdissect/mcdissect/dissect"
+	"github.com/mcdissect/mcdissect/record"
 )
 
 // kind is a value's type as the filter sees it.
@@ -66,18 +66,18 @@ func (c *ctx) keep(start int) []byte { return c.arena[start:len(c.arena):len(c.a
 // entity is something with values: a field, a slice, a function's result.
 type entity interface {
 	typ() etype
-	collect(c *ctx, r *analyze.Record) // appends its values to c.vals
+	collect(c *ctx, r *record.Record) // appends its values to c.vals
 }
 
 type fieldEnt struct {
-	ref  analyze.FieldRef
+	ref  record.FieldRef
 	t    etype
 	wire bool // its value is the bytes it spans in the PDU: a protocol, a sliced number
 }
 
 func (e *fieldEnt) typ() etype { return e.t }
 
-func (e *fieldEnt) collect(c *ctx, r *analyze.Record) {
+func (e *fieldEnt) collect(c *ctx, r *record.Record) {
 	if e.t.k == kAddr {
 		bits := uint64(32)
 		if e.t.fam == 6 {
@@ -99,7 +99,7 @@ func (e *fieldEnt) collect(c *ctx, r *analyze.Record) {
 }
 
 // nodeBytes are the bytes a node spans in its PDU.
-func nodeBytes(r *analyze.Record, n *dissect.Node) []byte {
+func nodeBytes(r *record.Record, n *dissect.Node) []byte {
 	d := r.PDU.Data
 	lo, hi := int(n.Offset), int(n.Offset)+int(n.Length)
 	if lo < 0 || hi > len(d) || lo > hi {
@@ -125,7 +125,7 @@ type sliceEnt struct {
 
 func (e *sliceEnt) typ() etype { return etype{k: kBytes} }
 
-func (e *sliceEnt) collect(c *ctx, r *analyze.Record) {
+func (e *sliceEnt) collect(c *ctx, r *record.Record) {
 	base := len(c.vals)
 	e.in.collect(c, r)
 	out := base
@@ -173,7 +173,7 @@ func (e *sliceEnt) cut(b []byte) ([]byte, bool) {
 type lenFunc struct{ in entity }
 
 func (e *lenFunc) typ() etype { return etype{k: kUint} }
-func (e *lenFunc) collect(c *ctx, r *analyze.Record) {
+func (e *lenFunc) collect(c *ctx, r *record.Record) {
 	base := len(c.vals)
 	e.in.collect(c, r)
 	for i := base; i < len(c.vals); i++ {
@@ -184,7 +184,7 @@ func (e *lenFunc) collect(c *ctx, r *analyze.Record) {
 type countFunc struct{ in entity }
 
 func (e *countFunc) typ() etype { return etype{k: kUint} }
-func (e *countFunc) collect(c *ctx, r *analyze.Record) {
+func (e *countFunc) collect(c *ctx, r *record.Record) {
 	base := len(c.vals)
 	e.in.collect(c, r)
 	n := len(c.vals) - base
@@ -200,7 +200,7 @@ type caseFunc struct {
 }
 
 func (e *caseFunc) typ() etype { return etype{k: kStr} }
-func (e *caseFunc) collect(c *ctx, r *analyze.Record) {
+func (e *caseFunc) collect(c *ctx, r *record.Record) {
 	base := len(c.vals)
 	e.in.collect(c, r)
 	for i := base; i < len(c.vals); i++ {
@@ -220,7 +220,7 @@ func (e *caseFunc) collect(c *ctx, r *analyze.Record) {
 type stringFunc struct{ in entity }
 
 func (e *stringFunc) typ() etype { return etype{k: kStr} }
-func (e *stringFunc) collect(c *ctx, r *analyze.Record) {
+func (e *stringFunc) collect(c *ctx, r *record.Record) {
 	base := len(c.vals)
 	e.in.collect(c, r)
 	k := e.in.typ().k
@@ -246,7 +246,7 @@ type bitAnd struct {
 }
 
 func (e *bitAnd) typ() etype { return e.in.typ() }
-func (e *bitAnd) collect(c *ctx, r *analyze.Record) {
+func (e *bitAnd) collect(c *ctx, r *record.Record) {
 	base := len(c.vals)
 	e.in.collect(c, r)
 	for i := base; i < len(c.vals); i++ {
@@ -257,7 +257,7 @@ func (e *bitAnd) collect(c *ctx, r *analyze.Record) {
 // The tests.
 
 type node interface {
-	eval(c *ctx, r *analyze.Record) bool
+	eval(c *ctx, r *record.Record) bool
 }
 
 type andN struct{ a, b node }
@@ -265,10 +265,10 @@ type orN struct{ a, b node }
 type xorN struct{ a, b node }
 type notN struct{ a node }
 
-func (n *andN) eval(c *ctx, r *analyze.Record) bool { return n.a.eval(c, r) && n.b.eval(c, r) }
-func (n *orN) eval(c *ctx, r *analyze.Record) bool  { return n.a.eval(c, r) || n.b.eval(c, r) }
-func (n *xorN) eval(c *ctx, r *analyze.Record) bool { return n.a.eval(c, r) != n.b.eval(c, r) }
-func (n *notN) eval(c *ctx, r *analyze.Record) bool { return !n.a.eval(c, r) }
+func (n *andN) eval(c *ctx, r *record.Record) bool { return n.a.eval(c, r) && n.b.eval(c, r) }
+func (n *orN) eval(c *ctx, r *record.Record) bool  { return n.a.eval(c, r) || n.b.eval(c, r) }
+func (n *xorN) eval(c *ctx, r *record.Record) bool { return n.a.eval(c, r) != n.b.eval(c, r) }
+func (n *notN) eval(c *ctx, r *record.Record) bool { return !n.a.eval(c, r) }
 
 // existsN is a field (or slice) alone: true when it has a value; with
 // nonzero, a bitwise and alone: true when a value is not zero.
@@ -277,7 +277,7 @@ type existsN struct {
 	nonzero bool
 }
 
-func (n *existsN) eval(c *ctx, r *analyze.Record) bool {
+func (n *existsN) eval(c *ctx, r *record.Record) bool {
 	base := len(c.vals)
 	n.e.collect(c, r)
 	ok := false
@@ -318,7 +318,7 @@ type cmpN struct {
 	re     *regexp.Regexp
 }
 
-func (n *cmpN) eval(c *ctx, r *analyze.Record) bool {
+func (n *cmpN) eval(c *ctx, r *record.Record) bool {
 	base := len(c.vals)
 	n.lhs.collect(c, r)
 	mid := len(c.vals)
@@ -404,7 +404,7 @@ type elem struct {
 	rng    bool
 }
 
-func (n *inN) eval(c *ctx, r *analyze.Record) bool {
+func (n *inN) eval(c *ctx, r *record.Record) bool {
 	base := len(c.vals)
 	n.lhs.collect(c, r)
 	vs := c.vals[base:]

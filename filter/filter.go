@@ -47,7 +47,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	"github.com/mcdissect/mcdissect/analyze"
+	"github.com/mcdissect/mcdissect/record"
 )
 
 // Filter is a compiled display filter. Match may be called from several
@@ -66,7 +66,7 @@ type Filter struct {
 func (f *Filter) NeedsTree() bool { return f.tree }
 
 // Match reports whether r passes the filter.
-func (f *Filter) Match(r *analyze.Record) bool {
+func (f *Filter) Match(r *record.Record) bool {
 	f.mu.Lock()
 	f.c.vals, f.c.arena = f.c.vals[:0], f.c.arena[:0]
 	ok := f.root.eval(&f.c, r)

@@ -12,15 +12,16 @@ import (
 	"github.com/mcdissect/mcdissect/analyze"
 	"github.com/mcdissect/mcdissect/dissect"
 	"github.com/mcdissect/mcdissect/dissect/query"
+	"github.com/mcdissect/mcdissect/record"
 )
 
-var samples sync.Map // file name -> []*analyze.Record
+var samples sync.Map // file name -> []*record.Record
 
 // sample dissects a capture of samples/ through the whole pipeline, once.
-func sample(tb testing.TB, name string) []*analyze.Record {
+func sample(tb testing.TB, name string) []*record.Record {
 	tb.Helper()
 	if v, ok := samples.Load(name); ok {
-		return v.([]*analyze.Record)
+		return v.([]*record.Record)
 	}
 	fh, err := os.Open("../samples/" + name)
 	if err != nil {
@@ -31,8 +32,8 @@ func sample(tb testing.TB, name string) []*analyze.Record {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	var recs []*analyze.Record
-	emit := func(r *analyze.Record) error { recs = append(recs, r.Clone()); return nil }
+	var recs []*record.Record
+	emit := func(r *record.Record) error { recs = append(recs, r.Clone()); return nil }
 	if _, err := analyze.Run(src, analyze.New(analyze.Options{}, analyze.SinkFunc(emit))); err != nil {
 		tb.Fatal(err)
 	}
@@ -45,20 +46,20 @@ func sample(tb testing.TB, name string) []*analyze.Record {
 
 // v6records are a Query handshake over IPv6, decoded by the real
 // dissector: no sample capture has IPv6.
-func v6records() []*analyze.Record {
+func v6records() []*record.Record {
 	req := []byte{0xfe, 0xfd, 0x09, 0x00, 0x00, 0x00, 0x01}
 	c, s := netip.MustParseAddrPort("[2001:db8::1]:40000"), netip.MustParseAddrPort("[2001:db8:1::2]:25565")
-	r1 := &analyze.Record{Frame: 1, Src: c, Dst: s, Stream: -1, Proto: "query"}
+	r1 := &record.Record{Frame: 1, Src: c, Dst: s, Stream: -1, Proto: "query"}
 	query.Decode(&r1.PDU, req, len(req), dissect.DirC2S)
-	r2 := &analyze.Record{Frame: 2, Src: s, Dst: c, Stream: 0, TCP: true, Proto: "tcp"}
+	r2 := &record.Record{Frame: 2, Src: s, Dst: c, Stream: 0, TCP: true, Proto: "tcp"}
 	r2.PDU.Reset(nil, 0)
-	return []*analyze.Record{r1, r2}
+	return []*record.Record{r1, r2}
 }
 
 // The oracles below read records directly, not through FieldRef, so that
 // a test compares the filter with a second, plain implementation.
 
-func texts(r *analyze.Record, name string) []string {
+func texts(r *record.Record, name string) []string {
 	var out []string
 	for i := range r.PDU.Nodes {
 		if n := &r.PDU.Nodes[i]; n.Name() == name {
@@ -68,7 +69,7 @@ func texts(r *analyze.Record, name string) []string {
 	return out
 }
 
-func nums(r *analyze.Record, name string) []uint64 {
+func nums(r *record.Record, name string) []uint64 {
 	var out []uint64
 	for i := range r.PDU.Nodes {
 		if n := &r.PDU.Nodes[i]; n.Name() == name {
@@ -78,10 +79,10 @@ func nums(r *analyze.Record, name string) []uint64 {
 	return out
 }
 
-func has(r *analyze.Record, name string) bool { return len(nums(r, name)) > 0 }
+func has(r *record.Record, name string) bool { return len(nums(r, name)) > 0 }
 
 // full: a Full Stat response, with its key/value section.
-func full(r *analyze.Record) bool { return len(texts(r, "query.kv.map")) > 0 }
+func full(r *record.Record) bool { return len(texts(r, "query.kv.map")) > 0 }
 
 func anyOf[T any](vs []T, f func(T) bool) bool {
 	for _, v := range vs {
@@ -92,14 +93,14 @@ func anyOf[T any](vs []T, f func(T) bool) bool {
 	return false
 }
 
-func port(r *analyze.Record, p uint16) bool { return r.Src.Port() == p || r.Dst.Port() == p }
-func c2s(r *analyze.Record) bool            { return r.PDU.Dir == dissect.DirC2S }
+func port(r *record.Record, p uint16) bool { return r.Src.Port() == p || r.Dst.Port() == p }
+func c2s(r *record.Record) bool            { return r.PDU.Dir == dissect.DirC2S }
 
 func TestMatch(t *testing.T) {
 	const q, cl = "query-full.pcap", "classic-session.pcap"
 	const slp = "slp-status-craftping.pcap"
 	loop := netip.MustParseAddr("127.0.0.1")
-	type R = *analyze.Record
+	type R = *record.Record
 	for _, c := range []struct {
 		file, expr string
 		want       func(r R) bool

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcdissect/mcdissect/analyze"
+	"github.com/mcdissect/mcdissect/record"
 )
 
 // FuzzCompile: Compile never panics; its errors are *Error with the caret
@@ -25,7 +25,7 @@ func FuzzCompile(f *testing.F) {
 	} {
 		f.Add(s)
 	}
-	recs := append(append([]*analyze.Record{}, sample(f, "query-full.pcap")[:6]...), v6records()...)
+	recs := append(append([]*record.Record{}, sample(f, "query-full.pcap")[:6]...), v6records()...)
 	cl := sample(f, "classic-session.pcap")
 	recs = append(recs, cl[:min(len(cl), 12)]...)
 	f.Fuzz(func(t *testing.T, expr string) {

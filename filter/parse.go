@@ -10,8 +10,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mcdissect/mcdissect/analyze"
 	"github.com/mcdissect/mcdissect/dissect"
+	"github.com/mcdissect/mcdissect/record"
 )
 
 // parser is a recursive-descent parser over the token stream that type-
@@ -228,7 +228,7 @@ func (p *parser) parseEntity() (operand, error) {
 		if slices.Contains(keywords, t.s) {
 			return o, p.unexpected(t)
 		}
-		if ref, err := analyze.ResolveField(t.s); err == nil {
+		if ref, err := record.ResolveField(t.s); err == nil {
 			o.e, o.field = fieldEntity(ref), true
 			p.tree = p.tree || ref.NeedsTree()
 		} else if is(p.peek(), "(") {
@@ -249,7 +249,7 @@ func (p *parser) parseEntity() (operand, error) {
 }
 
 // fieldEntity types a resolved field.
-func fieldEntity(ref analyze.FieldRef) *fieldEnt {
+func fieldEntity(ref record.FieldRef) *fieldEnt {
 	e := &fieldEnt{ref: ref, t: etype{names: ref.Field.Names}}
 	switch ref.Field.Type {
 	case dissect.FTUint, dissect.FTFrameNum:
@@ -463,7 +463,7 @@ func misspelt(tok token) bool {
 	if i <= 0 {
 		return false
 	}
-	_, err := analyze.ResolveField(tok.s[:i])
+	_, err := record.ResolveField(tok.s[:i])
 	return err == nil
 }
 
@@ -528,7 +528,7 @@ func (p *parser) literal(lhs operand, o operand, r rel) ([]val, error) {
 	}
 	tok := o.lit
 	fail := func(msg string) ([]val, error) {
-		if _, err := analyze.ResolveField(tok.s); err == nil && tok.k == tWord {
+		if _, err := record.ResolveField(tok.s); err == nil && tok.k == tWord {
 			return nil, errAt(p.expr, o.pos, o.end, "A set or mask holds values, not fields: "+o.text(p)+".")
 		}
 		if misspelt(tok) {

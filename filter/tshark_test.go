@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/mcdissect/mcdissect/analyze"
+	"github.com/mcdissect/mcdissect/record"
 )
 
 // TestTsharkDifferential runs the same filters through mcdissect and
@@ -45,15 +46,15 @@ func TestTsharkDifferential(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var recs []*analyze.Record
+	var recs []*record.Record
 	pduFrames := map[uint64]bool{}
-	emit := func(r *analyze.Record) error {
+	emit := func(r *record.Record) error {
 		// Every PDU at a frame that carried some of its bytes. A PDU
 		// decided by a frame of the other direction (an ACK giving up
 		// the bytes lost before it, the peer's bytes deciding the
 		// protocol of a stream picked up mid-way) has its own
 		// direction's addresses, where tshark shows the frame's.
-		if r.Kind == analyze.KindPDU && slices.ContainsFunc(r.Parts, func(p analyze.Part) bool { return p.Frame == r.Frame }) {
+		if r.Kind == record.KindPDU && slices.ContainsFunc(r.Parts, func(p record.Part) bool { return p.Frame == r.Frame }) {
 			recs = append(recs, r.Clone())
 			pduFrames[r.Frame] = true
 		}

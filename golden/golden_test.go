@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcdissect/mcdissect/analyze"
 	"github.com/mcdissect/mcdissect/dissect"
+	"github.com/mcdissect/mcdissect/dissect/classic"
 	"github.com/mcdissect/mcdissect/dissect/dissecttest"
 	"github.com/mcdissect/mcdissect/render"
 )
@@ -58,7 +59,7 @@ func options(t *testing.T, pcap string) analyze.Options {
 			}
 			o.DecodeAs = append(o.DecodeAs, d)
 		case "--classic-salt":
-			o.ClassicSalt = v
+			o.Prefs = map[string]string{classic.PrefSalt: v}
 		case "":
 		default:
 			t.Fatalf("%s: unknown option %q", pcap, k)

@@ -13,6 +13,7 @@ import (
 	"github.com/gopacket/gopacket/pcapgo"
 
 	"github.com/mcdissect/mcdissect/analyze"
+	"github.com/mcdissect/mcdissect/record"
 )
 
 // The real captures with real capture losses (samples/README.md):
@@ -73,7 +74,7 @@ type half struct {
 type rec struct {
 	frame  uint64
 	server bool // sent by the server
-	kind   analyze.Kind
+	kind   record.Kind
 	msg    string
 	gap    int
 	reason string
@@ -178,7 +179,7 @@ func TestRealLossTruth(t *testing.T) {
 
 			// mcdissect's records.
 			recs := map[uint16][]rec{}
-			a := analyze.New(analyze.Options{}, analyze.SinkFunc(func(r *analyze.Record) error {
+			a := analyze.New(analyze.Options{}, analyze.SinkFunc(func(r *record.Record) error {
 				x := rec{frame: r.Frame, server: r.Src.Port() == c.port, kind: r.Kind, msg: r.PDU.Message, gap: r.GapLength, reason: r.Reason}
 				for _, e := range r.PDU.Experts {
 					x.texts = append(x.texts, e.Info.Name+": "+e.Msg)
@@ -197,7 +198,7 @@ func TestRealLossTruth(t *testing.T) {
 
 			for cp, rs := range recs {
 				for _, r := range rs {
-					if r.kind == analyze.KindUndissected && r.reason == "" {
+					if r.kind == record.KindUndissected && r.reason == "" {
 						t.Errorf("port %d frame %d: undissected bytes without a reason", cp, r.frame)
 					}
 					for _, s := range append(r.texts, r.reason) {
@@ -272,10 +273,10 @@ func TestRealLossTruth(t *testing.T) {
 							continue
 						}
 						switch r.kind {
-						case analyze.KindPDU:
+						case record.KindPDU:
 							got = append(got, r.msg)
 							dissected[r.msg]++
-						case analyze.KindGap:
+						case record.KindGap:
 							gaps = append(gaps, gap{r.gap, r.frame})
 						}
 					}
@@ -405,7 +406,7 @@ func TestRealPlayMidstream(t *testing.T) {
 	covered := map[string]int{}
 	protos := map[string]bool{}
 	src := analyzeSource(t, pcap)
-	a := analyze.New(analyze.Options{}, analyze.SinkFunc(func(r *analyze.Record) error {
+	a := analyze.New(analyze.Options{}, analyze.SinkFunc(func(r *record.Record) error {
 		cp, side := r.Src.Port(), "/client"
 		if cp == port {
 			cp, side = r.Dst.Port(), "/server"
@@ -414,14 +415,14 @@ func TestRealPlayMidstream(t *testing.T) {
 			t.Errorf("frame %d: a record on port %d, which no client of the log used", r.Frame, cp)
 		}
 		switch r.Kind {
-		case analyze.KindGap:
+		case record.KindGap:
 			covered[strconv.Itoa(int(cp))+side] += r.GapLength
-		case analyze.KindUndissected:
+		case record.KindUndissected:
 			if !strings.Contains(r.Reason, "mid-stream") {
 				t.Errorf("frame %d: undissected bytes with reason %q, want the mid-stream one", r.Frame, r.Reason)
 			}
 			fallthrough
-		case analyze.KindPDU:
+		case record.KindPDU:
 			covered[strconv.Itoa(int(cp))+side] += len(r.PDU.Data)
 		}
 		protos[r.Proto] = true

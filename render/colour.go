@@ -3,8 +3,9 @@ package render
 import (
 	"bytes"
 
-	"github.com/mcdissect/mcdissect/analyze"
 	"github.com/mcdissect/mcdissect/dissect"
+	"github.com/mcdissect/mcdissect/protocols"
+	"github.com/mcdissect/mcdissect/record"
 )
 
 // Colour for the text output (--color). Every escape sequence in the output
@@ -31,15 +32,11 @@ func sgrSeverity(s dissect.Severity) string {
 	return "\x1b[34m"
 }
 
-// sgrProto colours the protocol column of the summary line.
+// sgrProto colours the protocol column of the summary line: the
+// registration's colour, yellow for the layers below (TCP, IP).
 func sgrProto(proto string) string {
-	switch proto {
-	case "query":
-		return "\x1b[36m"
-	case "slp":
-		return "\x1b[32m"
-	case "classic":
-		return "\x1b[35m"
+	if p := protocols.OfRecord(proto); p != nil && p.Colour != "" {
+		return p.Colour
 	}
 	return "\x1b[33m"
 }
@@ -168,7 +165,7 @@ var noValueField = &dissect.Field{Type: dissect.FTNone}
 
 // appendSummaryStyled is the summary line with -t's time column and
 // --color's protocol colour and formatting codes.
-func (t *textRenderer) appendSummaryStyled(dst []byte, r *analyze.Record) []byte {
+func (t *textRenderer) appendSummaryStyled(dst []byte, r *record.Record) []byte {
 	var num [40]byte
 	dst = padLeft(dst, dissect.AppendUint(num[:0], r.Frame), 5)
 	dst = append(dst, ' ')
@@ -180,10 +177,10 @@ func (t *textRenderer) appendSummaryStyled(dst []byte, r *analyze.Record) []byte
 	dst = append(dst, ' ')
 	if t.o.Colour {
 		dst = append(dst, sgrProto(r.Proto)...)
-		dst = append(dst, r.ProtoColumn()...)
+		dst = append(dst, protocols.Column(r.Proto)...)
 		dst = append(dst, sgrReset...)
 	} else {
-		dst = append(dst, r.ProtoColumn()...)
+		dst = append(dst, protocols.Column(r.Proto)...)
 	}
 	dst = append(dst, ' ')
 	start := len(dst)

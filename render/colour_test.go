@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcdissect/mcdissect/analyze"
+	"github.com/mcdissect/mcdissect/record"
 )
 
 func TestColourise(t *testing.T) {
@@ -29,8 +29,8 @@ func TestColourise(t *testing.T) {
 
 func TestTimeColumn(t *testing.T) {
 	ts := time.Date(2026, 2, 3, 4, 5, 6, 789123456, time.UTC)
-	r := &analyze.Record{Time: ts, Rel: 1500 * time.Millisecond, DeltaShown: 250 * time.Microsecond}
-	r.Layers.Has, r.Layers.Delta = analyze.HasFrame, 42*time.Microsecond
+	r := &record.Record{Time: ts, Rel: 1500 * time.Millisecond, DeltaShown: 250 * time.Microsecond}
+	r.Layers.Has, r.Layers.Delta = record.HasFrame, 42*time.Microsecond
 	for _, c := range []struct{ format, want string }{
 		{"", "1.500000"}, {"r", "1.500000"}, {"u", "04:05:06.789123"}, {"ud", "2026-02-03 04:05:06.789123"},
 		{"e", "1770091506.789123"}, {"d", "0.000042"}, {"dd", "0.000250"},

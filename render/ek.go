@@ -4,8 +4,8 @@ import (
 	"bufio"
 	"strconv"
 
-	"github.com/mcdissect/mcdissect/analyze"
 	"github.com/mcdissect/mcdissect/dissect"
+	"github.com/mcdissect/mcdissect/record"
 )
 
 // ekRenderer writes -T ek: newline-delimited JSON for Elasticsearch's bulk
@@ -42,7 +42,7 @@ func (e *ekRenderer) Begin() error { return nil }
 func (e *ekRenderer) End() error   { return e.w.Flush() }
 func (e *ekRenderer) Flush() error { return e.w.Flush() }
 
-func (e *ekRenderer) Record(r *analyze.Record) error {
+func (e *ekRenderer) Record(r *record.Record) error {
 	e.buf = e.Append(e.buf[:0], r, false)
 	_, err := e.w.Write(e.buf)
 	return err
@@ -54,7 +54,7 @@ func (e *ekRenderer) Raw(b []byte, _ int) error {
 }
 
 // Append appends r's two lines.
-func (e *ekRenderer) Append(b []byte, r *analyze.Record, _ bool) []byte {
+func (e *ekRenderer) Append(b []byte, r *record.Record, _ bool) []byte {
 	b = append(b, `{"index":{"_index":"packets-`...)
 	b = append(b, e.clock.date(r.Time)...) // formatted once a second
 	b = append(b, `","_type":"doc"}}`+"\n"...)
@@ -70,7 +70,7 @@ func (e *ekRenderer) Append(b []byte, r *analyze.Record, _ bool) []byte {
 }
 
 // appendFields writes the -e fields: "name_with_underscores":[values].
-func (e *ekRenderer) appendFields(b []byte, r *analyze.Record) []byte {
+func (e *ekRenderer) appendFields(b []byte, r *record.Record) []byte {
 	first := true
 	for _, fr := range e.o.Fields {
 		n := 0
@@ -98,7 +98,7 @@ func (e *ekRenderer) appendFields(b []byte, r *analyze.Record) []byte {
 
 // appendLayers writes the frame, network, transport, Minecraft and
 // protocol layers of a record.
-func (e *ekRenderer) appendLayers(b []byte, r *analyze.Record) []byte {
+func (e *ekRenderer) appendLayers(b []byte, r *record.Record) []byte {
 	b = append(b, `"frame":{"frame_frame_number":`...)
 	b = dissect.AppendUint(b, r.Frame)
 	b = append(b, `,"frame_frame_time":"`...)
@@ -155,11 +155,11 @@ func (e *ekRenderer) appendLayers(b []byte, r *analyze.Record) []byte {
 	b = append(b, `","mc_mc_message":`...)
 	msg := r.PDU.Message
 	switch r.Kind {
-	case analyze.KindGap:
+	case record.KindGap:
 		msg = "[missing bytes]"
-	case analyze.KindUndissected:
+	case record.KindUndissected:
 		msg = "[undissected bytes]"
-	case analyze.KindConflict:
+	case record.KindConflict:
 		msg = "[retransmission with different bytes]"
 	}
 	b = appendJSONString(b, msg)
@@ -197,7 +197,7 @@ func (e *ekRenderer) appendLayers(b []byte, r *analyze.Record) []byte {
 		b = append(b, ']')
 	}
 	b = append(b, '}')
-	if len(r.PDU.Nodes) > 0 && r.Kind == analyze.KindPDU {
+	if len(r.PDU.Nodes) > 0 && r.Kind == record.KindPDU {
 		b = e.appendTreeLayer(b, r)
 	}
 	return b
@@ -205,7 +205,7 @@ func (e *ekRenderer) appendLayers(b []byte, r *analyze.Record) []byte {
 
 // appendTreeLayer writes the protocol's tree flattened: one member per
 // filter name, arrays where a name repeats.
-func (e *ekRenderer) appendTreeLayer(b []byte, r *analyze.Record) []byte {
+func (e *ekRenderer) appendTreeLayer(b []byte, r *record.Record) []byte {
 	p := &r.PDU
 	rootField := p.Nodes[0].Field
 	root := rootField.Name

@@ -7,16 +7,16 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/mcdissect/mcdissect/analyze"
 	"github.com/mcdissect/mcdissect/dissect"
 	"github.com/mcdissect/mcdissect/dissect/query"
+	"github.com/mcdissect/mcdissect/record"
 )
 
 // fullStat decodes a full stat response listing two players.
-func fullStat(t *testing.T) *analyze.Record {
+func fullStat(t *testing.T) *record.Record {
 	t.Helper()
 	data := []byte("\x00\x00\x00\x00\x01splitnum\x00\x80\x00hostname\x00A Server\x00numplayers\x002\x00\x00\x01player_\x00\x00alice\x00bob\x00\x00")
-	r := &analyze.Record{Frame: 9, Src: netip.MustParseAddrPort("10.0.0.2:25565"), Dst: netip.MustParseAddrPort("10.0.0.1:40000"), Stream: -1, Proto: "query"}
+	r := &record.Record{Frame: 9, Src: netip.MustParseAddrPort("10.0.0.2:25565"), Dst: netip.MustParseAddrPort("10.0.0.1:40000"), Stream: -1, Proto: "query"}
 	query.Decode(&r.PDU, data, len(data), dissect.DirS2C)
 	return r
 }
@@ -32,7 +32,7 @@ func field(t *testing.T, name string) *dissect.Field {
 // TestExplainTree: with Explain, each field's explanation is under its
 // first line of a record, wrapped, and its worked value under every line.
 func TestExplainTree(t *testing.T) {
-	r := record(t)
+	r := evilRecord(t)
 	out := render(t, "text", Options{Verbose: true, Explain: true}, r)
 	lines := strings.Split(out, "\n")
 	at := -1
@@ -91,7 +91,7 @@ func TestExplainOncePerRecord(t *testing.T) {
 
 // TestExplainRedacted: a masked node shows no arithmetic of its bytes.
 func TestExplainRedacted(t *testing.T) {
-	r := record(t)
+	r := evilRecord(t)
 	for i := range r.PDU.Nodes {
 		if r.PDU.Nodes[i].Field.Name == "query.hostport" {
 			r.PDU.Nodes[i].Flags |= dissect.FlagSensitive

@@ -4,8 +4,8 @@ import (
 	"bufio"
 	"strconv"
 
-	"github.com/mcdissect/mcdissect/analyze"
 	"github.com/mcdissect/mcdissect/dissect"
+	"github.com/mcdissect/mcdissect/record"
 )
 
 // fieldsRenderer writes one line per record with the -e fields, separated
@@ -37,7 +37,7 @@ func (f *fieldsRenderer) Begin() error {
 
 func (f *fieldsRenderer) End() error { return f.w.Flush() }
 
-func (f *fieldsRenderer) Record(r *analyze.Record) error {
+func (f *fieldsRenderer) Record(r *record.Record) error {
 	f.line = f.Append(f.line[:0], r, false)
 	_, err := f.w.Write(f.line)
 	return err
@@ -48,7 +48,7 @@ func (f *fieldsRenderer) Raw(b []byte, _ int) error {
 	return err
 }
 
-func (f *fieldsRenderer) Append(b []byte, r *analyze.Record, _ bool) []byte {
+func (f *fieldsRenderer) Append(b []byte, r *record.Record, _ bool) []byte {
 	for i, fr := range f.o.Fields {
 		if i > 0 {
 			b = append(b, f.o.Separator...)

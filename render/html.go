@@ -11,8 +11,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mcdissect/mcdissect/analyze"
 	"github.com/mcdissect/mcdissect/dissect"
+	"github.com/mcdissect/mcdissect/protocols"
+	"github.com/mcdissect/mcdissect/record"
 )
 
 // The page of -T html: one self-contained file (a lesson a class can open
@@ -32,7 +33,7 @@ var htmlStyle string
 
 // HTMLMaxRecords and HTMLMaxBytes bound what one page holds: the records
 // shown and the bytes of their embedded JSON. Past either, the renderer
-// stops the run (analyze.ErrStop) and the page says that it shows the
+// stops the run (record.ErrStop) and the page says that it shows the
 // first records only, with the hint to choose with -Y or -c. Records of
 // a busy capture (cmd/mcgen's mix) take about 2 KB of page each, so the
 // byte cap comes first there, near 18,000 records: a 32 MB page, which
@@ -102,14 +103,14 @@ const htmlBody = `<header id="bar"><span id="brand">mcdissect</span><span id="ti
 </main>
 `
 
-func (h *htmlRenderer) Record(r *analyze.Record) error {
+func (h *htmlRenderer) Record(r *record.Record) error {
 	if h.capped {
-		return analyze.ErrStop
+		return record.ErrStop
 	}
 	h.buf = h.appendRecord(h.buf[:0], r)
 	if h.n >= HTMLMaxRecords || h.size+len(h.buf) > HTMLMaxBytes {
 		h.capped = true
-		return analyze.ErrStop
+		return record.ErrStop
 	}
 	if h.n > 0 {
 		h.w.WriteByte(',')
@@ -258,7 +259,7 @@ const (
 //	nodes [field, parent, offset, length, flags, line, value, key],
 //	e experts [node, expert, message], img [[node, data URI, caption]...],
 //	w {node: explanation}.
-func (h *htmlRenderer) appendRecord(b []byte, r *analyze.Record) []byte {
+func (h *htmlRenderer) appendRecord(b []byte, r *record.Record) []byte {
 	p := &r.PDU
 	b = append(b, "{\"f\":"...)
 	b = strconv.AppendUint(b, r.Frame, 10)
@@ -269,7 +270,7 @@ func (h *htmlRenderer) appendRecord(b []byte, r *analyze.Record) []byte {
 	b = append(b, ",\"d\":"...)
 	b = appendHTMLJSON(b, r.Dst.String())
 	b = append(b, ",\"p\":"...)
-	b = appendHTMLJSON(b, r.ProtoColumn())
+	b = appendHTMLJSON(b, protocols.Column(r.Proto))
 	b = append(b, ",\"i\":"...)
 	h.show = dissect.AppendSafe(h.show[:0], p.Info)
 	b = appendHTMLJSON(b, string(h.show))
@@ -350,7 +351,7 @@ func (h *htmlRenderer) appendRecord(b []byte, r *analyze.Record) []byte {
 		}
 		b = append(b, ']')
 	}
-	b = h.appendImages(b, p, masked)
+	b = h.appendImages(b, r.Proto, p, masked)
 	first := true
 	for i := range p.Nodes {
 		if hidden(&h.o, p, i, masked) {

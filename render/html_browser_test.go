@@ -40,6 +40,7 @@ import (
 	"github.com/mcdissect/mcdissect/dissect"
 	"github.com/mcdissect/mcdissect/filter"
 	"github.com/mcdissect/mcdissect/internal/capgen"
+	"github.com/mcdissect/mcdissect/record"
 )
 
 // chromium finds the browser: $MCDISSECT_CHROMIUM, or chromium on PATH.
@@ -57,7 +58,7 @@ func chromium() (string, error) {
 
 // pageOf decodes a capture and writes its page to dir; it returns the
 // page's path and the records (clones), as the command would.
-func pageOf(t *testing.T, pcap, dir string) (string, []*analyze.Record) {
+func pageOf(t *testing.T, pcap, dir string) (string, []*record.Record) {
 	t.Helper()
 	f, err := os.Open(pcap)
 	if err != nil {
@@ -71,8 +72,8 @@ func pageOf(t *testing.T, pcap, dir string) (string, []*analyze.Record) {
 	var out bytes.Buffer
 	w := New("html", &out, Options{Title: filepath.Base(pcap)})
 	w.Begin()
-	var recs []*analyze.Record
-	emit := func(r *analyze.Record) error {
+	var recs []*record.Record
+	emit := func(r *record.Record) error {
 		recs = append(recs, r.Clone())
 		return w.Record(r)
 	}
@@ -262,7 +263,7 @@ func deepest(p *dissect.PDU, b int) int {
 
 // checkSelected checks that node i of r is the selection: its row in the
 // tree, exactly its bytes lit, its explanation shown.
-func checkSelected(t *testing.T, tb *tab, r *analyze.Record, i int) {
+func checkSelected(t *testing.T, tb *tab, r *record.Record, i int) {
 	t.Helper()
 	var s selection
 	tb.eval(t, readSelection, &s)

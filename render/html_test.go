@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcdissect/mcdissect/analyze"
 	"github.com/mcdissect/mcdissect/dissect"
+	"github.com/mcdissect/mcdissect/record"
 )
 
 // TestHTMLJSONEscapes: whatever a string holds, its JSON in the page has
@@ -112,7 +112,7 @@ func TestHTMLCap(t *testing.T) {
 				}
 				return
 			}
-			if !errors.Is(err, analyze.ErrStop) || !strings.Contains(warn, "-Y") || !strings.Contains(warn, "-c") {
+			if !errors.Is(err, record.ErrStop) || !strings.Contains(warn, "-Y") || !strings.Contains(warn, "-c") {
 				t.Fatalf("at the cap: error %v, warning %q", err, warn)
 			}
 			if c.want >= 0 && n != c.want || n == 0 || n >= len(recs) {
@@ -130,7 +130,7 @@ func itoaTest(n int) string { b, _ := json.Marshal(n); return string(b) }
 // TestHTMLRedact: with --redact, no secret of the heartbeat sample is in
 // the page: not in a value, not in a line, not in the bytes.
 func TestHTMLRedact(t *testing.T) {
-	var recs []*analyze.Record
+	var recs []*record.Record
 	var secrets []string
 	for _, r := range corpus(t) {
 		for i := range r.PDU.Nodes {

@@ -8,8 +8,8 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
-	"github.com/mcdissect/mcdissect/analyze"
 	"github.com/mcdissect/mcdissect/dissect"
+	"github.com/mcdissect/mcdissect/record"
 )
 
 // jsonRenderer streams a JSON array, one object per record, each with its
@@ -39,7 +39,7 @@ func (j *jsonRenderer) End() error {
 	return j.w.Flush()
 }
 
-func (j *jsonRenderer) Record(r *analyze.Record) error {
+func (j *jsonRenderer) Record(r *record.Record) error {
 	j.buf = j.Append(j.buf[:0], r, j.n == 0)
 	j.n++
 	_, err := j.w.Write(j.buf)
@@ -53,7 +53,7 @@ func (j *jsonRenderer) Raw(b []byte, records int) error {
 }
 
 // Append appends r's object; first is whether it opens the array (no comma).
-func (j *jsonRenderer) Append(b []byte, r *analyze.Record, first bool) []byte {
+func (j *jsonRenderer) Append(b []byte, r *record.Record, first bool) []byte {
 	if !first {
 		b = append(b, ',')
 	}
@@ -90,7 +90,7 @@ func (j *jsonRenderer) Append(b []byte, r *analyze.Record, first bool) []byte {
 		}
 		b = append(b, ']')
 	}
-	if r.Kind == analyze.KindGap {
+	if r.Kind == record.KindGap {
 		b = append(b, ", \"gap_length\": "...)
 		b = dissect.AppendInt(b, int64(r.GapLength))
 	}
@@ -106,7 +106,7 @@ func (j *jsonRenderer) Append(b []byte, r *analyze.Record, first bool) []byte {
 
 // appendJSONPair appends the members a pairCache keeps: addresses,
 // transport and protocol.
-func appendJSONPair(b []byte, r *analyze.Record) []byte {
+func appendJSONPair(b []byte, r *record.Record) []byte {
 	var addr [64]byte // on the stack: an IPv6 address with port and zone fits
 	b = append(b, ", \"src\": "...)
 	b = appendJSONBytes(b, appendAddrPort(addr[:0], r.Src))

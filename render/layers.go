@@ -4,8 +4,8 @@ import (
 	"slices"
 	"time"
 
-	"github.com/mcdissect/mcdissect/analyze"
 	"github.com/mcdissect/mcdissect/dissect"
+	"github.com/mcdissect/mcdissect/record"
 )
 
 // The layers below Minecraft in the -V text: one line each, as tshark's
@@ -23,11 +23,11 @@ var layerRefs = map[string][]string{
 }
 
 // resolveLayerRefs resolves the fields of the layers -O names.
-func resolveLayerRefs(only []string) map[string][]analyze.FieldRef {
-	m := map[string][]analyze.FieldRef{}
+func resolveLayerRefs(only []string) map[string][]record.FieldRef {
+	m := map[string][]record.FieldRef{}
 	for _, p := range only {
 		for _, name := range layerRefs[p] {
-			if ref, err := analyze.ResolveField(name); err == nil {
+			if ref, err := record.ResolveField(name); err == nil {
 				m[p] = append(m[p], ref)
 			}
 		}
@@ -38,24 +38,24 @@ func resolveLayerRefs(only []string) map[string][]analyze.FieldRef {
 // appendHeader appends the record's frame line, its network and transport
 // lines, and for reassembled PDUs the frames they came from, without
 // colour or -O's fields (the HTML page shows these lines too).
-func appendHeader(dst []byte, r *analyze.Record, clock *stampCache) []byte {
+func appendHeader(dst []byte, r *record.Record, clock *stampCache) []byte {
 	return appendLayerLines(dst, r, clock, nil)
 }
 
 // appendLayers is appendHeader with the renderer's colour and -O.
-func (t *textRenderer) appendLayers(dst []byte, r *analyze.Record) []byte {
+func (t *textRenderer) appendLayers(dst []byte, r *record.Record) []byte {
 	return appendLayerLines(dst, r, &t.clock, t)
 }
 
 // appendLayerLines appends the layer lines; t, if not nil, adds colour and
 // -O's fields.
-func appendLayerLines(dst []byte, r *analyze.Record, clock *stampCache, t *textRenderer) []byte {
+func appendLayerLines(dst []byte, r *record.Record, clock *stampCache, t *textRenderer) []byte {
 	l := &r.Layers
 	dst = t.proto(dst)
 	dst = append(dst, "Frame "...)
 	dst = dissect.AppendUint(dst, r.Frame)
 	dst = append(dst, ": "...)
-	if l.Has&analyze.HasFrame != 0 {
+	if l.Has&record.HasFrame != 0 {
 		dst = dissect.AppendUint(dst, uint64(l.WireLen))
 		dst = append(dst, " bytes on wire ("...)
 		dst = dissect.AppendUint(dst, uint64(l.WireLen)*8)
@@ -109,10 +109,10 @@ func appendLayerLines(dst []byte, r *analyze.Record, clock *stampCache, t *textR
 	dst = dissect.AppendUint(dst, uint64(r.Src.Port()))
 	dst = append(dst, ", Dst Port: "...)
 	dst = dissect.AppendUint(dst, uint64(r.Dst.Port()))
-	if r.TCP && l.Has&analyze.HasTCP != 0 {
+	if r.TCP && l.Has&record.HasTCP != 0 {
 		dst = append(dst, ", Seq: "...)
 		dst = dissect.AppendUint(dst, uint64(l.Seq))
-		if l.TCPFlags&analyze.TCPFlagACK != 0 {
+		if l.TCPFlags&record.TCPFlagACK != 0 {
 			dst = append(dst, ", Ack: "...)
 			dst = dissect.AppendUint(dst, uint64(l.Ack))
 		}
@@ -130,7 +130,7 @@ func appendLayerLines(dst []byte, r *analyze.Record, clock *stampCache, t *textR
 
 // appendLayerFields appends, when -O names the layer, its fields one
 // level in.
-func (t *textRenderer) appendLayerFields(dst []byte, r *analyze.Record, layer string) []byte {
+func (t *textRenderer) appendLayerFields(dst []byte, r *record.Record, layer string) []byte {
 	if t == nil || len(t.o.Only) == 0 {
 		return dst
 	}
@@ -165,7 +165,7 @@ func (t *textRenderer) endProto(dst []byte) []byte {
 }
 
 // appendParts appends the frames a reassembled PDU came from.
-func appendParts(dst []byte, r *analyze.Record) []byte {
+func appendParts(dst []byte, r *record.Record) []byte {
 	if !(len(r.Parts) > 1 || r.TCP && len(r.Parts) == 1 && r.Parts[0].Frame != r.Frame) {
 		return dst
 	}
@@ -201,7 +201,7 @@ func appendParts(dst []byte, r *analyze.Record) []byte {
 
 // treeShown reports whether -O lets the tree of the record's protocol be
 // shown in full.
-func (t *textRenderer) treeShown(r *analyze.Record) bool {
+func (t *textRenderer) treeShown(r *record.Record) bool {
 	if len(t.o.Only) == 0 {
 		return true
 	}
@@ -217,7 +217,7 @@ var TimeFormats = []string{"a", "ad", "adoy", "d", "dd", "e", "r", "u", "ud"}
 
 // appendTimeColumn appends the summary line's time, as -t chose: tshark's
 // formats, to the microsecond.
-func appendTimeColumn(dst []byte, r *analyze.Record, format string) []byte {
+func appendTimeColumn(dst []byte, r *record.Record, format string) []byte {
 	switch format {
 	case "a", "ad", "adoy", "u", "ud":
 		t := r.Time
@@ -243,7 +243,7 @@ func appendTimeColumn(dst []byte, r *analyze.Record, format string) []byte {
 		dst = append(dst, '.')
 		return dissect.AppendUintPad(dst, uint64(us%1e6), 6)
 	case "d":
-		if r.Layers.Has&analyze.HasFrame == 0 {
+		if r.Layers.Has&record.HasFrame == 0 {
 			return dst // released at a flush: no frame of its own was read
 		}
 		return appendSeconds(dst, r.Layers.Delta)
@@ -257,7 +257,7 @@ func appendTimeColumn(dst []byte, r *analyze.Record, format string) []byte {
 // record's frame that tshark's ek output has, when they are known:
 // frame (length, captured length, delta), ip or ipv6 (ttl, id, protocol),
 // tcp (seq, ack, len, flags, windows) or udp (length).
-func appendEKLayer(b []byte, r *analyze.Record, layer string) []byte {
+func appendEKLayer(b []byte, r *record.Record, layer string) []byte {
 	l := &r.Layers
 	num := func(b []byte, name string, v uint64) []byte {
 		b = append(b, `,"`...)
@@ -267,14 +267,14 @@ func appendEKLayer(b []byte, r *analyze.Record, layer string) []byte {
 	}
 	switch layer {
 	case "frame":
-		if l.Has&analyze.HasFrame != 0 {
+		if l.Has&record.HasFrame != 0 {
 			b = append(b, `,"frame_frame_time_delta":`...)
-			b = analyze.AppendSeconds9(b, l.Delta)
+			b = record.AppendSeconds9(b, l.Delta)
 			b = num(b, "frame_frame_len", uint64(l.WireLen))
 			b = num(b, "frame_frame_cap_len", uint64(l.CapLen))
 		}
 	case "ip":
-		if l.Has&analyze.HasIPv4 != 0 {
+		if l.Has&record.HasIPv4 != 0 {
 			b = num(b, "ip_ip_ttl", uint64(l.TTL))
 			b = append(b, `,"ip_ip_id":"0x`...)
 			b = appendHex(b, uint64(l.IPID), 4)
@@ -282,12 +282,12 @@ func appendEKLayer(b []byte, r *analyze.Record, layer string) []byte {
 			b = num(b, "ip_ip_proto", uint64(l.IPProto))
 		}
 	case "ipv6":
-		if l.Has&analyze.HasIPv6 != 0 {
+		if l.Has&record.HasIPv6 != 0 {
 			b = num(b, "ipv6_ipv6_hlim", uint64(l.TTL))
 			b = num(b, "ipv6_ipv6_nxt", uint64(l.IPProto))
 		}
 	case "tcp":
-		if l.Has&analyze.HasTCP != 0 {
+		if l.Has&record.HasTCP != 0 {
 			b = num(b, "tcp_tcp_len", uint64(l.TCPLen))
 			b = num(b, "tcp_tcp_seq", uint64(l.Seq))
 			b = num(b, "tcp_tcp_ack", uint64(l.Ack))
@@ -298,7 +298,7 @@ func appendEKLayer(b []byte, r *analyze.Record, layer string) []byte {
 			b = num(b, "tcp_tcp_window_size", uint64(l.WindowSize()))
 		}
 	case "udp":
-		if l.Has&analyze.HasUDP != 0 {
+		if l.Has&record.HasUDP != 0 {
 			b = num(b, "udp_udp_length", uint64(l.UDPLen))
 		}
 	}
@@ -321,9 +321,9 @@ func appendHex(b []byte, v uint64, digits int) []byte {
 // appendJSONLayers appends to a -T json record its frame's header fields,
 // by field name, as numbers: "layers": {"frame.len": 82, ...}. Nothing
 // when the record's frame is not known.
-func appendJSONLayers(b []byte, r *analyze.Record) []byte {
+func appendJSONLayers(b []byte, r *record.Record) []byte {
 	l := &r.Layers
-	if l.Has&analyze.HasFrame == 0 {
+	if l.Has&record.HasFrame == 0 {
 		return b
 	}
 	num := func(b []byte, name string, v uint64) []byte {
@@ -336,25 +336,25 @@ func appendJSONLayers(b []byte, r *analyze.Record) []byte {
 	b = dissect.AppendUint(b, uint64(l.WireLen))
 	b = num(b, "frame.cap_len", uint64(l.CapLen))
 	b = append(b, ", \"frame.time_delta\": "...)
-	b = analyze.AppendSeconds9(b, l.Delta)
+	b = record.AppendSeconds9(b, l.Delta)
 	switch {
-	case l.Has&analyze.HasIPv4 != 0:
+	case l.Has&record.HasIPv4 != 0:
 		b = num(b, "ip.ttl", uint64(l.TTL))
 		b = num(b, "ip.id", uint64(l.IPID))
 		b = num(b, "ip.proto", uint64(l.IPProto))
-	case l.Has&analyze.HasIPv6 != 0:
+	case l.Has&record.HasIPv6 != 0:
 		b = num(b, "ipv6.hlim", uint64(l.TTL))
 		b = num(b, "ipv6.nxt", uint64(l.IPProto))
 	}
 	switch {
-	case l.Has&analyze.HasTCP != 0:
+	case l.Has&record.HasTCP != 0:
 		b = num(b, "tcp.seq", uint64(l.Seq))
 		b = num(b, "tcp.ack", uint64(l.Ack))
 		b = num(b, "tcp.len", uint64(l.TCPLen))
 		b = num(b, "tcp.flags", uint64(l.TCPFlags))
 		b = num(b, "tcp.window_size_value", uint64(l.Window))
 		b = num(b, "tcp.window_size", uint64(l.WindowSize()))
-	case l.Has&analyze.HasUDP != 0:
+	case l.Has&record.HasUDP != 0:
 		b = num(b, "udp.length", uint64(l.UDPLen))
 	}
 	return append(b, '}')

@@ -3,7 +3,7 @@ package render
 import (
 	"net/netip"
 
-	"github.com/mcdissect/mcdissect/analyze"
+	"github.com/mcdissect/mcdissect/record"
 )
 
 // pairCache keeps the formatted addresses, transport and protocol of
@@ -27,7 +27,7 @@ type pairSlot struct {
 // addresses, transport, stream and protocol as the record it was last
 // built for: build may use those and nothing else of r. The text is valid
 // until the next call.
-func (c *pairCache) text(r *analyze.Record, build func([]byte, *analyze.Record) []byte) []byte {
+func (c *pairCache) text(r *record.Record, build func([]byte, *record.Record) []byte) []byte {
 	s := &c.slots[pairHash(r.Src, r.Dst)%uint32(len(c.slots))]
 	if s.text == nil || s.src != r.Src || s.dst != r.Dst || s.proto != r.Proto || s.stream != r.Stream || s.tcp != r.TCP {
 		s.src, s.dst, s.proto, s.stream, s.tcp = r.Src, r.Dst, r.Proto, r.Stream, r.TCP

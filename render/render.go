@@ -4,8 +4,8 @@ import (
 	"bufio"
 	"io"
 
-	"github.com/mcdissect/mcdissect/analyze"
 	"github.com/mcdissect/mcdissect/dissect"
+	"github.com/mcdissect/mcdissect/record"
 )
 
 // Options choose what a renderer shows.
@@ -15,7 +15,7 @@ type Options struct {
 	Redact  bool // --redact: mask fields flagged sensitive
 	Explain bool // --explain: under each -V tree line, the field's explanation and worked value
 	// For -T fields.
-	Fields     []analyze.FieldRef
+	Fields     []record.FieldRef
 	Header     bool
 	Separator  string
 	Aggregator string
@@ -41,7 +41,7 @@ type Options struct {
 // Renderer writes records to a stream.
 type Renderer interface {
 	Begin() error
-	Record(r *analyze.Record) error
+	Record(r *record.Record) error
 	End() error
 }
 
@@ -51,7 +51,7 @@ type Renderer interface {
 type Appender interface {
 	// Append appends r as Record would write it; first says whether r is
 	// the first record of the output (JSON puts no comma before it).
-	Append(dst []byte, r *analyze.Record, first bool) []byte
+	Append(dst []byte, r *record.Record, first bool) []byte
 }
 
 // Writer is a Renderer that can also write records formatted elsewhere.

@@ -9,23 +9,23 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcdissect/mcdissect/analyze"
 	"github.com/mcdissect/mcdissect/dissect"
 	"github.com/mcdissect/mcdissect/dissect/query"
+	"github.com/mcdissect/mcdissect/record"
 )
 
-// record decodes a basic stat response whose MOTD carries a terminal
+// evilRecord decodes a basic stat response whose MOTD carries a terminal
 // escape sequence, a bell and a bidirectional override.
-func record(t *testing.T) *analyze.Record {
+func evilRecord(t *testing.T) *record.Record {
 	t.Helper()
 	data := []byte("\x00\x00\x00\x00\x01\x1b[2J\x07evil\u202eMOTD\x00SMP\x00world\x002\x0020\x00\xdd\x63127.0.0.1\x00")
-	r := &analyze.Record{Frame: 7, Time: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), Rel: 1500 * time.Millisecond,
+	r := &record.Record{Frame: 7, Time: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), Rel: 1500 * time.Millisecond,
 		Src: netip.MustParseAddrPort("10.0.0.2:25565"), Dst: netip.MustParseAddrPort("10.0.0.1:40000"), Stream: -1, Proto: "query"}
 	query.Decode(&r.PDU, data, len(data), dissect.DirS2C)
 	return r
 }
 
-func render(t *testing.T, format string, o Options, r *analyze.Record) string {
+func render(t *testing.T, format string, o Options, r *record.Record) string {
 	t.Helper()
 	var b bytes.Buffer
 	w := New(format, &b, o)
@@ -40,7 +40,7 @@ func render(t *testing.T, format string, o Options, r *analyze.Record) string {
 // TestNoRawControlBytes: whatever the wire holds, no renderer writes a
 // control byte other than newline and tab to the output.
 func TestNoRawControlBytes(t *testing.T) {
-	r := record(t)
+	r := evilRecord(t)
 	for _, c := range []struct {
 		format string
 		o      Options
@@ -63,7 +63,7 @@ func TestNoRawControlBytes(t *testing.T) {
 }
 
 func TestSummaryAndTree(t *testing.T) {
-	r := record(t)
+	r := evilRecord(t)
 	out := render(t, "text", Options{Verbose: true}, r)
 	for _, want := range []string{
 		"    7    1.500000 10.0.0.2:25565 → 10.0.0.1:40000 Query ",
@@ -78,7 +78,7 @@ func TestSummaryAndTree(t *testing.T) {
 }
 
 func TestJSONIsValidAndTyped(t *testing.T) {
-	out := render(t, "json", Options{}, record(t))
+	out := render(t, "json", Options{}, evilRecord(t))
 	var recs []struct {
 		Frame int    `json:"frame"`
 		Proto string `json:"protocol"`
@@ -110,15 +110,15 @@ func TestJSONIsValidAndTyped(t *testing.T) {
 }
 
 func TestFields(t *testing.T) {
-	var refs []analyze.FieldRef
+	var refs []record.FieldRef
 	for _, n := range []string{"frame.number", "mc.message", "query.hostport", "query.motd", "ip.src", "udp.dstport", "tcp.stream"} {
-		f, err := analyze.ResolveField(n)
+		f, err := record.ResolveField(n)
 		if err != nil {
 			t.Fatal(err)
 		}
 		refs = append(refs, f)
 	}
-	out := render(t, "fields", Options{Fields: refs, Header: true}, record(t))
+	out := render(t, "fields", Options{Fields: refs, Header: true}, evilRecord(t))
 	want := "frame.number\tmc.message\tquery.hostport\tquery.motd\tip.src\tudp.dstport\ttcp.stream\n" +
 		"7\tBasic Stat Response\t25565\t\\x1b[2J\\x07evil\\u{202e}MOTD\t10.0.0.2\t40000\t\n"
 	if out != want {
@@ -127,7 +127,7 @@ func TestFields(t *testing.T) {
 }
 
 func TestHexDumpCoversEveryByte(t *testing.T) {
-	r := record(t)
+	r := evilRecord(t)
 	out := render(t, "text", Options{Hex: true}, r)
 	total := 0
 	for _, l := range strings.Split(out, "\n")[1:] {
@@ -142,7 +142,7 @@ func TestHexDumpCoversEveryByte(t *testing.T) {
 }
 
 func TestRedact(t *testing.T) {
-	r := record(t)
+	r := evilRecord(t)
 	r.PDU.Nodes[len(r.PDU.Nodes)-1].Flags |= dissect.FlagSensitive // hostip, as if it were a secret
 	for _, f := range []string{"text", "json"} {
 		out := render(t, f, Options{Verbose: true, Hex: true, Redact: true}, r)
@@ -155,7 +155,7 @@ func TestRedact(t *testing.T) {
 // TestSummaryAllocatesNothing: writing a summary line costs no allocation
 // once the renderer's buffer has grown.
 func TestSummaryAllocatesNothing(t *testing.T) {
-	r := record(t)
+	r := evilRecord(t)
 	var buf []byte
 	n := testing.AllocsPerRun(100, func() { buf = AppendSummary(buf[:0], r) })
 	if n != 0 {

@@ -6,8 +6,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mcdissect/mcdissect/analyze"
 	"github.com/mcdissect/mcdissect/dissect"
+	"github.com/mcdissect/mcdissect/protocols"
+	"github.com/mcdissect/mcdissect/record"
 )
 
 type textRenderer struct {
@@ -23,20 +24,20 @@ type textRenderer struct {
 	// record being written (--explain explains a field once a record).
 	explained []uint32
 	gen       uint32
-	layerRefs map[string][]analyze.FieldRef // -O: the fields of the layers it names
-	scratch   []byte                        // for colourise
+	layerRefs map[string][]record.FieldRef // -O: the fields of the layers it names
+	scratch   []byte                       // for colourise
 }
 
 func (t *textRenderer) Begin() error { return nil }
 func (t *textRenderer) End() error   { return t.w.Flush() }
 
-func (t *textRenderer) Record(r *analyze.Record) error {
+func (t *textRenderer) Record(r *record.Record) error {
 	t.line = t.Append(t.line[:0], r, false)
 	_, err := t.w.Write(t.line)
 	return err
 }
 
-func (t *textRenderer) Append(dst []byte, r *analyze.Record, _ bool) []byte {
+func (t *textRenderer) Append(dst []byte, r *record.Record, _ bool) []byte {
 	if t.o.Colour || t.o.Time != "" {
 		dst = t.appendSummaryStyled(dst, r)
 	} else {
@@ -63,13 +64,13 @@ func (t *textRenderer) Raw(b []byte, _ int) error {
 
 // AppendSummary appends tshark's one-line summary: number, relative time,
 // source → destination, protocol, info.
-func AppendSummary(dst []byte, r *analyze.Record) []byte {
+func AppendSummary(dst []byte, r *record.Record) []byte {
 	return appendSummary(dst, r, nil)
 }
 
 // appendSummary is AppendSummary with the text of recent address pairs
 // kept in pairs, if not nil.
-func appendSummary(dst []byte, r *analyze.Record, pairs *pairCache) []byte {
+func appendSummary(dst []byte, r *record.Record, pairs *pairCache) []byte {
 	var num [32]byte // on the stack: the summary path allocates nothing
 	dst = padLeft(dst, dissect.AppendUint(num[:0], r.Frame), 5)
 	dst = append(dst, ' ')
@@ -85,12 +86,12 @@ func appendSummary(dst []byte, r *analyze.Record, pairs *pairCache) []byte {
 
 // appendSummaryPair appends the columns a pairCache keeps: addresses and
 // protocol, up to the info column.
-func appendSummaryPair(dst []byte, r *analyze.Record) []byte {
+func appendSummaryPair(dst []byte, r *record.Record) []byte {
 	dst = appendAddrPort(dst, r.Src)
 	dst = append(dst, " → "...)
 	dst = appendAddrPort(dst, r.Dst)
 	dst = append(dst, ' ')
-	dst = append(dst, r.ProtoColumn()...)
+	dst = append(dst, protocols.Column(r.Proto)...)
 	return append(dst, ' ')
 }
 
@@ -122,7 +123,7 @@ func padLeft(dst, s []byte, w int) []byte {
 // appendTree appends the tree, four spaces a level, each line with its
 // byte range, generated items in brackets and expert items under the node
 // they concern.
-func (t *textRenderer) appendTree(dst []byte, r *analyze.Record) []byte {
+func (t *textRenderer) appendTree(dst []byte, r *record.Record) []byte {
 	p := &r.PDU
 	depth := slices.Grow(t.depth[:0], len(p.Nodes))[:len(p.Nodes)]
 	t.depth = depth

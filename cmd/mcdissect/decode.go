@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcdissect/mcdissect/analyze"
 	"github.com/mcdissect/mcdissect/dissect"
+	"github.com/mcdissect/mcdissect/protocols"
 	"github.com/mcdissect/mcdissect/render"
 )
 
@@ -20,7 +21,7 @@ import (
 func runDecode(args []string, stdout, stderr io.Writer) int {
 	fs := pflag.NewFlagSet("mcdissect decode", pflag.ContinueOnError)
 	fs.SetOutput(stderr)
-	proto := fs.String("proto", "", "protocol of the bytes: query, slp, classic or heartbeat, e.g. --proto slp")
+	proto := fs.String("proto", "", "protocol of the bytes: "+strings.Join(protocols.Names(), ", ")+", e.g. --proto slp")
 	from := fs.String("from", "client", "who sent them: client or server, e.g. --from server")
 	format := fs.StringP("output-format", "T", "text", "text, json or html (a page to click through), e.g. -T html")
 	hexdump := fs.BoolP("hex", "x", false, "add the annotated hex dump, e.g. -x")

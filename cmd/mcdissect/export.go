@@ -9,9 +9,9 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/mcdissect/mcdissect/analyze"
 	"github.com/mcdissect/mcdissect/dissect"
 	"github.com/mcdissect/mcdissect/dissect/classic"
+	"github.com/mcdissect/mcdissect/record"
 )
 
 // exportKinds are what --export-objects KIND,DIR writes.
@@ -34,7 +34,7 @@ func newExporter(spec string) *exporter {
 	return &exporter{kind: kind, dir: dir, seen: map[[32]byte]bool{}}
 }
 
-func (e *exporter) add(r *analyze.Record) error {
+func (e *exporter) add(r *record.Record) error {
 	for _, o := range r.PDU.Objects {
 		if o.Kind != e.kind {
 			continue
@@ -70,7 +70,7 @@ func (e *exporter) add(r *analyze.Record) error {
 			}
 			if o.Dims[0] > 0 && o.Dims[2] > 0 {
 				var b bytes.Buffer
-				if err := png.Encode(&b, classic.LevelMap(o.Data, o.Dims[0], o.Dims[1], o.Dims[2])); err != nil {
+				if err := png.Encode(&b, classic.LevelMap(o.Data, o.Dims[0], o.Dims[1], o.Dims[2], 0)); err != nil {
 					return fmt.Errorf("--export-objects: %v", err)
 				}
 				if err := e.write(strings.TrimSuffix(name, ".bin")+".png", b.Bytes()); err != nil {

@@ -11,6 +11,8 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/mcdissect/mcdissect/analyze"
+	"github.com/mcdissect/mcdissect/dissect/classic"
+	"github.com/mcdissect/mcdissect/record"
 	"github.com/mcdissect/mcdissect/render"
 )
 
@@ -43,7 +45,7 @@ type config struct {
 
 	opts  analyze.Options
 	ropts render.Options
-	refs  []analyze.FieldRef
+	refs  []record.FieldRef
 }
 
 const usageHead = `mcdissect dissects Minecraft server traffic — Query (UDP), Server List Ping
@@ -188,7 +190,7 @@ func (c *config) check() error {
 		return errors.New("--redact cannot be used with -w: the saved frames would hold the secrets in clear (save without --redact, or redact the output instead)")
 	}
 	for _, name := range c.fields {
-		ref, err := analyze.ResolveField(name)
+		ref, err := record.ResolveField(name)
 		if err != nil {
 			return fmt.Errorf("-e: %v", err)
 		}
@@ -238,7 +240,9 @@ func (c *config) check() error {
 		c.opts.DecodeAs = append(c.opts.DecodeAs, rule)
 	}
 	c.opts.NoHeuristics = c.noHeuristics
-	c.opts.ClassicSalt = c.classicSalt
+	if c.classicSalt != "" {
+		c.opts.Prefs = map[string]string{classic.PrefSalt: c.classicSalt}
+	}
 	c.opts.Redact = c.redact
 	if c.exportObjects != "" {
 		kind, dir, ok := strings.Cut(c.exportObjects, ",")

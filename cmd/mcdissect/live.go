@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcdissect/mcdissect/analyze"
 	"github.com/mcdissect/mcdissect/capture"
+	"github.com/mcdissect/mcdissect/protocols"
 )
 
 // parseAutostop reads tshark's -a duration:N.
@@ -29,10 +30,13 @@ func parseAutostop(spec string) (time.Duration, error) {
 }
 
 // dissectedPorts are the ports the default kernel filter lets through:
-// those mcdissect dissects without being told (Minecraft's, RCON's,
-// Bedrock's, the Classic heartbeat's HTTP) and those of -d rules.
+// those the protocols are known on (their registrations), 25575 where
+// Query often answers beside a server's 25565, and those of -d rules.
 func (c *config) dissectedPorts() []uint16 {
-	ports := []uint16{analyze.PortHTTP, 19132, analyze.PortMinecraft, 25575}
+	ports := []uint16{25575}
+	for _, p := range protocols.All() {
+		ports = append(ports, p.Ports...)
+	}
 	for _, d := range c.opts.DecodeAs {
 		ports = append(ports, d.Port)
 	}

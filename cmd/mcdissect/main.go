@@ -10,6 +10,8 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strings"
+
+	_ "github.com/mcdissect/mcdissect/protocols/all" // every protocol dissected
 )
 
 // Exit statuses, as tshark uses them: 0 success, 1 bad arguments, 2 a

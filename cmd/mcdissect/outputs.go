@@ -13,7 +13,8 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/mcdissect/mcdissect/analyze"
+	"github.com/mcdissect/mcdissect/protocols"
+	"github.com/mcdissect/mcdissect/record"
 	"github.com/mcdissect/mcdissect/render"
 )
 
@@ -31,7 +32,7 @@ type outputFlags struct {
 
 func (o *outputFlags) add(fs *pflag.FlagSet) {
 	fs.StringVarP(&o.timeFormat, "time-format", "t", "r", "summary time `FORMAT`, as tshark: a (absolute), ad (with date), adoy (with day of year), d (delta), dd (delta displayed), e (epoch), r (relative), u (UTC), ud (UTC with date), e.g. -t ad")
-	fs.StringVarP(&o.only, "only-protocols", "O", "", "like -V, but the tree of these `PROTOCOLS` only, the others as one line (frame, ip, ipv6, tcp, udp, query, slp, classic, mc), e.g. -O slp,tcp")
+	fs.StringVarP(&o.only, "only-protocols", "O", "", "like -V, but the tree of these `PROTOCOLS` only, the others as one line ("+strings.Join(onlyProtocols(), ", ")+"), e.g. -O slp,tcp")
 	fs.StringVar(&o.colour, "color", "auto", "colour the text output: `WHEN` is auto (a terminal, and NO_COLOR unset), always or never, e.g. --color=always")
 	fs.BoolVar(&o.version, "version", false, "print the version, Go's and gopacket's and the build tags, and exit, e.g. --version")
 }
@@ -47,8 +48,8 @@ func (o *outputFlags) apply(c *config) error {
 	}
 	if o.only != "" {
 		for _, p := range strings.Split(o.only, ",") {
-			if !slices.Contains(onlyProtocols, p) {
-				return fmt.Errorf("-O %q: %q is not a protocol; choose among %s", o.only, p, strings.Join(onlyProtocols, ", "))
+			if !slices.Contains(onlyProtocols(), p) {
+				return fmt.Errorf("-O %q: %q is not a protocol; choose among %s", o.only, p, strings.Join(onlyProtocols(), ", "))
 			}
 			c.ropts.Only = append(c.ropts.Only, p)
 		}
@@ -62,8 +63,17 @@ func (o *outputFlags) apply(c *config) error {
 	return nil
 }
 
-// onlyProtocols are the names -O takes.
-var onlyProtocols = []string{"frame", "ip", "ipv6", "tcp", "udp", "query", "slp", "classic", "mc"}
+// onlyProtocols are the names -O takes: the layers below, the
+// registered protocols' (their registries'), and mc.
+func onlyProtocols() []string {
+	out := []string{"frame", "ip", "ipv6", "tcp", "udp"}
+	for _, p := range protocols.All() {
+		if !slices.Contains(out, p.Registry.Proto) {
+			out = append(out, p.Registry.Proto)
+		}
+	}
+	return append(out, "mc")
+}
 
 // colourOn decides --color: always, never, or (auto) when out is a
 // terminal and NO_COLOR is unset or empty (no-color.org).
@@ -111,7 +121,10 @@ func printVersion(w io.Writer) {
 	}
 	fmt.Fprintf(w, "mcdissect %s\n\n", version)
 	fmt.Fprintf(w, "Built with %s %s/%s, gopacket %s.\nBuild tags: %s.\n", runtime.Version(), runtime.GOOS, runtime.GOARCH, gopacket, tags)
-	fmt.Fprintf(w, "Dissects Minecraft Query (UDP), Server List Ping and Classic (TCP) as tshark dissects what it knows.\n")
+	fmt.Fprintf(w, "Dissects, as tshark dissects what it knows:\n")
+	for _, p := range protocols.All() {
+		fmt.Fprintf(w, "  %-10s %s (%s)\n", p.Name, p.Summary, p.Transport)
+	}
 }
 
 // errVersion is parseFlags' answer to --version.
@@ -119,7 +132,7 @@ var errVersion = errors.New("version")
 
 // markShown sets the record's time since the previous record shown, for
 // -t dd; the sink sees records in order, one at a time.
-func (o *outputFlags) markShown(r *analyze.Record) {
+func (o *outputFlags) markShown(r *record.Record) {
 	if !o.lastShown.IsZero() {
 		r.DeltaShown = r.Time.Sub(o.lastShown)
 	}

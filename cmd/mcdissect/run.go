@@ -16,6 +16,7 @@ import (
 	"github.com/mcdissect/mcdissect/analyze"
 	"github.com/mcdissect/mcdissect/capture"
 	"github.com/mcdissect/mcdissect/filter"
+	"github.com/mcdissect/mcdissect/record"
 	"github.com/mcdissect/mcdissect/render"
 )
 
@@ -142,7 +143,7 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	keepFrames := wr != nil && flt != nil
 	if len(recStats) > 0 || keepFrames || exp != nil || dd {
-		sk.ordered = func(rec *analyze.Record) error {
+		sk.ordered = func(rec *record.Record) error {
 			for _, s := range recStats {
 				s.add(rec)
 			}

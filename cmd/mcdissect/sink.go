@@ -3,6 +3,7 @@ package main
 import (
 	"github.com/mcdissect/mcdissect/analyze"
 	"github.com/mcdissect/mcdissect/filter"
+	"github.com/mcdissect/mcdissect/record"
 	"github.com/mcdissect/mcdissect/render"
 )
 
@@ -14,12 +15,12 @@ type outSink struct {
 	flt     *filter.Filter // -Y, or nil
 	count   int            // -c: stop after this many records shown (0: no limit)
 	shown   int
-	ordered func(*analyze.Record) error // the work on each record shown, or nil
+	ordered func(*record.Record) error // the work on each record shown, or nil
 	prog    *progress
 	line    bool // -l: write out after every record
 }
 
-func (s *outSink) Record(r *analyze.Record) error {
+func (s *outSink) Record(r *record.Record) error {
 	if s.flt != nil && !s.flt.Match(r) {
 		return nil
 	}

@@ -8,15 +8,15 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mcdissect/mcdissect/analyze"
 	"github.com/mcdissect/mcdissect/dissect"
+	"github.com/mcdissect/mcdissect/record"
 )
 
 // stat is one -z statistic: it sees every record that passes -Y and prints
 // a table at the end. Tables keep the order of first appearance, or sort
 // on counts with names as the tie-break, so that runs are reproducible.
 type stat interface {
-	add(r *analyze.Record)
+	add(r *record.Record)
 	print(w io.Writer)
 }
 
@@ -80,15 +80,14 @@ type msgStat struct {
 type msgRow struct {
 	proto, msg string
 	n, bytes   int
-	at         uint64 // the Seq of its first record (the merge's order)
 }
 
-func (s *msgStat) add(r *analyze.Record) {
+func (s *msgStat) add(r *record.Record) {
 	msg := r.PDU.Message
 	switch r.Kind {
-	case analyze.KindGap:
+	case record.KindGap:
 		msg = "[missing bytes]"
-	case analyze.KindUndissected:
+	case record.KindUndissected:
 		msg = "[undissected bytes]"
 	}
 	k := [2]string{r.Proto, msg}
@@ -96,7 +95,7 @@ func (s *msgStat) add(r *analyze.Record) {
 	if !ok {
 		i = len(s.rows)
 		s.idx[k] = i
-		s.rows = append(s.rows, msgRow{proto: r.Proto, msg: msg, at: r.Seq()})
+		s.rows = append(s.rows, msgRow{proto: r.Proto, msg: msg})
 	}
 	s.rows[i].n++
 	s.rows[i].bytes += len(r.PDU.Data) + r.GapLength
@@ -124,16 +123,15 @@ type expertRow struct {
 	n     int
 	first string
 	frame uint64
-	at    uint64 // the Seq of its first record
 }
 
-func (s *expertStat) add(r *analyze.Record) {
+func (s *expertStat) add(r *record.Record) {
 	for _, e := range r.PDU.Experts {
 		i, ok := s.idx[e.Info]
 		if !ok {
 			i = len(s.rows)
 			s.idx[e.Info] = i
-			s.rows = append(s.rows, expertRow{info: e.Info, first: e.Msg, frame: r.Frame, at: r.Seq()})
+			s.rows = append(s.rows, expertRow{info: e.Info, first: e.Msg, frame: r.Frame})
 		}
 		s.rows[i].n++
 	}
@@ -169,8 +167,7 @@ type convRow struct {
 	c2s, s2c           int
 	c2sBytes, s2cBytes int
 	first, last        time.Duration
-	firstAt, lastAt    uint64 // the Seq of its first and last records
-	seen               bool   // others: has counted a record
+	seen               bool // others: has counted a record
 }
 
 type convStat struct {
@@ -183,7 +180,7 @@ type convStat struct {
 // maxConvRows bounds the table: a table of more rows is no longer read.
 const maxConvRows = 500
 
-func (s *convStat) add(r *analyze.Record) {
+func (s *convStat) add(r *record.Record) {
 	client, server := r.Src, r.Dst
 	if r.PDU.Dir == dissect.DirS2C {
 		client, server = server, client
@@ -194,15 +191,15 @@ func (s *convStat) add(r *analyze.Record) {
 		row = &s.rows[i]
 	} else if len(s.rows) < s.maxRows() {
 		s.idx[k] = len(s.rows)
-		s.rows = append(s.rows, convRow{k: k, first: r.Rel, firstAt: r.Seq()})
+		s.rows = append(s.rows, convRow{k: k, first: r.Rel})
 		row = &s.rows[len(s.rows)-1]
 	} else {
 		row = &s.others
 		if !row.seen {
-			row.seen, row.first, row.firstAt = true, r.Rel, r.Seq()
+			row.seen, row.first = true, r.Rel
 		}
 	}
-	row.last, row.lastAt = r.Rel, r.Seq()
+	row.last = r.Rel
 	if r.PDU.Dir == dissect.DirS2C {
 		row.s2c++
 		row.s2cBytes += len(r.PDU.Data)

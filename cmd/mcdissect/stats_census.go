@@ -9,8 +9,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mcdissect/mcdissect/analyze"
 	"github.com/mcdissect/mcdissect/dissect"
+	"github.com/mcdissect/mcdissect/protocols"
+	"github.com/mcdissect/mcdissect/record"
 )
 
 // serversStat is -z mc,servers: a census of every server seen, one row
@@ -30,17 +31,9 @@ const (
 	maxModNames    = 64
 )
 
-// Protocol bits of a census row.
-const (
-	seenQuery = 1 << iota
-	seenSLP
-	seenLegacy
-	seenClassic
-)
-
 type serverRow struct {
 	addr           netip.AddrPort
-	protos         int
+	protos         map[string]bool // the registrations' columns seen, and "legacy ping"
 	motd, version  string
 	protocol       string
 	online         samples
@@ -52,19 +45,12 @@ type serverRow struct {
 	first, last    time.Time
 	clients        map[netip.Addr]struct{}
 	clientsOverCap bool
-	// For the merge of shards' censuses (stats_merge.go): the Seq of the
-	// record that last set a value, plus one (0: never set), that of the
-	// first and last records, of each mod's first; and the PDUs counted.
-	motdAt, versionAt, protocolAt, maxAt uint64
-	firstAt, lastAt                      uint64
-	modAt                                []uint64
-	pdus                                 int
 }
 
 func newServersStat() *serversStat { return &serversStat{idx: map[netip.AddrPort]int{}} }
 
 // serverSide returns the server's and the client's address of a record.
-func serverSide(r *analyze.Record) (server, client netip.AddrPort, ok bool) {
+func serverSide(r *record.Record) (server, client netip.AddrPort, ok bool) {
 	switch r.PDU.Dir {
 	case dissect.DirS2C:
 		return r.Src, r.Dst, true
@@ -74,33 +60,34 @@ func serverSide(r *analyze.Record) (server, client netip.AddrPort, ok bool) {
 	return netip.AddrPort{}, netip.AddrPort{}, false
 }
 
-func (s *serversStat) add(r *analyze.Record) {
-	if r.Kind != analyze.KindPDU || r.Proto == "classic-heartbeat" {
+// add reads what r tells of its server by the roles of its fields
+// (dissect.Role), whatever its protocol.
+func (s *serversStat) add(r *record.Record) {
+	if r.Kind != record.KindPDU {
 		return
 	}
 	srv, cl, ok := serverSide(r)
 	if !ok {
 		return
 	}
-	// A Classic heartbeat goes from the Minecraft server to the list
-	// service: that is not a server of the census.
-	if r.PDU.Find("classic.heartbeat") >= 0 {
-		return
+	p := &r.PDU
+	for i := range p.Nodes {
+		if p.Nodes[i].Field.Role == dissect.RoleNotServer {
+			return // a heartbeat to a list service is not a server of the census
+		}
 	}
 	var row *serverRow
 	if i, ok := s.idx[srv]; ok {
 		row = s.rows[i]
 	} else if len(s.rows) < maxServers {
-		row = &serverRow{addr: srv, first: r.Time, firstAt: r.Seq(), clients: map[netip.Addr]struct{}{}}
+		row = &serverRow{addr: srv, first: r.Time, protos: map[string]bool{}, clients: map[netip.Addr]struct{}{}}
 		s.idx[srv] = len(s.rows)
 		s.rows = append(s.rows, row)
 	} else {
 		s.others++
 		return
 	}
-	at := r.Seq() + 1
-	row.last, row.lastAt = r.Time, r.Seq()
-	row.pdus++
+	row.last = r.Time
 	if _, ok := row.clients[cl.Addr()]; !ok {
 		if len(row.clients) < maxClientsKept {
 			row.clients[cl.Addr()] = struct{}{}
@@ -108,50 +95,42 @@ func (s *serversStat) add(r *analyze.Record) {
 			row.clientsOverCap = true
 		}
 	}
-	switch r.Proto {
-	case "query":
-		row.protos |= seenQuery
-	case "classic":
-		row.protos |= seenClassic
-	case "slp":
-		row.protos |= seenSLP
+	fromServer := p.Dir == dissect.DirS2C
+	if col := protocols.Column(r.Proto); fromServer {
+		row.protos[col] = true
+	} else if !row.protos[col] {
+		row.protos[col+askedOnly] = true
 	}
-	p := &r.PDU
 	var name, motd string
 	for i := range p.Nodes {
 		n := &p.Nodes[i]
-		switch n.Name() {
-		case "slp.status.description", "query.motd", "slp.legacy.motd", "classic.motd":
+		switch n.Field.Role {
+		case dissect.RoleMOTD:
 			if t := plainText(n); t != "" {
 				motd = t
 			}
-		case "classic.server_name":
+		case dissect.RoleServerName:
 			name = plainText(n)
-		case "slp.status.version.name", "query.version", "slp.legacy.server_version":
-			row.version, row.versionAt = plainText(n), at
-		case "slp.status.version.protocol":
-			row.protocol, row.protocolAt = strconv.FormatInt(n.Value.Int(), 10), at
-		case "slp.legacy.protocol_version", "classic.protocol_version":
-			if r.PDU.Dir == dissect.DirS2C {
-				row.protocol, row.protocolAt = strconv.FormatUint(n.Value.N, 10), at
+		case dissect.RoleVersion:
+			row.version = plainText(n)
+		case dissect.RoleProtocolVersion:
+			if fromServer {
+				row.protocol = strconv.FormatInt(intValue(n), 10)
 			}
-		case "slp.status.players.online", "slp.legacy.online":
-			row.online.add(n.Value.Int())
-		case "query.numplayers.value":
-			row.online.add(int64(n.Value.N))
-		case "slp.status.players.max", "slp.legacy.max":
-			row.max, row.hasMax, row.maxAt = n.Value.Int(), true, at
-		case "query.maxplayers.value":
-			row.max, row.hasMax, row.maxAt = int64(n.Value.N), true, at
-		case "slp.status.favicon":
+		case dissect.RolePlayersOnline:
+			row.online.add(intValue(n))
+		case dissect.RolePlayersMax:
+			row.max, row.hasMax = intValue(n), true
+		case dissect.RoleFavicon:
 			row.favicon = true
-		case "slp.status.forge.mod.id", "slp.status.modinfo.mod.id", "query.plugin":
-			row.addMod(plainText(n), at)
-		case "query.plugins":
-			row.addPlugins(plainText(n), at)
-		}
-		if strings.HasPrefix(n.Field.Name, "slp.legacy.") && r.PDU.Dir == dissect.DirS2C {
-			row.protos |= seenLegacy
+		case dissect.RoleMod:
+			row.addMod(plainText(n))
+		case dissect.RoleModList:
+			row.addPlugins(plainText(n))
+		case dissect.RoleLegacy:
+			if fromServer {
+				row.protos[legacyPing] = true
+			}
 		}
 	}
 	if name != "" && motd != "" {
@@ -160,29 +139,50 @@ func (s *serversStat) add(r *analyze.Record) {
 		motd = name
 	}
 	if motd != "" {
-		row.motd, row.motdAt = motd, at
+		row.motd = motd
 	}
 }
 
-func (row *serverRow) addMod(m string, at uint64) {
+// legacyPing names, in a row's protocols, the legacy 0xFE ping's replies;
+// askedOnly follows a protocol clients spoke to the server in, which it
+// never answered in the capture.
+const (
+	legacyPing = "legacy ping"
+	askedOnly  = " (no reply seen)"
+)
+
+// intValue is a node's value as an integer: signed or not, or the number
+// a text field holds (RakNet's pong is text).
+func intValue(n *dissect.Node) int64 {
+	switch n.Field.Type {
+	case dissect.FTInt:
+		return n.Value.Int()
+	case dissect.FTString:
+		v, _ := strconv.ParseInt(strings.TrimSpace(n.Value.View()), 10, 64)
+		return v
+	}
+	return int64(n.Value.N)
+}
+
+func (row *serverRow) addMod(m string) {
 	if m == "" || slices.Contains(row.mods, m) {
 		return
 	}
 	row.modCount++
 	if len(row.mods) < maxModNames {
 		row.mods = append(row.mods, m)
-		row.modAt = append(row.modAt, at)
 	}
 }
 
-// addPlugins reads Query's "Server software: A 1.0; B 2.0" plugins value.
-func (row *serverRow) addPlugins(v string, at uint64) {
+// addPlugins reads a list of plugins in Query's "Server software: A 1.0;
+// B 2.0" form.
+func (row *serverRow) addPlugins(v string) {
 	_, list, ok := strings.Cut(v, ":")
 	if !ok {
 		return
 	}
 	for _, p := range strings.Split(list, ";") {
-		row.addMod(strings.TrimSpace(p), at)
+		row.addMod(strings.TrimSpace(p))
 	}
 }
 
@@ -261,15 +261,21 @@ func (s *serversStat) print(w io.Writer) {
 	fmt.Fprint(w, rule)
 }
 
+// protoList is the row's protocols, in the registrations' order, the
+// legacy ping after them.
 func (r *serverRow) protoList() string {
 	var out []string
-	for _, p := range []struct {
-		bit  int
-		name string
-	}{{seenQuery, "Query"}, {seenSLP, "SLP"}, {seenLegacy, "legacy ping"}, {seenClassic, "Classic"}} {
-		if r.protos&p.bit != 0 {
-			out = append(out, p.name)
+	for _, p := range protocols.All() {
+		name := p.Column
+		if !r.protos[name] {
+			name += askedOnly
 		}
+		if r.protos[name] && !slices.Contains(out, name) {
+			out = append(out, name)
+		}
+	}
+	if r.protos[legacyPing] {
+		out = append(out, legacyPing)
 	}
 	return strings.Join(out, ", ")
 }
@@ -345,15 +351,14 @@ type rttKey struct {
 }
 
 type rttRow struct {
-	k  rttKey
-	s  samples // nanoseconds
-	at uint64  // the Seq of its first record
+	k rttKey
+	s samples // nanoseconds
 }
 
 func newRTTStat() *rttStat { return &rttStat{idx: map[rttKey]int{}} }
 
-func (s *rttStat) add(r *analyze.Record) {
-	if r.Kind != analyze.KindPDU {
+func (s *rttStat) add(r *record.Record) {
+	if r.Kind != record.KindPDU {
 		return
 	}
 	srv, _, ok := serverSide(r)
@@ -363,13 +368,11 @@ func (s *rttStat) add(r *analyze.Record) {
 	for i := range r.PDU.Nodes {
 		n := &r.PDU.Nodes[i]
 		var kind string
-		switch n.Field.Name {
-		case "query.time":
-			kind = "Query response"
-		case "slp.time":
-			kind = "SLP status response"
-		case "slp.rtt":
-			kind = "SLP ping round trip"
+		switch n.Field.Role {
+		case dissect.RoleResponseTime:
+			kind = protocols.Column(r.Proto) + " response"
+		case dissect.RoleRoundTrip:
+			kind = protocols.Column(r.Proto) + " ping round trip"
 		default:
 			continue
 		}
@@ -381,7 +384,7 @@ func (s *rttStat) add(r *analyze.Record) {
 			}
 			j = len(s.rows)
 			s.idx[k] = j
-			s.rows = append(s.rows, &rttRow{k: k, at: r.Seq()})
+			s.rows = append(s.rows, &rttRow{k: k})
 		}
 		s.rows[j].s.add(int64(n.Value.Float() * 1e9))
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcdissect/mcdissect/analyze"
 	"github.com/mcdissect/mcdissect/filter"
+	"github.com/mcdissect/mcdissect/record"
 )
 
 // frameStat is a -z statistic over frames, as tshark counts them: every
@@ -48,7 +49,7 @@ func newNetConvStat(transport uint8, name string) *netConvStat {
 	return &netConvStat{transport: transport, name: name, idx: map[[2]netip.AddrPort]int{}}
 }
 
-func (s *netConvStat) add(*analyze.Record) {}
+func (s *netConvStat) add(*record.Record) {}
 
 func (s *netConvStat) frame(f analyze.FrameInfo) {
 	if s.first.IsZero() {
@@ -148,7 +149,7 @@ func newEndpointsStat(v6 bool) *endpointsStat {
 	return &endpointsStat{v6: v6, idx: map[netip.Addr]int{}}
 }
 
-func (s *endpointsStat) add(*analyze.Record) {}
+func (s *endpointsStat) add(*record.Record) {}
 
 func (s *endpointsStat) frame(f analyze.FrameInfo) {
 	if !f.IP || f.Src.Addr().Is6() != s.v6 {
@@ -293,7 +294,7 @@ func (s *ioStat) frame(f analyze.FrameInfo) {
 // the goroutine that accepts records, which may be ahead of or behind the
 // reading one: records' slots are placed by their own time against the
 // first record's, and the frames' first time is what the table uses.
-func (s *ioStat) add(r *analyze.Record) {
+func (s *ioStat) add(r *record.Record) {
 	if len(s.flts) == 0 {
 		return
 	}

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcdissect/mcdissect/analyze"
 	"github.com/mcdissect/mcdissect/dissect"
+	"github.com/mcdissect/mcdissect/record"
 )
 
 // TestConvStatBounded: -z conv,mc keeps a row per client address, not per
@@ -15,8 +15,8 @@ import (
 // capture running for days does not grow the table without end.
 func TestConvStatBounded(t *testing.T) {
 	server := netip.MustParseAddrPort("10.0.0.1:25565")
-	rec := func(client string, port uint16, dir dissect.Dir, n int) *analyze.Record {
-		r := &analyze.Record{Proto: "query"}
+	rec := func(client string, port uint16, dir dissect.Dir, n int) *record.Record {
+		r := &record.Record{Proto: "query"}
 		c := netip.AddrPortFrom(netip.MustParseAddr(client), port)
 		r.Src, r.Dst = c, server
 		if dir == dissect.DirS2C {

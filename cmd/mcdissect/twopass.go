@@ -4,6 +4,7 @@ import (
 	"github.com/mcdissect/mcdissect/analyze"
 	"github.com/mcdissect/mcdissect/capture"
 	"github.com/mcdissect/mcdissect/dissect"
+	"github.com/mcdissect/mcdissect/record"
 )
 
 // firstPass is -2's first pass over -r's file: the run the second will be
@@ -20,7 +21,7 @@ func (c *config) firstPass() *dissect.Later {
 	defer src.Close()
 	opts := c.opts
 	opts.OnFrame, opts.Later = nil, later
-	analyze.Run(src, analyze.New(opts, analyze.SinkFunc(func(*analyze.Record) error { return nil })))
+	analyze.Run(src, analyze.New(opts, analyze.SinkFunc(func(*record.Record) error { return nil })))
 	later.Seal()
 	return later
 }

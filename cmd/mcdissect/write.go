@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcdissect/mcdissect/analyze"
 	"github.com/mcdissect/mcdissect/capture"
+	"github.com/mcdissect/mcdissect/record"
 )
 
 // frameWriter implements -w. Without -Y every packet read is written as it
@@ -82,7 +83,7 @@ func (fw *frameWriter) tee(src analyze.Source) analyze.Source {
 }
 
 // keep notes the frames of a record that passed the filter.
-func (fw *frameWriter) keep(r *analyze.Record) {
+func (fw *frameWriter) keep(r *record.Record) {
 	if !fw.filtered {
 		return
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/mcdissect/mcdissect/dissect"
+	"github.com/mcdissect/mcdissect/protocols"
 )
 
 // Conn is the state of one Classic TCP connection: what the two sides
@@ -15,8 +16,9 @@ import (
 // reads nothing that only Frame writes: the negotiation it needs it
 // observes itself, and a gap reaches it through Gap.
 type Conn struct {
-	sess *Session
-	n    neg
+	protocols.Defaults // what it does not do
+	sess               *Session
+	n                  neg
 
 	ext        [3][]extAnn // announced extensions per direction (dissect.DirC2S, DirS2C)
 	extDeclare [3]int      // the count each side's ExtInfo announced, -1 before it

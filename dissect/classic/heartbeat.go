@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mcdissect/mcdissect/dissect"
+	"github.com/mcdissect/mcdissect/protocols"
 )
 
 // Session is what a whole capture teaches about Classic servers: the salts
@@ -218,8 +219,9 @@ const (
 // a Heartbeat that only decodes needs no word of gaps: after one the framer
 // gives the direction up and nothing more is decoded.
 type Heartbeat struct {
-	sess *Session
-	head bool // the last request was HEAD (no response body)
+	protocols.Defaults // what it does not do
+	sess               *Session
+	head               bool // the last request was HEAD (no response body)
 }
 
 // NewHeartbeat returns the state of a heartbeat connection reporting to s.

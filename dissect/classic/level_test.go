@@ -175,7 +175,8 @@ func TestLevelBufferFollowsBytes(t *testing.T) {
 }
 
 // TestLevelMap: each pixel takes the colour of its column's highest block
-// that is not air, shaded by its height; a short array leaves black.
+// that is not air, shaded by its height; air and a short array leave
+// transparent pixels; a level past maxSide is sampled.
 func TestLevelMap(t *testing.T) {
 	const x, y, z = 4, 3, 2
 	blocks := make([]byte, x*y*z)
@@ -184,7 +185,7 @@ func TestLevelMap(t *testing.T) {
 	set(0, 2, 0, 2) // grass on top of the same column
 	set(1, 1, 0, 8) // water in the middle
 	set(3, 0, 1, 7) // bedrock at the bottom
-	img := LevelMap(blocks, x, y, z)
+	img := LevelMap(blocks, x, y, z, 0)
 	if b := img.Bounds(); b.Dx() != x || b.Dy() != z {
 		t.Fatalf("bounds %v", b)
 	}
@@ -196,11 +197,14 @@ func TestLevelMap(t *testing.T) {
 			t.Errorf("(%d,%d): %v, want %v", c.xx, c.zz, got, want)
 		}
 	}
-	if got := img.RGBAAt(2, 0); got.R|got.G|got.B != 0 {
+	if got := img.RGBAAt(2, 0); got.R|got.G|got.B|got.A != 0 {
 		t.Errorf("an all-air column is %v", got)
 	}
-	if short := LevelMap(blocks[:5], x, y, z); short.Bounds().Dx() != x {
+	if short := LevelMap(blocks[:5], x, y, z, 0); short.Bounds().Dx() != x {
 		t.Error("a short array changes the map's size")
+	}
+	if b := LevelMap(blocks, x, y, z, 2).Bounds(); b.Dx() != 2 || b.Dy() != 1 {
+		t.Errorf("a 4×2 level at most 2 wide is %v", b)
 	}
 	if shade(blockColor(1), 2, 3) == shade(blockColor(1), 0, 3) {
 		t.Error("height does not shade")

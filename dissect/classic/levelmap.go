@@ -7,18 +7,25 @@ import (
 
 // LevelMap draws a level seen from above: one pixel per column (X across,
 // Z down), the colour of its highest block that is not air, darker the
-// lower it lies so that hills show. blocks are ordered (y*Z + z)*X + x, as
-// the level's inflated array; a short array leaves the missing columns
-// black. It reads only the bytes there are: a map of a 512×512 level is
-// 1 MiB of pixels, whatever the array's length.
-func LevelMap(blocks []byte, x, y, z int) *image.RGBA {
-	img := image.NewRGBA(image.Rect(0, 0, max(x, 0), max(z, 0)))
+// lower it lies so that hills show; a column of air is transparent.
+// blocks are ordered (y*Z + z)*X + x, as the level's inflated array; a
+// short array leaves the missing columns transparent. With maxSide above
+// zero, a level wider or deeper than that is sampled every few blocks so
+// that neither side passes it. It reads only the bytes there are.
+func LevelMap(blocks []byte, x, y, z, maxSide int) *image.RGBA {
+	step := 1
+	for maxSide > 0 && (x/step > maxSide || z/step > maxSide) {
+		step++
+	}
+	w, h := (max(x, 0)+step-1)/step, (max(z, 0)+step-1)/step
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
 	if x <= 0 || y <= 0 || z <= 0 {
 		return img
 	}
-	for zz := 0; zz < z; zz++ {
-		for xx := 0; xx < x; xx++ {
-			c := color.RGBA{0, 0, 0, 255}
+	for pz := 0; pz < h; pz++ {
+		for px := 0; px < w; px++ {
+			xx, zz := px*step, pz*step
+			var c color.RGBA
 			for yy := y - 1; yy >= 0; yy-- {
 				i := (yy*z+zz)*x + xx
 				if i >= len(blocks) {
@@ -29,7 +36,7 @@ func LevelMap(blocks []byte, x, y, z int) *image.RGBA {
 					break
 				}
 			}
-			img.SetRGBA(xx, zz, c)
+			img.SetRGBA(px, pz, c)
 		}
 	}
 	return img

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mcdissect/mcdissect/dissect"
+	"github.com/mcdissect/mcdissect/protocols"
 )
 
 // Conn is the state of one TCP connection carrying Server List Ping: what
@@ -15,7 +16,8 @@ import (
 // encryption) and the requests waiting for their responses. One Conn per
 // connection; it is not safe for concurrent use.
 type Conn struct {
-	fr track // framing's view
+	protocols.Defaults       // what it does not do
+	fr                 track // framing's view
 	// Later, when set, is a two-pass run's record of the requests given
 	// up on (-2): the first pass notes how each ended, the second shows
 	// the link when it gives up on one (GiveUp).

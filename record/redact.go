@@ -1,22 +1,28 @@
-package analyze
+package record
 
-import "unsafe"
+import (
+	"unsafe"
 
-// redact masks r's secrets in its own copy of the bytes (--redact), as the
+	"github.com/mcdissect/mcdissect/dissect"
+)
+
+// Redact masks r's secrets in its own copy of the bytes (--redact), as the
 // back end emits it: the tree's secrets with dissect.PDU.Redact, and the
 // whole of the undissected bytes (or differing retransmission) of a
-// Classic stream or of a stream no protocol claimed, which may hold a salt
-// or key that no tree locates (a heartbeat or identification cut short or
-// misframed is often not even recognised): when in doubt, the whole range. Records of other protocols, and Classic PDUs without a
-// secret, are left as they are, without a copy.
+// protocol that has secrets (dissect.Registry.HasSecrets) or of a stream
+// no protocol claimed, which may hold a salt or key that no tree locates
+// (a heartbeat or identification cut short or misframed is often not even
+// recognised): when in doubt, the whole range. Records of other
+// protocols, and PDUs without a secret, are left as they are, without a
+// copy.
 //
 // The bytes written are the record's own, never the reader's or the
 // batch's (a borrowed record is made to own its bytes first). -w writes the
 // frames as read, before they are dissected, so it cannot mask them: the
 // CLI refuses --redact with -w.
-func (r *Record) redact() {
+func (r *Record) Redact() {
 	p := &r.PDU
-	doubt := (r.Proto == "classic" || r.Proto == "tcp") && r.Kind != KindPDU
+	doubt := r.Kind != KindPDU && (r.Proto == "tcp" || secretsIn(r.Proto))
 	if !doubt && !p.Sensitive() {
 		return
 	}
@@ -32,7 +38,7 @@ func (r *Record) redact() {
 // view them follow), so that they may be written.
 func (r *Record) ownPDUData() {
 	if r.borrowed {
-		r.own()
+		r.Own()
 	}
 	d := r.PDU.Data
 	if len(d) == 0 || within(d, r.buf) {
@@ -55,4 +61,10 @@ func within(b, buf []byte) bool {
 	lo := uintptr(unsafe.Pointer(unsafe.SliceData(buf)))
 	p := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
 	return p >= lo && p+uintptr(len(b)) <= lo+uintptr(len(buf))
+}
+
+// secretsIn reports whether protocol proto has secrets.
+func secretsIn(proto string) bool {
+	reg := dissect.LookupRegistry(proto)
+	return reg != nil && reg.HasSecrets()
 }

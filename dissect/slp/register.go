@@ -1,0 +1,77 @@
+package slp
+
+import (
+	"github.com/mcdissect/mcdissect/dissect"
+	"github.com/mcdissect/mcdissect/protocols"
+)
+
+func init() {
+	Registry.Roles(map[string]dissect.Role{
+		"slp.time":                    dissect.RoleResponseTime,
+		"slp.rtt":                     dissect.RoleRoundTrip,
+		"slp.status.description":      dissect.RoleMOTD,
+		"slp.legacy.motd":             dissect.RoleMOTD,
+		"slp.status.version.name":     dissect.RoleVersion,
+		"slp.legacy.server_version":   dissect.RoleVersion,
+		"slp.status.version.protocol": dissect.RoleProtocolVersion,
+		"slp.legacy.protocol_version": dissect.RoleProtocolVersion,
+		"slp.status.players.online":   dissect.RolePlayersOnline,
+		"slp.legacy.online":           dissect.RolePlayersOnline,
+		"slp.status.players.max":      dissect.RolePlayersMax,
+		"slp.legacy.max":              dissect.RolePlayersMax,
+		"slp.status.favicon":          dissect.RoleFavicon,
+		"slp.status.forge.mod.id":     dissect.RoleMod,
+		"slp.login.name":              dissect.RolePlayerName,
+		"slp.legacy.packet_id":        dissect.RoleLegacy,
+	})
+	protocols.Register(&protocols.Protocol{
+		Name:         "slp",
+		Registry:     Registry,
+		Column:       "SLP",
+		Colour:       "\x1b[32m",
+		Summary:      "Minecraft Java's Server List Ping (TCP, VarInt-framed): handshake, status with its JSON as a tree, ping, the legacy 0xFE pings, and the login",
+		Example:      []byte{0x10, 0x00, 0xff, 0x05, 0x09, 'l', 'o', 'c', 'a', 'l', 'h', 'o', 's', 't', 0x63, 0xdd, 0x01, 0x01, 0x00}, // a handshake for 1.21 and a status request
+		Transport:    protocols.TCP,
+		Ports:        []uint16{25565},
+		Detect:       Detect,
+		DetectServer: DetectServer,
+		DetectPair:   DetectPingPong,
+		NewConn: func(r *protocols.Run) protocols.Conn {
+			c := NewConn()
+			c.Later = r.Later
+			return c
+		},
+		DecodesCut: true,
+		Pictures:   pictures,
+	})
+}
+
+// maxFavicon bounds the favicon URIs shown (the vanilla client's own limit
+// is far below: a 64×64 PNG).
+const maxFavicon = 256 << 10
+
+// pictures shows the status's favicon, its data URI as the tree holds it.
+func pictures(p *dissect.PDU, add func(node int32, uri, caption string)) {
+	for i := range p.Nodes {
+		n := &p.Nodes[i]
+		if n.Field == FieldFavicon {
+			if uri := n.Value.View(); faviconURI(uri) {
+				add(int32(i), uri, "the favicon, as the client shows it")
+			}
+		}
+	}
+}
+
+// faviconURI reports whether s is a PNG data URI of base64 text only.
+func faviconURI(s string) bool {
+	const prefix = "data:image/png;base64,"
+	if len(s) <= len(prefix) || len(s) > maxFavicon || s[:len(prefix)] != prefix {
+		return false
+	}
+	for _, c := range []byte(s[len(prefix):]) {
+		if !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/' || c == '=') {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,3 @@
+package render
+
+import _ "github.com/mcdissect/mcdissect/protocols/all" // the protocols the pipeline routes to
