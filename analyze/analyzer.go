@@ -44,7 +44,7 @@ type Options struct {
 	Export bool
 	// OnFrame, when set, is called for every frame read, on the goroutine
 	// that calls Packet, in frame order (frame-level statistics).
-	OnFrame func(FrameInfo)
+	OnFrame func(record.FrameInfo)
 	// Redact masks every copy of a secret in each record before it is
 	// emitted (Record.redact): no renderer, filter or statistic sees one.
 	Redact bool

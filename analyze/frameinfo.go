@@ -1,31 +1,18 @@
 package analyze
 
 import (
-	"net/netip"
 	"time"
 
 	"github.com/gopacket/gopacket"
 	"github.com/gopacket/gopacket/layers"
+	"github.com/mcdissect/mcdissect/record"
 )
-
-// FrameInfo is what frame-level statistics (-z conv,tcp, endpoints,ip,
-// io,stat) need of every frame read, Minecraft or not: tshark counts
-// frames and their bytes on the wire, which records (PDUs) do not show.
-type FrameInfo struct {
-	Frame     uint64
-	Time      time.Time
-	Len       int            // the frame's length on the wire
-	CapLen    int            // how much of it the capture holds
-	Src, Dst  netip.AddrPort // ports 0 when the frame has no TCP or UDP header
-	Transport uint8          // 6 TCP, 17 UDP, 0 other or none
-	IP        bool           // Src and Dst hold the frame's IP addresses
-}
 
 // observe calls Options.OnFrame for the frame being read. transport is 0
 // for a frame with no TCP or UDP header (a fragment, another protocol);
 // ip says whether the IP layer was decoded.
 func (a *Analyzer) observe(ci frameCI, transport uint8, ip bool, sport, dport uint16) {
-	fi := FrameInfo{Frame: a.frame, Time: ci.ts, Len: ci.length, CapLen: int(a.net.cur.CapLen), Transport: transport, IP: ip}
+	fi := record.FrameInfo{Frame: a.frame, Time: ci.ts, Len: ci.length, CapLen: int(a.net.cur.CapLen), Transport: transport, IP: ip}
 	if ip && len(a.decoded) > 0 {
 		fi.Src, fi.Dst = a.endpoints(sport, dport)
 	}

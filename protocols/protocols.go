@@ -110,6 +110,24 @@ type Protocol struct {
 	// Pictures, when set, adds the pictures the page shows beside a PDU's
 	// tree: data URIs (PNG) with the node they belong to and a caption.
 	Pictures func(p *dissect.PDU, add func(node int32, uri, caption string))
+	// Objects are the kinds of files its PDUs carry (dissect.Object.Kind),
+	// which --export-objects writes.
+	Objects []ObjectKind
+}
+
+// ObjectKind is a kind of file a protocol's PDUs carry.
+type ObjectKind struct {
+	Kind string // "favicon"
+	Desc string
+}
+
+// ObjectKinds is every kind of file the protocols' PDUs carry.
+func ObjectKinds() []ObjectKind {
+	var out []ObjectKind
+	for _, p := range All() {
+		out = append(out, p.Objects...)
+	}
+	return out
 }
 
 // Pref is a preference a protocol takes (-o NAME:VALUE).

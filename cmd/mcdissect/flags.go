@@ -12,8 +12,10 @@ import (
 
 	"github.com/mcdissect/mcdissect/analyze"
 	"github.com/mcdissect/mcdissect/dissect/classic"
+	"github.com/mcdissect/mcdissect/export"
 	"github.com/mcdissect/mcdissect/record"
 	"github.com/mcdissect/mcdissect/render"
+	"github.com/mcdissect/mcdissect/stats"
 )
 
 var errHelp = errors.New("help")
@@ -31,6 +33,8 @@ type config struct {
 	write                              string
 	glossary                           string
 	classicSalt                        string
+	statz                              []stats.Stat     // -z, made from stats
+	exporter                           *export.Exporter // --export-objects, or nil
 	exportObjects                      string
 	noHeuristics                       bool
 	autostop                           string
@@ -110,7 +114,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.StringVarP(&c.glossary, "glossary", "G", "", "print a `REPORT` and exit: fields, protocols or experts, e.g. -G fields")
 	fs.BoolVar(&c.redact, "redact", false, "mask Classic salts and verification keys, every copy, in every output (and the undissected bytes of Classic and unclaimed streams, which may hold them); not with -w, e.g. --redact")
 	fs.StringVar(&c.classicSalt, "classic-salt", "", "the Classic server's heartbeat `SALT`, to check verification keys when the heartbeat was not captured, e.g. --classic-salt wo6kVAHjxoJcInKx")
-	fs.StringVar(&c.exportObjects, "export-objects", "", "write carried files as `KIND,DIR`: level (Classic levels' blocks and a PNG map) or favicon (SLP favicons as PNG), e.g. --export-objects favicon,/tmp/icons")
+	fs.StringVar(&c.exportObjects, "export-objects", "", "write carried files as `KIND,DIR` ("+strings.Join(export.Help(), "; ")+"), e.g. --export-objects favicon,/tmp/icons")
 	fs.BoolVar(&c.noHeuristics, "no-heuristics", false, "pick protocols by port and -d only, e.g. --no-heuristics")
 	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write a pprof CPU profile to `FILE`, e.g. --cpuprofile cpu.out")
 	fs.StringVar(&c.memProfile, memProfileFlag, "", "write a pprof heap profile to `FILE` at exit, e.g. --memprofile mem.out")
@@ -245,15 +249,17 @@ func (c *config) check() error {
 	}
 	c.opts.Redact = c.redact
 	if c.exportObjects != "" {
-		kind, dir, ok := strings.Cut(c.exportObjects, ",")
-		if _, known := exportKinds[kind]; !ok || !known || dir == "" {
-			return fmt.Errorf("--export-objects %q: want level,DIR or favicon,DIR", c.exportObjects)
+		var err error
+		if c.exporter, err = export.New(c.exportObjects); err != nil {
+			return err
 		}
 	}
 	for _, z := range c.stats {
-		if _, err := newStat(z); err != nil {
+		s, err := stats.New(z)
+		if err != nil {
 			return err
 		}
+		c.statz = append(c.statz, s)
 	}
 	return nil
 }

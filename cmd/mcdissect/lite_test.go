@@ -45,19 +45,10 @@ func TestSummaryOnly(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		var stats []stat
-		for _, z := range c.stats {
-			s, _ := newStat(z)
-			stats = append(stats, s)
-		}
-		var exp *exporter
-		if c.exportObjects != "" {
-			exp = newExporter(c.exportObjects)
-		}
-		if got := c.summaryOnly(flt, stats, exp); got != tc.want {
+		if got := c.summaryOnly(flt); got != tc.want {
 			t.Errorf("%s: summaryOnly = %v, want %v", tc.args, got, tc.want)
 		}
-		if got := c.noTCPHeader(flt, stats, exp); got != tc.noTCP {
+		if got := c.noTCPHeader(flt); got != tc.noTCP {
 			t.Errorf("%s: noTCPHeader = %v, want %v", tc.args, got, tc.noTCP)
 		}
 	}

@@ -8,7 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/mcdissect/mcdissect/analyze"
+	"github.com/mcdissect/mcdissect/record"
 )
 
 // progress is the line on standard error that tells how far the reading
@@ -51,7 +51,7 @@ func (o *outputFlags) startProgress(c *config, stdout, stderr io.Writer) *progre
 	}
 	p := &progress{w: stderr, total: st.Size(), start: time.Now(), quit: make(chan struct{}), done: make(chan struct{})}
 	next := c.opts.OnFrame
-	c.opts.OnFrame = func(f analyze.FrameInfo) {
+	c.opts.OnFrame = func(f record.FrameInfo) {
 		p.bytes.Add(int64(f.CapLen) + pcapRecordHeader)
 		p.frames.Add(1)
 		if next != nil {

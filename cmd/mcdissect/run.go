@@ -18,6 +18,7 @@ import (
 	"github.com/mcdissect/mcdissect/filter"
 	"github.com/mcdissect/mcdissect/record"
 	"github.com/mcdissect/mcdissect/render"
+	"github.com/mcdissect/mcdissect/stats"
 )
 
 // run reads the input, dissects it and writes the chosen output. Errors are
@@ -47,22 +48,22 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	if c.statHelp {
-		printStatHelp(stdout)
+		stats.PrintHelp(stdout)
 		return exitOK
 	}
-	var stats []stat
-	var frameStats []frameStat
-	for _, z := range c.stats {
-		s, _ := newStat(z)
-		stats = append(stats, s)
-		if fs, ok := s.(frameStat); ok {
-			frameStats = append(frameStats, fs)
+	var frameStats, recStats []stats.Stat
+	for _, s := range c.statz {
+		if s.Reads().Frames {
+			frameStats = append(frameStats, s)
+		}
+		if s.Reads().Records {
+			recStats = append(recStats, s)
 		}
 	}
 	if len(frameStats) > 0 {
-		c.opts.OnFrame = func(f analyze.FrameInfo) {
+		c.opts.OnFrame = func(f record.FrameInfo) {
 			for _, s := range frameStats {
-				s.frame(f)
+				s.Frame(f)
 			}
 		}
 	}
@@ -115,10 +116,7 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 			src = cap.stoppable(src) // Run stops the capture through the tee
 		}
 	}
-	var exp *exporter
-	if c.exportObjects != "" {
-		exp = newExporter(c.exportObjects)
-	}
+	exp := c.exporter
 
 	out := stdout
 	if c.quiet || (c.write != "" && !c.printPackets) {
@@ -135,23 +133,17 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 	// and renders.
 	sk := &outSink{w: r, count: c.count, prog: c.out.prog, line: c.lineBuffered}
 	dd := c.ropts.Time == "dd"
-	var recStats []stat // those that read records (the others count frames, on the front end)
-	for _, s := range stats {
-		if statReadsRecords(s) {
-			recStats = append(recStats, s)
-		}
-	}
 	keepFrames := wr != nil && flt != nil
 	if len(recStats) > 0 || keepFrames || exp != nil || dd {
 		sk.ordered = func(rec *record.Record) error {
 			for _, s := range recStats {
-				s.add(rec)
+				s.Record(rec)
 			}
 			if keepFrames {
 				wr.keep(rec)
 			}
 			if exp != nil {
-				if err := exp.add(rec); err != nil {
+				if err := exp.Record(rec); err != nil {
 					return err
 				}
 			}
@@ -162,8 +154,8 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	sk.flt = flt
-	c.opts.Lite = c.summaryOnly(flt, stats, exp)
-	c.opts.NoTCPHeader = c.noTCPHeader(flt, stats, exp)
+	c.opts.Lite = c.summaryOnly(flt)
+	c.opts.NoTCPHeader = c.noTCPHeader(flt)
 	// The page draws Classic levels from their inflated blocks.
 	c.opts.Export = exp != nil || c.format == "html"
 	if c.opts.Lite && os.Getenv("GOGC") == "" {
@@ -188,8 +180,8 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 	warning, runErr := analyze.Run(src, a)
 	prog.stop()
 	endErr := r.End()
-	for _, s := range stats {
-		s.print(stdout)
+	for _, s := range c.statz {
+		s.Print(stdout)
 	}
 	if wr != nil {
 		if err := wr.close(); err != nil && runErr == nil {
@@ -352,8 +344,8 @@ func plural(n uint64) string {
 // summaryOnly reports whether nothing of the run reads a PDU's tree or its
 // expert items: then PDUs are decoded Lite (Wireshark's NULL tree), and
 // only what the summary columns show is worked out.
-func (c *config) summaryOnly(flt *filter.Filter, stats []stat, exp *exporter) bool {
-	if c.verbose || c.hex || flt != nil && flt.NeedsTree() || exp != nil {
+func (c *config) summaryOnly(flt *filter.Filter) bool {
+	if c.verbose || c.hex || flt != nil && flt.NeedsTree() || c.exporter != nil {
 		return false
 	}
 	switch c.format {
@@ -367,8 +359,8 @@ func (c *config) summaryOnly(flt *filter.Filter, stats []stat, exp *exporter) bo
 	default:
 		return false
 	}
-	for _, s := range stats {
-		if !statLite(s) {
+	for _, s := range c.statz {
+		if s.Reads().Trees {
 			return false
 		}
 	}
@@ -378,30 +370,6 @@ func (c *config) summaryOnly(flt *filter.Filter, stats []stat, exp *exporter) bo
 // noTCPHeader reports whether nothing of the run reads a TCP header field
 // of a record (tcp.seq, tcp.flags, ...): the text summary shows none, and
 // without a filter or a statistic nothing else reads one.
-func (c *config) noTCPHeader(flt *filter.Filter, stats []stat, exp *exporter) bool {
-	return c.summaryOnly(flt, stats, exp) && c.format == "text" && flt == nil && len(stats) == 0
-}
-
-// statReadsRecords reports whether a statistic reads records (add): the
-// others count frames (frameStat, on the front end) and need no record.
-func statReadsRecords(s stat) bool {
-	switch s := s.(type) {
-	case *netConvStat, *endpointsStat:
-		return false
-	case *ioStat:
-		return len(s.flts) > 0
-	}
-	return true
-}
-
-// statLite reports whether a statistic reads nothing of a PDU but its
-// summary columns (protocol, message, addresses, sizes).
-func statLite(s stat) bool {
-	switch s := s.(type) {
-	case *msgStat, *convStat, *netConvStat, *endpointsStat:
-		return true
-	case *ioStat:
-		return len(s.flts) == 0
-	}
-	return false
+func (c *config) noTCPHeader(flt *filter.Filter) bool {
+	return c.summaryOnly(flt) && c.format == "text" && flt == nil && len(c.statz) == 0
 }

@@ -5,6 +5,7 @@ import (
 	"compress/flate"
 	"compress/gzip"
 	"encoding/binary"
+	"image/png"
 	"strings"
 	"testing"
 
@@ -483,8 +484,11 @@ func TestLevel(t *testing.T) {
 			t.Errorf("%s: want %s\n%s", k, v, dumpTree(p))
 		}
 	}
-	if len(p.Objects) != 1 || p.Objects[0].Name != "level-999.bin" || !bytes.Equal(p.Objects[0].Data, blocks) {
+	// The blocks and their map.
+	if len(p.Objects) != 2 || p.Objects[0].Name != "level-999.bin" || !bytes.Equal(p.Objects[0].Data, blocks) || p.Objects[1].Name != "level-999.png" {
 		t.Errorf("objects %v", len(p.Objects))
+	} else if img, err := png.Decode(bytes.NewReader(p.Objects[1].Data)); err != nil || img.Bounds().Dx() != 16 || img.Bounds().Dy() != 16 {
+		t.Errorf("the map: %v", err)
 	}
 	// Nobody exporting: the same tree, no object, and twice so that the
 	// second inflates into the first's buffer.
@@ -517,7 +521,7 @@ func TestLevel(t *testing.T) {
 	if err := dissect.Check(&q); err != nil {
 		t.Fatal(err)
 	}
-	if len(q.Objects) != 1 || !bytes.Equal(q.Objects[0].Data, blocks) || q.MaxSeverity() >= dissect.SevWarn {
+	if len(q.Objects) != 2 || !bytes.Equal(q.Objects[0].Data, blocks) || q.MaxSeverity() >= dissect.SevWarn {
 		t.Errorf("fastmap level\n%s", dumpTree(&q))
 	}
 }

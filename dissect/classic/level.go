@@ -325,6 +325,11 @@ func decLevelFinalize(d *dec) {
 		}
 		if p.Export {
 			p.Objects = append(p.Objects, dissect.Object{Kind: "level", Name: name + ".bin", Data: blocks, Dims: [3]int{int(x), int(y), int(z)}})
+			if arr == 0 {
+				if png := mapPNG(blocks, int(x), int(y), int(z)); png != nil {
+					p.Objects = append(p.Objects, dissect.Object{Kind: "level", Name: name + ".png", Data: png, Dims: [3]int{int(x), int(y), int(z)}})
+				}
+			}
 		}
 		if arr == 0 {
 			lower = blocks

@@ -224,7 +224,7 @@ func TestRealCapture(t *testing.T) {
 					if got := p.Nodes[p.Find("classic.level.block_count")].Value.N; got != 64*32*64 {
 						t.Errorf("block count %d, want 64×32×64", got)
 					}
-					if len(p.Objects) != 1 || len(p.Objects[0].Data) != 64*32*64 {
+					if len(p.Objects) != 2 || len(p.Objects[0].Data) != 64*32*64 { // the blocks and their map
 						t.Errorf("level object: %d objects", len(p.Objects))
 					}
 					if p.Find("classic.level.type_count") < 0 || p.Find("classic.level.chunk_frame") < 0 {

@@ -38,6 +38,7 @@ func init() {
 		NewConn:      func(r *protocols.Run) protocols.Conn { return NewConn(session(r)) },
 		DecodesCut:   true,
 		Pictures:     pictures,
+		Objects:      []protocols.ObjectKind{{Kind: "level", Desc: "each Classic level's blocks (.bin) and a map of it seen from above (.png)"}},
 	})
 	protocols.Register(&protocols.Protocol{
 		Name:       "heartbeat",
@@ -66,25 +67,33 @@ func session(r *protocols.Run) *Session {
 	}).(*Session)
 }
 
-// mapSide bounds the page's level map: a larger level is sampled.
-const mapSide = 512
+// mapSide bounds a level's map: a larger level is sampled.
+const mapSide = 1024
 
-// pictures shows a level the decoder inflated as a map seen from above.
+// mapPNG is the level's map seen from above (LevelMap) as a PNG, or nil
+// when blocks are fewer than X×Y×Z.
+func mapPNG(blocks []byte, x, y, z int) []byte {
+	if x <= 0 || y <= 0 || z <= 0 || x*y*z > len(blocks) {
+		return nil
+	}
+	var b bytes.Buffer
+	if png.Encode(&b, LevelMap(blocks, x, y, z, mapSide)) != nil {
+		return nil
+	}
+	return b.Bytes()
+}
+
+// pictures shows the map of a level the decoder inflated (the PNG object
+// it attached, which --export-objects level writes too).
 func pictures(p *dissect.PDU, add func(node int32, uri, caption string)) {
+	node := p.Find("classic.level")
+	if node < 0 {
+		return
+	}
 	for _, o := range p.Objects {
-		if o.Kind != "level" || strings.HasSuffix(o.Name, "-upper.bin") { // the ExtendedBlocks upper bits: the lower array draws the map
-			continue
+		if o.Kind == "level" && strings.HasSuffix(o.Name, ".png") {
+			add(node, "data:image/png;base64,"+base64.StdEncoding.EncodeToString(o.Data), "the level seen from above: the highest block of each column, darker lower down (north is up)")
 		}
-		x, y, z := o.Dims[0], o.Dims[1], o.Dims[2]
-		node := p.Find("classic.level")
-		if node < 0 || x <= 0 || y <= 0 || z <= 0 || x*y*z > len(o.Data) {
-			continue
-		}
-		var b bytes.Buffer
-		if png.Encode(&b, LevelMap(o.Data, x, y, z, mapSide)) != nil {
-			continue
-		}
-		add(node, "data:image/png;base64,"+base64.StdEncoding.EncodeToString(b.Bytes()), "the level seen from above: the highest block of each column, darker lower down (north is up)")
 	}
 }
 

@@ -43,6 +43,7 @@ func init() {
 		},
 		DecodesCut: true,
 		Pictures:   pictures,
+		Objects:    []protocols.ObjectKind{{Kind: "favicon", Desc: "each distinct server favicon, as the PNG it is"}},
 	})
 }
 

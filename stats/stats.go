@@ -1,4 +1,4 @@
-package main
+package stats
 
 import (
 	"fmt"
@@ -12,15 +12,30 @@ import (
 	"github.com/mcdissect/mcdissect/record"
 )
 
-// stat is one -z statistic: it sees every record that passes -Y and prints
-// a table at the end. Tables keep the order of first appearance, or sort
-// on counts with names as the tie-break, so that runs are reproducible.
-type stat interface {
-	add(r *record.Record)
-	print(w io.Writer)
+// Stat is one -z statistic: it reads what Reads says of a run (the frames
+// read, the records shown, their trees) and prints a table at the end.
+// Tables keep the order of first appearance, or sort on counts with names
+// as the tie-break, so that runs are reproducible.
+type Stat interface {
+	// Reads says what of the run the statistic reads.
+	Reads() Reads
+	// Frame is given every frame read, Minecraft or not, in order.
+	Frame(f record.FrameInfo)
+	// Record is given every record shown (that passes -Y), in order.
+	Record(r *record.Record)
+	// Print writes the table.
+	Print(w io.Writer)
 }
 
-func newStat(spec string) (stat, error) {
+// Reads is what a statistic reads of a run.
+type Reads struct {
+	Frames  bool // every frame read (Frame)
+	Records bool // every record shown (Record)
+	Trees   bool // the records' trees and expert items, not only their summary columns
+}
+
+// New makes the statistic spec names (-z's argument).
+func New(spec string) (Stat, error) {
 	switch spec {
 	case "mc,stat":
 		return &msgStat{idx: map[[2]string]int{}}, nil
@@ -47,8 +62,8 @@ func newStat(spec string) (stat, error) {
 	return nil, fmt.Errorf("-z %q: unknown statistic; -z help lists them", spec)
 }
 
-// statHelp is what -z help prints, one statistic a line, as tshark's.
-var statHelp = [][2]string{
+// help is what -z help prints, one statistic a line, as tshark's.
+var help = [][2]string{
 	{"conv,mc", "Minecraft conversations: client, server, protocol, PDUs and bytes each way"},
 	{"conv,tcp", "TCP conversations: frames and bytes each way (as tshark)"},
 	{"conv,udp", "UDP conversations: frames and bytes each way (as tshark)"},
@@ -61,18 +76,29 @@ var statHelp = [][2]string{
 	{"mc,stat", "PDUs and bytes by protocol and message"},
 }
 
-// printStatHelp is -z help.
-func printStatHelp(w io.Writer) {
+// PrintHelp is -z help.
+func PrintHelp(w io.Writer) {
 	fmt.Fprintln(w, "     mcdissect -z <statistic>[,<arguments>] (repeatable; -q shows the statistics only)")
-	for _, h := range statHelp {
+	for _, h := range help {
 		fmt.Fprintf(w, "     %-30s %s\n", h[0], h[1])
 	}
 }
+
+// records is what statistics of records only embed: they read no frame.
+type records struct{}
+
+func (records) Frame(record.FrameInfo) {}
+
+// frames is what statistics of frames only embed: they read no record.
+type frames struct{}
+
+func (frames) Record(*record.Record) {}
 
 const rule = "==================================================================================\n"
 
 // msgStat counts PDUs and bytes per protocol and message (like -z http,tree).
 type msgStat struct {
+	records
 	idx  map[[2]string]int
 	rows []msgRow
 }
@@ -82,7 +108,7 @@ type msgRow struct {
 	n, bytes   int
 }
 
-func (s *msgStat) add(r *record.Record) {
+func (s *msgStat) Record(r *record.Record) {
 	msg := r.PDU.Message
 	switch r.Kind {
 	case record.KindGap:
@@ -101,7 +127,7 @@ func (s *msgStat) add(r *record.Record) {
 	s.rows[i].bytes += len(r.PDU.Data) + r.GapLength
 }
 
-func (s *msgStat) print(w io.Writer) {
+func (s *msgStat) Print(w io.Writer) {
 	rows := append([]msgRow(nil), s.rows...)
 	sort.SliceStable(rows, func(i, j int) bool { return rows[i].proto < rows[j].proto })
 	fmt.Fprint(w, rule, "Minecraft PDUs by protocol and message\n", rule)
@@ -114,6 +140,7 @@ func (s *msgStat) print(w io.Writer) {
 
 // expertStat counts expert items by severity and name, with the first message.
 type expertStat struct {
+	records
 	idx  map[*dissect.ExpertInfo]int
 	rows []expertRow
 }
@@ -125,7 +152,7 @@ type expertRow struct {
 	frame uint64
 }
 
-func (s *expertStat) add(r *record.Record) {
+func (s *expertStat) Record(r *record.Record) {
 	for _, e := range r.PDU.Experts {
 		i, ok := s.idx[e.Info]
 		if !ok {
@@ -137,7 +164,7 @@ func (s *expertStat) add(r *record.Record) {
 	}
 }
 
-func (s *expertStat) print(w io.Writer) {
+func (s *expertStat) Print(w io.Writer) {
 	rows := append([]expertRow(nil), s.rows...)
 	sort.SliceStable(rows, func(i, j int) bool { return rows[i].info.Severity > rows[j].info.Severity })
 	fmt.Fprint(w, rule, "Expert information\n", rule)
@@ -171,6 +198,7 @@ type convRow struct {
 }
 
 type convStat struct {
+	records
 	idx    map[convKey]int
 	rows   []convRow
 	others convRow
@@ -180,7 +208,7 @@ type convStat struct {
 // maxConvRows bounds the table: a table of more rows is no longer read.
 const maxConvRows = 500
 
-func (s *convStat) add(r *record.Record) {
+func (s *convStat) Record(r *record.Record) {
 	client, server := r.Src, r.Dst
 	if r.PDU.Dir == dissect.DirS2C {
 		client, server = server, client
@@ -216,7 +244,7 @@ func (s *convStat) maxRows() int {
 	return maxConvRows
 }
 
-func (s *convStat) print(w io.Writer) {
+func (s *convStat) Print(w io.Writer) {
 	fmt.Fprint(w, rule, "Minecraft conversations\n", rule)
 	fmt.Fprintf(w, "%-23s %-23s %-8s %6s %8s %6s %8s %10s %10s\n", "Client", "Server", "Proto", "C→S", "Bytes", "S→C", "Bytes", "Start", "Duration")
 	line := func(client, server, proto string, r *convRow) {
@@ -234,3 +262,7 @@ func (s *convStat) print(w io.Writer) {
 }
 
 func safe(s string) string { return string(dissect.AppendSafe(nil, s)) }
+
+func (*msgStat) Reads() Reads    { return Reads{Records: true} }
+func (*expertStat) Reads() Reads { return Reads{Records: true, Trees: true} }
+func (*convStat) Reads() Reads   { return Reads{Records: true} }

@@ -1,4 +1,4 @@
-package main
+package stats
 
 import (
 	"bytes"
@@ -40,11 +40,11 @@ func TestConvStatBounded(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			s := &convStat{idx: map[convKey]int{}, max: c.max}
 			for i, cl := range c.clients {
-				s.add(rec(cl, uint16(40000+i), dissect.DirC2S, 7))
-				s.add(rec(cl, uint16(40000+i), dissect.DirS2C, 13))
+				s.Record(rec(cl, uint16(40000+i), dissect.DirC2S, 7))
+				s.Record(rec(cl, uint16(40000+i), dissect.DirS2C, 13))
 			}
 			var b bytes.Buffer
-			s.print(&b)
+			s.Print(&b)
 			var got []string
 			othersLine := ""
 			for _, l := range lines(b.String())[4:] {
@@ -74,4 +74,12 @@ func TestConvStatBounded(t *testing.T) {
 			}
 		})
 	}
+}
+
+func lines(s string) []string {
+	s = strings.TrimRight(s, "\n")
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, "\n")
 }

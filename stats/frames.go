@@ -1,4 +1,4 @@
-package main
+package stats
 
 import (
 	"fmt"
@@ -8,17 +8,13 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mcdissect/mcdissect/analyze"
 	"github.com/mcdissect/mcdissect/filter"
 	"github.com/mcdissect/mcdissect/record"
 )
 
-// frameStat is a -z statistic over frames, as tshark counts them: every
-// frame read, Minecraft or not, with its length on the wire. It is fed on
-// the reading goroutine (analyze.Options.OnFrame), apart from the records.
-type frameStat interface {
-	frame(f analyze.FrameInfo)
-}
+// The statistics over frames count them as tshark does: every frame read,
+// Minecraft or not, with its length on the wire. They are fed on the
+// reading goroutine (analyze.Options.OnFrame), apart from the records.
 
 // maxStatRows bounds a conversation or endpoint table: a capture that runs
 // for days meets millions of client ports. Past it, new rows are summed in
@@ -29,6 +25,7 @@ const maxStatRows = 1 << 16
 // per address pair, in tshark's layout ("<-" is B to A, A being the
 // address seen first), ordered by first frame.
 type netConvStat struct {
+	frames
 	transport uint8
 	name      string
 	idx       map[[2]netip.AddrPort]int
@@ -49,9 +46,7 @@ func newNetConvStat(transport uint8, name string) *netConvStat {
 	return &netConvStat{transport: transport, name: name, idx: map[[2]netip.AddrPort]int{}}
 }
 
-func (s *netConvStat) add(*record.Record) {}
-
-func (s *netConvStat) frame(f analyze.FrameInfo) {
+func (s *netConvStat) Frame(f record.FrameInfo) {
 	if s.first.IsZero() {
 		s.first = f.Time
 	}
@@ -85,7 +80,7 @@ func (s *netConvStat) frame(f analyze.FrameInfo) {
 	}
 }
 
-func (s *netConvStat) print(w io.Writer) {
+func (s *netConvStat) Print(w io.Writer) {
 	const eq = "================================================================================\n"
 	fmt.Fprint(w, eq, s.name, " Conversations\nFilter:<No Filter>\n")
 	fmt.Fprintln(w, "                                                           |       <-      | |       ->      | |     Total     |    Relative    |   Duration   |")
@@ -132,6 +127,7 @@ func fmtRel(d time.Duration) string {
 // endpointsStat is -z endpoints,ip (IPv4) and endpoints,ipv6: frames and
 // bytes per address, sent and received.
 type endpointsStat struct {
+	frames
 	v6     bool
 	idx    map[netip.Addr]int
 	rows   []endpointRow
@@ -149,9 +145,7 @@ func newEndpointsStat(v6 bool) *endpointsStat {
 	return &endpointsStat{v6: v6, idx: map[netip.Addr]int{}}
 }
 
-func (s *endpointsStat) add(*record.Record) {}
-
-func (s *endpointsStat) frame(f analyze.FrameInfo) {
+func (s *endpointsStat) Frame(f record.FrameInfo) {
 	if !f.IP || f.Src.Addr().Is6() != s.v6 {
 		return
 	}
@@ -174,7 +168,7 @@ func (s *endpointsStat) row(a netip.Addr, fn func(*endpointRow)) {
 	fn(r)
 }
 
-func (s *endpointsStat) print(w io.Writer) {
+func (s *endpointsStat) Print(w io.Writer) {
 	const eq = "================================================================================\n"
 	name := "IPv4"
 	if s.v6 {
@@ -275,7 +269,7 @@ func (s *ioStat) slot(t time.Time) int {
 	return min(max(i, 0), maxIntervals-1)
 }
 
-func (s *ioStat) frame(f analyze.FrameInfo) {
+func (s *ioStat) Frame(f record.FrameInfo) {
 	if s.first.IsZero() {
 		s.first = f.Time
 	}
@@ -290,11 +284,11 @@ func (s *ioStat) frame(f analyze.FrameInfo) {
 	s.frames[i].bytes += f.Len
 }
 
-// add counts a record in the columns of the filters it matches. It runs on
-// the goroutine that accepts records, which may be ahead of or behind the
-// reading one: records' slots are placed by their own time against the
-// first record's, and the frames' first time is what the table uses.
-func (s *ioStat) add(r *record.Record) {
+// Record counts a record in the columns of the filters it matches. It runs
+// on the back end's goroutine, which may be ahead of or behind the reading
+// one: records' slots are placed by their own time against the first
+// record's, and the frames' first time is what the table uses.
+func (s *ioStat) Record(r *record.Record) {
 	if len(s.flts) == 0 {
 		return
 	}
@@ -319,7 +313,7 @@ func (s *ioStat) add(r *record.Record) {
 	}
 }
 
-func (s *ioStat) print(w io.Writer) {
+func (s *ioStat) Print(w io.Writer) {
 	dur := s.last.Sub(s.first)
 	iv := s.interval
 	if iv <= 0 || iv > dur {
@@ -458,4 +452,17 @@ func pad(s string, width int) string {
 		return s[:n-1] + strings.Repeat(" ", width-n) + "|"
 	}
 	return s
+}
+
+func (*netConvStat) Reads() Reads   { return Reads{Frames: true} }
+func (*endpointsStat) Reads() Reads { return Reads{Frames: true} }
+
+// Reads: the frames, and with filters the records they match, with their
+// trees when a filter reads a tree field.
+func (s *ioStat) Reads() Reads {
+	r := Reads{Frames: true, Records: len(s.flts) > 0}
+	for _, f := range s.flts {
+		r.Trees = r.Trees || f.NeedsTree()
+	}
+	return r
 }

@@ -1,4 +1,4 @@
-package main
+package stats
 
 import (
 	"fmt"
@@ -19,6 +19,7 @@ import (
 // stats, legacy ping replies, Classic server identifications) and who
 // talked to them.
 type serversStat struct {
+	records
 	idx    map[netip.AddrPort]int
 	rows   []*serverRow
 	others int // PDUs of servers past maxServers
@@ -62,7 +63,7 @@ func serverSide(r *record.Record) (server, client netip.AddrPort, ok bool) {
 
 // add reads what r tells of its server by the roles of its fields
 // (dissect.Role), whatever its protocol.
-func (s *serversStat) add(r *record.Record) {
+func (s *serversStat) Record(r *record.Record) {
 	if r.Kind != record.KindPDU {
 		return
 	}
@@ -206,7 +207,7 @@ func plainText(n *dissect.Node) string {
 	return strings.TrimSpace(string(dissect.AppendSafe(nil, b.String())))
 }
 
-func (s *serversStat) print(w io.Writer) {
+func (s *serversStat) Print(w io.Writer) {
 	fmt.Fprint(w, rule, "Minecraft servers\n", rule)
 	if len(s.rows) == 0 {
 		fmt.Fprintln(w, "No server seen.")
@@ -341,6 +342,7 @@ func (s *samples) minMedMax() (int64, int64, int64) { return s.lo, s.quantile(0.
 // rttStat is -z mc,rtt: response times per server: Query responses,
 // status responses (SLP "time since request") and ping round trips.
 type rttStat struct {
+	records
 	idx  map[rttKey]int
 	rows []*rttRow
 }
@@ -357,7 +359,7 @@ type rttRow struct {
 
 func newRTTStat() *rttStat { return &rttStat{idx: map[rttKey]int{}} }
 
-func (s *rttStat) add(r *record.Record) {
+func (s *rttStat) Record(r *record.Record) {
 	if r.Kind != record.KindPDU {
 		return
 	}
@@ -390,7 +392,7 @@ func (s *rttStat) add(r *record.Record) {
 	}
 }
 
-func (s *rttStat) print(w io.Writer) {
+func (s *rttStat) Print(w io.Writer) {
 	fmt.Fprint(w, rule, "Minecraft response times (ms)\n", rule)
 	fmt.Fprintf(w, "%-28s %-20s %7s %9s %9s %9s %9s\n", "Server", "Kind", "Count", "Min", "Median", "p95", "Max")
 	ms := func(ns int64) string { return strconv.FormatFloat(float64(ns)/1e6, 'f', 3, 64) }
@@ -402,3 +404,6 @@ func (s *rttStat) print(w io.Writer) {
 	}
 	fmt.Fprint(w, rule)
 }
+
+func (*serversStat) Reads() Reads { return Reads{Records: true, Trees: true} }
+func (*rttStat) Reads() Reads     { return Reads{Records: true, Trees: true} }
