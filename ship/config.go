@@ -36,6 +36,13 @@ type Config struct {
 	SpoolDir   string
 	SpoolBytes int64
 
+	// Wait makes Add wait for room in memory instead of spilling to the
+	// spool or dropping: for a file, which loses nothing by being read
+	// more slowly than the engine takes it. With a spool, batches still go
+	// there while the engine is unreachable, so that the run ends. Never
+	// for a live capture, which must keep reading packets.
+	Wait bool
+
 	// MemoryBytes bounds the compressed batches held in memory, waiting for
 	// the engine or being sent (default 16 MiB); past it they go to the
 	// spool, or without one the oldest are dropped. Batches being filled

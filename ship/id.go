@@ -42,6 +42,10 @@ func NewIDs(host, source string) *IDs {
 	return &IDs{prefix: []byte(host + "/" + source + "/")}
 }
 
+// NewIDs returns the IDs of the records of the capture s ships
+// (Config.Host and Config.Source).
+func (s *Shipper) NewIDs() *IDs { return NewIDs(s.cfg.Host, s.cfg.Source) }
+
 // Next returns the ID of the next record, of frame frame captured at t.
 func (g *IDs) Next(frame uint64, t time.Time) string {
 	if g.seen && frame == g.frame {

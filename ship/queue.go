@@ -21,6 +21,9 @@ type queue struct {
 	logf   func(string, ...any)
 	// closing: take returns nil once the queue is empty
 	closing bool
+	// wait (Config.Wait): push waits for room in memory while the engine
+	// answers (or, without a spool, always), until stopped
+	wait, down, stopped bool
 	// spillErr is the first error writing the spool, told once
 	spillErr error
 }
@@ -32,14 +35,34 @@ func newQueue(memMax int64, sp *spool, st *counters, logf func(string, ...any)) 
 }
 
 // push adds a batch newer than every batch held, and keeps the bounds.
-// It never waits for the sender: at worst it writes to the local disk.
+// Unless the queue waits (Config.Wait), it never waits for the sender: at
+// worst it writes to the local disk.
 func (q *queue) push(b *batch) {
 	q.mu.Lock()
+	for q.wait && !q.stopped && len(q.items) > 0 && q.mem+b.size > q.memMax && !(q.down && q.sp != nil) {
+		q.cond.Wait()
+	}
 	q.items = append(q.items, b)
 	q.mem += b.size
 	q.fit()
 	q.mu.Unlock()
-	q.cond.Signal()
+	q.cond.Broadcast()
+}
+
+// setDown records whether the engine's last answer failed as a whole.
+func (q *queue) setDown(down bool) {
+	q.mu.Lock()
+	q.down = down
+	q.mu.Unlock()
+	q.cond.Broadcast()
+}
+
+// stop ends every wait: push no longer waits for room, take returns nil.
+func (q *queue) stop() {
+	q.mu.Lock()
+	q.stopped = true
+	q.mu.Unlock()
+	q.cond.Broadcast()
 }
 
 // fit spills (or drops) the oldest batches in memory until memory is
@@ -152,15 +175,13 @@ func (q *queue) index(b *batch) int {
 }
 
 // take waits for the oldest batch and marks it as being sent; nil when the
-// queue is closing and empty, or stop is closed.
-func (q *queue) take(stop <-chan struct{}) *batch {
+// queue is closing and empty, or stopped.
+func (q *queue) take() *batch {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	for {
-		select {
-		case <-stop:
+		if q.stopped {
 			return nil
-		default:
 		}
 		if len(q.items) > 0 {
 			break
@@ -197,6 +218,7 @@ func (q *queue) done(b *batch) {
 		q.remove(i)
 	}
 	q.mu.Unlock()
+	q.cond.Broadcast()
 }
 
 // dropTaken removes a batch the sender cannot send (an unreadable spool
@@ -207,6 +229,7 @@ func (q *queue) dropTaken(b *batch) {
 		q.drop(i)
 	}
 	q.mu.Unlock()
+	q.cond.Broadcast()
 }
 
 // replace swaps a batch's body for the part of it still to send (after a
@@ -240,9 +263,6 @@ func (q *queue) close() {
 	q.mu.Unlock()
 	q.cond.Broadcast()
 }
-
-// wake lets a take waiting on an empty queue see stop.
-func (q *queue) wake() { q.cond.Broadcast() }
 
 // settle ends the queue once the sender has stopped: with a spool, what
 // is left goes to disk for the next run (the spool's bound still drops

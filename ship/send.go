@@ -125,7 +125,7 @@ func (s *Shipper) send() {
 	down := false
 	told := map[string]bool{}
 	for {
-		b := s.q.take(s.ctx.Done())
+		b := s.q.take()
 		if b == nil {
 			return
 		}
@@ -152,6 +152,7 @@ func (s *Shipper) send() {
 			if !r.all && len(r.retry) == 0 {
 				if down {
 					down = false
+					s.q.setDown(false)
 					s.logf("ship: the engine takes records again")
 				}
 				s.q.done(b)
@@ -159,6 +160,7 @@ func (s *Shipper) send() {
 			}
 			if r.all && !down {
 				down = true
+				s.q.setDown(true)
 				what := "spooling"
 				if s.q.sp == nil {
 					what = "holding them in memory"

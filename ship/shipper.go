@@ -23,12 +23,12 @@ type Shipper struct {
 	timer  *time.Timer
 	closed bool
 
-	packc chan sealed     // to the packer
-	free  chan []byte     // line buffers to reuse
-	seq   uint64          // the next batch's sequence number (packer only)
-	q     *queue          //
-	ctx   context.Context // cancelled when Close gives up
-	stop  context.CancelFunc
+	packc  chan sealed     // to the packer
+	free   chan []byte     // line buffers to reuse
+	seq    uint64          // the next batch's sequence number (packer only)
+	q      *queue          //
+	ctx    context.Context // cancelled when Close gives up
+	cancel context.CancelFunc
 
 	closing     chan struct{} // closed when Close starts
 	closingOnce sync.Once
@@ -82,6 +82,7 @@ func New(cfg Config) (*Shipper, error) {
 	}
 	s.q = newQueue(cfg.MemoryBytes, sp, &s.st, s.logf)
 	s.q.items = old
+	s.q.wait = cfg.Wait
 	if len(old) > 0 {
 		s.seq = old[len(old)-1].seq + 1
 		n := 0
@@ -90,7 +91,7 @@ func New(cfg Config) (*Shipper, error) {
 		}
 		s.logf("ship: %d records from an earlier run wait in %s; sending them first", n, cfg.SpoolDir)
 	}
-	s.ctx, s.stop = context.WithCancel(context.Background())
+	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.timer = time.AfterFunc(time.Hour, s.Flush)
 	s.timer.Stop()
 	go s.pack()
@@ -103,9 +104,10 @@ func New(cfg Config) (*Shipper, error) {
 // its record's time, which names the index of the day when Config.Index
 // is empty. The document gains the members host, source and record_id.
 //
-// Add never waits for the network: it copies doc into the batch being
-// filled, and hands full batches to compression; when compression and
-// the local disk fall behind by two batches, it waits for them.
+// Add copies doc into the batch being filled and hands full batches to
+// compression; when compression and the local disk fall behind by two
+// batches, it waits for them. It does not wait for the network, unless
+// Config.Wait asks it to when memory is full.
 func (s *Shipper) Add(id string, t time.Time, doc []byte) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -179,8 +181,19 @@ func (s *Shipper) pack() {
 // Close sends what is left and stops. It waits until everything is
 // shipped or ctx is done; with a spool it stops as soon as a try fails
 // (the rest waits on disk for the next run). What is still unsent then
-// goes to the spool, or without one is counted as unsent.
+// goes to the spool, or without one is counted as unsent. Close may be
+// called while another goroutine waits in Add (Config.Wait): a done ctx
+// ends that wait.
 func (s *Shipper) Close(ctx context.Context) Stats {
+	watch := make(chan struct{})
+	defer close(watch)
+	go func() {
+		select {
+		case <-ctx.Done():
+			s.stop()
+		case <-watch:
+		}
+	}()
 	s.mu.Lock()
 	if !s.closed {
 		s.seal()
@@ -191,13 +204,7 @@ func (s *Shipper) Close(ctx context.Context) Stats {
 	<-s.packed
 	s.closingOnce.Do(func() { close(s.closing) })
 	s.q.close()
-	select {
-	case <-s.sent:
-	case <-ctx.Done():
-		s.stop()
-		s.q.wake()
-		<-s.sent
-	}
+	<-s.sent
 	s.stop()
 	pending := s.q.settle()
 	if s.q.sp != nil {
@@ -206,6 +213,12 @@ func (s *Shipper) Close(ctx context.Context) Stats {
 	st := s.Stats()
 	st.Pending = pending
 	return st
+}
+
+// stop gives up: the request in flight is cancelled, nothing waits.
+func (s *Shipper) stop() {
+	s.cancel()
+	s.q.stop()
 }
 
 // Stats returns the counts so far.

@@ -489,3 +489,108 @@ func TestClosingLine(t *testing.T) {
 		t.Errorf("endpoint %s shows more than scheme, host and path", got)
 	}
 }
+
+// Reading a file (Wait): a slow engine slows Add down instead of filling
+// the spool or dropping; memory stays within its budget.
+func TestWaitForASlowEngine(t *testing.T) {
+	release := make(chan struct{})
+	e := newEngine(t, func(n int, _ []doc) reply {
+		if n == 0 {
+			<-release
+		}
+		return reply{status: 200}
+	})
+	c := quick(e.url())
+	c.Wait = true
+	c.MemoryBytes = 2000
+	s, err := New(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	added := make(chan struct{})
+	go func() {
+		addN(t, s, 0, 2000)
+		close(added)
+	}()
+	for e.requests() == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	for range 100 {
+		s.q.mu.Lock()
+		var sending int64
+		for _, b := range s.q.items {
+			if b.sending {
+				sending = b.size
+			}
+		}
+		if s.q.mem > c.MemoryBytes+sending {
+			t.Errorf("%d bytes in memory: past the budget of %d (+%d being sent)", s.q.mem, c.MemoryBytes, sending)
+		}
+		s.q.mu.Unlock()
+		time.Sleep(time.Millisecond)
+	}
+	select {
+	case <-added:
+		t.Fatal("Add did not wait for the engine")
+	default:
+	}
+	close(release)
+	<-added
+	st := s.Close(context.Background())
+	wantIDs(t, e.ids(), 0, 2000)
+	if st.Shipped != 2000 || st.Spooled != 0 || st.Dropped != 0 {
+		t.Errorf("stats %+v", st)
+	}
+}
+
+// Reading a file with an unreachable engine and no spool, Add waits; Close
+// with a done context, from another goroutine (Ctrl-C), ends the wait.
+func TestCloseEndsAWaitingAdd(t *testing.T) {
+	c := quick(deadURL(t))
+	c.Wait = true
+	c.MemoryBytes = 2000
+	s, err := New(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error)
+	go func() {
+		for n := 0; ; n++ {
+			id, d := testDoc(n)
+			if err := s.Add(id, time.Now(), d); err != nil {
+				done <- err
+				return
+			}
+		}
+	}()
+	for s.Stats().Retried == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	st := s.Close(ctx)
+	if err := <-done; err != ErrClosed {
+		t.Errorf("Add: %v", err)
+	}
+	if st.Shipped != 0 || st.Unsent+st.Dropped != st.Added {
+		t.Errorf("stats %+v", st)
+	}
+}
+
+// With a spool, a file run whose engine is unreachable spools rather than
+// waiting, so that it ends.
+func TestWaitSpoolsWhenDown(t *testing.T) {
+	c := quick(deadURL(t))
+	c.Wait = true
+	c.MemoryBytes = 2000
+	c.SpoolDir = t.TempDir()
+	s, err := New(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	addN(t, s, 0, 1000)
+	st := s.Close(context.Background())
+	if st.Pending != 1000 || st.Dropped != 0 {
+		t.Errorf("stats %+v", st)
+	}
+}

@@ -1,0 +1,38 @@
+// Package ek ships records as the -T ek renderer writes them: the
+// document line of each record, without its index line, to a
+// ship.Shipper, with the record's ID. It is the glue between the pipeline
+// and the shipper, which knows nothing of records.
+package ek
+
+import (
+	"bytes"
+
+	"github.com/mcdissect/mcdissect/analyze"
+	"github.com/mcdissect/mcdissect/render"
+	"github.com/mcdissect/mcdissect/ship"
+)
+
+// Output ships records. Record must be called with the records shown, in
+// order, from one goroutine at a time (the IDs count the records of each
+// frame).
+type Output struct {
+	s   *ship.Shipper
+	app render.Appender
+	ids *ship.IDs
+	buf []byte
+}
+
+// New returns an Output shipping to s. o are the renderer's options: the
+// ones that change the document are Redact (--redact masks the same
+// fields in the shipped documents as in every output) and Fields (-e:
+// documents with the named fields only, as tshark -T ek -e).
+func New(s *ship.Shipper, o render.Options) *Output {
+	return &Output{s: s, app: render.NewAppender("ek", o), ids: s.NewIDs()}
+}
+
+// Record ships r.
+func (o *Output) Record(r *analyze.Record) error {
+	o.buf = o.app.Append(o.buf[:0], r, false)
+	doc := o.buf[bytes.IndexByte(o.buf, '\n')+1:] // after the index line
+	return o.s.Add(o.ids.Next(r.Frame, r.Time), r.Time, doc)
+}
