@@ -16,6 +16,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -70,7 +71,10 @@ func startVLogs(t *testing.T) *vlogs {
 
 func findVLogs() string {
 	if p := os.Getenv("VICTORIA_LOGS"); p != "" {
-		return p
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+		return ""
 	}
 	if p, err := exec.LookPath("victoria-logs"); err == nil {
 		return p
@@ -207,14 +211,42 @@ func ekOutput(t *testing.T, bin, pcap string) []ekRecord {
 	return recs
 }
 
-// buildMcdissect builds the command whose -T ek is shipped.
+// buildMcdissect builds the command whose -T ek is shipped, once for
+// the tests that need it.
 func buildMcdissect(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "mcdissect")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/mcdissect/mcdissect/cmd/mcdissect").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	mcdissect.once.Do(func() {
+		dir, err := os.MkdirTemp("", "ship-test-")
+		if err != nil {
+			mcdissect.err = err
+			return
+		}
+		mcdissect.dir = dir
+		bin := filepath.Join(dir, "mcdissect")
+		out, err := exec.Command("go", "build", "-o", bin, "github.com/mcdissect/mcdissect/cmd/mcdissect").CombinedOutput()
+		if err != nil {
+			mcdissect.err = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+		mcdissect.bin = bin
+	})
+	if mcdissect.err != nil {
+		t.Fatal(mcdissect.err)
 	}
-	return bin
+	return mcdissect.bin
+}
+
+var mcdissect struct {
+	once     sync.Once
+	bin, dir string
+	err      error
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if mcdissect.dir != "" {
+		os.RemoveAll(mcdissect.dir)
+	}
+	os.Exit(code)
 }
 
 // shipCapture ships a capture's records as mcdissect -r would, one
