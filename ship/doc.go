@@ -41,7 +41,7 @@
 //
 // Delivery and IDs. Each document carries host, source (the interface or
 // file) and record_id; its action line is create with that _id (IDs:
-// host/source/frame/index/time). A batch is sent again only when its
+// host/source/frame/index/time/checksum). A batch is sent again only when its
 // answer was not read: the engine may have taken it. Elasticsearch and
 // OpenSearch keep one document per _id, so such a resend is answered 409
 // for the documents they already hold, counted as Duplicates, and nothing

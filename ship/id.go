@@ -3,23 +3,27 @@ package ship
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"hash/crc32"
 	"strconv"
 	"time"
 )
 
 // IDs makes document IDs that are the same each time a record is sent,
 // so that a resend is recognised (Elasticsearch and OpenSearch keep one
-// document per ID): host/source/frame/index/time, e.g.
+// document per ID): host/source/frame/index/time/checksum, e.g.
 //
-//	srv1/eth0/4/0/1795357980359425000
+//	srv1/eth0/4/0/1795357980359425000/9a3c01f2
 //
 // frame is the record's frame number, index its place among the records
-// of that frame (a TCP segment may complete several PDUs), time the
-// frame's capture time in nanoseconds since the epoch. The time keeps
-// apart two live runs on one interface, whose frame numbers both start
-// at 1; a file read twice gives the same IDs, and its documents are
-// replaced rather than doubled. Records arrive in frame order (the
-// pipeline releases them so), which is what the index counts on.
+// of that frame that come one after another (a TCP segment may complete
+// several PDUs), time the frame's capture time in nanoseconds since the
+// epoch, checksum the CRC-32C of the document. The time keeps apart two
+// live runs on one interface, whose frame numbers both start at 1. The
+// checksum keeps apart a record that its frame decides later, after
+// records of other frames (a gap found when its connection ends, at the
+// connection's last frame), whose index starts again at 0. A file read
+// twice gives the same IDs, and its documents are replaced rather than
+// doubled.
 type IDs struct {
 	prefix []byte
 	frame  uint64
@@ -27,6 +31,8 @@ type IDs struct {
 	seen   bool
 	buf    []byte
 }
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // NewIDs returns the IDs of a capture's records. A source so long that
 // the ID would pass Elasticsearch's 512 bytes is replaced by a hash of it.
@@ -46,8 +52,9 @@ func NewIDs(host, source string) *IDs {
 // (Config.Host and Config.Source).
 func (s *Shipper) NewIDs() *IDs { return NewIDs(s.cfg.Host, s.cfg.Source) }
 
-// Next returns the ID of the next record, of frame frame captured at t.
-func (g *IDs) Next(frame uint64, t time.Time) string {
+// Next returns the ID of the next record, of frame frame captured at t,
+// whose document is doc.
+func (g *IDs) Next(frame uint64, t time.Time, doc []byte) string {
 	if g.seen && frame == g.frame {
 		g.n++
 	} else {
@@ -59,5 +66,10 @@ func (g *IDs) Next(frame uint64, t time.Time) string {
 	g.buf = strconv.AppendInt(g.buf, int64(g.n), 10)
 	g.buf = append(g.buf, '/')
 	g.buf = strconv.AppendInt(g.buf, t.UnixNano(), 10)
+	g.buf = append(g.buf, '/')
+	sum := crc32.Checksum(doc, castagnoli)
+	for i := 28; i >= 0; i -= 4 {
+		g.buf = append(g.buf, hexDigits[sum>>i&15])
+	}
 	return string(g.buf)
 }

@@ -259,7 +259,7 @@ func shipCapture(t *testing.T, c Config, recs []ekRecord) Stats {
 	}
 	ids := NewIDs(c.Host, c.Source)
 	for _, r := range recs {
-		if err := s.Add(ids.Next(r.frame, r.t), r.t, r.doc); err != nil {
+		if err := s.Add(ids.Next(r.frame, r.t, r.doc), r.t, r.doc); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -357,7 +357,7 @@ func TestVictoriaLogsSamples(t *testing.T) {
 		}
 		ids := NewIDs("test-host", name)
 		for _, rec := range want[name] {
-			id := ids.Next(rec.frame, rec.t)
+			id := ids.Next(rec.frame, rec.t, rec.doc)
 			var doc any
 			dec := json.NewDecoder(bytes.NewReader(rec.doc))
 			dec.UseNumber()
@@ -459,7 +459,7 @@ func TestVictoriaLogsRestart(t *testing.T) {
 		for range k {
 			r := base[n%len(base)]
 			frame := uint64(n/len(base))*1_000_000 + r.frame
-			if err := s.Add(ids.Next(frame, r.t), r.t, r.doc); err != nil {
+			if err := s.Add(ids.Next(frame, r.t, r.doc), r.t, r.doc); err != nil {
 				t.Fatal(err)
 			}
 			n++

@@ -7,7 +7,7 @@ package ek
 import (
 	"bytes"
 
-	"github.com/mcdissect/mcdissect/analyze"
+	"github.com/mcdissect/mcdissect/record"
 	"github.com/mcdissect/mcdissect/render"
 	"github.com/mcdissect/mcdissect/ship"
 )
@@ -30,9 +30,14 @@ func New(s *ship.Shipper, o render.Options) *Output {
 	return &Output{s: s, app: render.NewAppender("ek", o), ids: s.NewIDs()}
 }
 
-// Record ships r.
-func (o *Output) Record(r *analyze.Record) error {
+// Record ships r. With Flush, Output is an analyze.Sink.
+func (o *Output) Record(r *record.Record) error {
 	o.buf = o.app.Append(o.buf[:0], r, false)
 	doc := o.buf[bytes.IndexByte(o.buf, '\n')+1:] // after the index line
-	return o.s.Add(o.ids.Next(r.Frame, r.Time), r.Time, doc)
+	return o.s.Add(o.ids.Next(r.Frame, r.Time, doc), r.Time, doc)
 }
+
+// Flush does nothing: the shipper sends a batch by itself a second after
+// its first record (ship.Config.FlushInterval), which a live capture's
+// frequent flushes must not cut into tiny requests.
+func (o *Output) Flush() error { return nil }

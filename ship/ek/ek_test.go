@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/mcdissect/mcdissect/analyze"
+	"github.com/mcdissect/mcdissect/record"
 	"github.com/mcdissect/mcdissect/render"
 	"github.com/mcdissect/mcdissect/ship"
 )
@@ -52,7 +53,7 @@ func TestShipsTheEKDocuments(t *testing.T) {
 	}))
 	defer srv.Close()
 
-	for _, pcap := range []string{"slp-status-concurrent.pcap", "classic-session.pcap", "query-clients.pcap", "handmade-classic-secrets.pcap"} {
+	for _, pcap := range []string{"slp-status-concurrent.pcap", "slp-status-losses.pcap", "classic-session.pcap", "query-clients.pcap", "handmade-classic-secrets.pcap"} {
 		t.Run(pcap, func(t *testing.T) {
 			got = nil
 			o := render.Options{Redact: true}
@@ -63,15 +64,19 @@ func TestShipsTheEKDocuments(t *testing.T) {
 			out := New(s, o)
 			var want bytes.Buffer
 			wr := render.New("ek", &want, o)
-			records(t, filepath.Join("../../samples", pcap), func(r *analyze.Record) error {
+			records(t, filepath.Join("../../samples", pcap), o.Redact, func(r *record.Record) error {
 				if err := wr.Record(r); err != nil {
 					return err
 				}
 				return out.Record(r)
 			})
 			wr.End()
+			out.Flush()
 			st := s.Close(context.Background())
 			wantDocs := bytes.Split(bytes.TrimSuffix(want.Bytes(), []byte("\n")), []byte("\n"))
+			if len(wantDocs) < 2 {
+				t.Fatalf("-T ek wrote %q", want.Bytes())
+			}
 			if st.Shipped != int64(len(wantDocs)/2) || len(got) != len(wantDocs)/2 {
 				t.Fatalf("shipped %d, the engine got %d, -T ek wrote %d", st.Shipped, len(got), len(wantDocs)/2)
 			}
@@ -82,14 +87,14 @@ func TestShipsTheEKDocuments(t *testing.T) {
 					t.Fatalf("document %d:\n%s\nwant -T ek's with the envelope first:\n%s", i, got[i], w)
 				}
 			}
-			if strings.Contains(pcap, "secrets") && bytes.Contains(bytes.Join(got, nil), []byte("<redacted>")) == false {
+			if strings.Contains(pcap, "secrets") && !bytes.Contains(bytes.Join(got, nil), []byte("<redacted>")) {
 				t.Error("--redact did not reach the shipped documents")
 			}
 		})
 	}
 }
 
-func records(t *testing.T, path string, emit func(*analyze.Record) error) {
+func records(t *testing.T, path string, redact bool, emit func(*record.Record) error) {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
@@ -100,7 +105,7 @@ func records(t *testing.T, path string, emit func(*analyze.Record) error) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := analyze.Run(src, analyze.New(analyze.Options{}, emit)); err != nil {
+	if _, err := analyze.Run(src, analyze.New(analyze.Options{Redact: redact}, analyze.SinkFunc(emit))); err != nil {
 		t.Fatal(err)
 	}
 }

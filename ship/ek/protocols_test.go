@@ -1,0 +1,3 @@
+package ek
+
+import _ "github.com/mcdissect/mcdissect/protocols/all" // the protocols the pipeline routes to
