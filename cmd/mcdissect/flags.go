@@ -22,6 +22,7 @@ var errHelp = errors.New("help")
 
 // config is the parsed command line.
 type config struct {
+	ship                               shipFlags
 	read, iface, capFilter, dispFilter string
 	verbose, hex, quiet, redact        bool
 	statHelp                           bool // -z help
@@ -119,6 +120,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write a pprof CPU profile to `FILE`, e.g. --cpuprofile cpu.out")
 	fs.StringVar(&c.memProfile, memProfileFlag, "", "write a pprof heap profile to `FILE` at exit, e.g. --memprofile mem.out")
 	c.out.add(fs)
+	c.ship.add(fs)
 	help := fs.BoolP("help", "h", false, "show this help")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, usageHead)

@@ -134,7 +134,19 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 	sk := &outSink{w: r, count: c.count, prog: c.out.prog, line: c.lineBuffered}
 	dd := c.ropts.Time == "dd"
 	keepFrames := wr != nil && flt != nil
-	if len(recStats) > 0 || keepFrames || exp != nil || dd {
+	source := c.read
+	if c.iface != "" {
+		source = c.iface
+	}
+	shipper, shipOut, err := c.ship.start(c, source, regular, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "mcdissect: %v\n", err)
+		return exitUsage
+	}
+	if shipper != nil {
+		defer shipClose(shipper, stderr)
+	}
+	if len(recStats) > 0 || keepFrames || exp != nil || dd || shipOut != nil {
 		sk.ordered = func(rec *record.Record) error {
 			for _, s := range recStats {
 				s.Record(rec)
@@ -149,6 +161,9 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 			}
 			if dd {
 				c.out.markShown(rec)
+			}
+			if shipOut != nil {
+				return shipOut.Record(rec)
 			}
 			return nil
 		}

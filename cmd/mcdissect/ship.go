@@ -1,0 +1,56 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/mcdissect/mcdissect/ship"
+	"github.com/mcdissect/mcdissect/ship/ek"
+)
+
+// shipFlags are --ship and its settings: records, as -T ek documents, to a
+// search engine's bulk API (package ship).
+type shipFlags struct {
+	url, spool, host string
+	spoolMB          int64
+}
+
+func (s *shipFlags) add(fs *pflag.FlagSet) {
+	fs.StringVar(&s.url, "ship", "", "send every record shown, as a -T ek document, to the bulk API at `URL` (Elasticsearch, OpenSearch, VictoriaLogs: doc/fleet.md), e.g. --ship 'http://logs:9428/insert/elasticsearch/_bulk?_time_field=timestamp'")
+	fs.StringVar(&s.spool, "ship-spool", "", "keep what the engine cannot take yet in `DIR`, sent when it comes back (this run or the next), e.g. --ship-spool /var/spool/mcdissect")
+	fs.Int64Var(&s.spoolMB, "ship-spool-size", 1024, "bound the spool to `MB`: past it the oldest records are dropped, and said")
+	fs.StringVar(&s.host, "ship-host", "", "the host `NAME` the documents carry (default: this machine's name)")
+}
+
+// start makes the shipper of a run reading source (an interface or a
+// file), or nil without --ship. A file waits for a slow engine; a live
+// capture never does.
+func (s *shipFlags) start(c *config, source string, file bool, stderr io.Writer) (*ship.Shipper, *ek.Output, error) {
+	if s.url == "" {
+		return nil, nil, nil
+	}
+	host := s.host
+	if host == "" {
+		host, _ = os.Hostname()
+	}
+	sh, err := ship.New(ship.Config{URL: s.url, Host: host, Source: filepath.Base(source), SpoolDir: s.spool,
+		SpoolBytes: s.spoolMB << 20, Wait: file, Logf: func(f string, a ...any) { fmt.Fprintf(stderr, "mcdissect: ship: "+f+"\n", a...) }})
+	if err != nil {
+		return nil, nil, fmt.Errorf("--ship: %v", err)
+	}
+	return sh, ek.New(sh, c.ropts), nil
+}
+
+// shipClose waits, a few seconds at most, for the engine to take what is
+// left, and prints the closing line.
+func shipClose(sh *ship.Shipper, stderr io.Writer) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	fmt.Fprintln(stderr, sh.Close(ctx))
+}
