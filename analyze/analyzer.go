@@ -37,9 +37,10 @@ type Options struct {
 	// Lite decodes without trees (dissect.PDU.Lite): for output that
 	// shows only the summary columns.
 	Lite bool
-	// NoTCPHeader leaves the TCP header out of the records' record.Layers, the IP
-	// header kept: for output that shows no TCP field and filters on none.
-	NoTCPHeader bool
+	// NoLayers leaves the layers below Minecraft (record.Record.Net) out of
+	// the records: for output that shows none of their fields and filters
+	// on none.
+	NoLayers bool
 	// Export has decoders attach the files PDUs carry (dissect.PDU.Export).
 	Export bool
 	// OnFrame, when set, is called for every frame read, on the goroutine
@@ -106,7 +107,9 @@ type Analyzer struct {
 	run      *protocols.Run           // what the protocols share in this run
 	tcpState *tcpState
 	stats    Stats
-	pp       *pipe // to the back end's goroutine
+	pp       *pipe  // to the back end's goroutine
+	data     []byte // the frame being fed
+	netOff   int    // where its network layer starts
 	finished bool
 
 	*backEnd // the back end's state, in an allocation of its own
@@ -184,13 +187,11 @@ func (a *Analyzer) Packet(data []byte, ci gopacket.CaptureInfo, link layers.Link
 	}
 	a.frame++
 	a.stats.Frames++
-	a.net.begin(a.frame, ci)
-	if link == layers.LinkTypeEthernet && len(data) >= 14 {
-		a.net.eth(data)
-	}
 	if a.first.IsZero() {
 		a.first = ci.Timestamp
 	}
+	a.net.begin(a.frame, ci, link, a.first)
+	a.data = data
 	if ci.Timestamp.After(a.pnow) {
 		a.pnow = ci.Timestamp
 		if a.pnow.After(a.now) {
@@ -198,6 +199,7 @@ func (a *Analyzer) Packet(data []byte, ci gopacket.CaptureInfo, link layers.Link
 		}
 	}
 	off, ver, ok := netStart(link, data)
+	a.netOff = off
 	if !ok {
 		a.stats.NonIP++
 		if a.opts.OnFrame != nil {
@@ -235,6 +237,7 @@ func (a *Analyzer) Packet(data []byte, ci gopacket.CaptureInfo, link layers.Link
 			}
 		case layers.LayerTypeUDP:
 			a.stats.Decoded++
+			a.keepHead(8)
 			src, dst := a.endpoints(uint16(a.udp.SrcPort), uint16(a.udp.DstPort))
 			wire := len(a.udp.Payload)
 			if a.udp.Length >= 8 {
@@ -244,6 +247,7 @@ func (a *Analyzer) Packet(data []byte, ci gopacket.CaptureInfo, link layers.Link
 			return a.afterPacket()
 		case layers.LayerTypeTCP:
 			a.stats.Decoded++
+			a.keepHead(int(a.tcp.DataOffset) * 4)
 			a.tcpState.packet(a.frame, ci, a.netFlow(), &a.tcp)
 			return a.afterPacket()
 		}
@@ -398,4 +402,22 @@ func (a *Analyzer) Finish() error {
 		return nil
 	}
 	return a.berr
+}
+
+// keepHead keeps the header bytes of the frame being fed for its records'
+// layers: from the link layer to the end of its transport header, of
+// transport bytes past the IP header (0 for a fragment).
+func (a *Analyzer) keepHead(transport int) {
+	if a.opts.NoLayers {
+		return
+	}
+	end := a.netOff
+	switch {
+	case len(a.decoded) == 0:
+	case a.decoded[0] == layers.LayerTypeIPv4:
+		end += int(a.ip4.IHL) * 4
+	case a.decoded[0] == layers.LayerTypeIPv6:
+		end += 40
+	}
+	a.net.bytes(a.data, end+transport)
 }

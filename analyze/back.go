@@ -140,7 +140,6 @@ func (a *backEnd) record(j *job, b *batch) *entry {
 	a.madeBytes += uint64(j.data.n)
 	r.Kind, r.Frame, r.Time, r.Rel = j.kind, j.frame, j.time, j.rel
 	r.TCP, r.GapLength, r.Reason = j.side != nil, j.gapLen, j.reason
-	r.Layers = j.lay
 	if s := j.side; s != nil {
 		r.Src, r.Dst, r.Stream, r.Proto, r.udp, r.dec = s.src, s.dst, s.stream, s.proto, -1, s.dec
 	} else {
@@ -157,6 +156,13 @@ func (a *backEnd) record(j *job, b *batch) *entry {
 		r.SetData(data)
 	}
 	r.PDU.Lite, r.PDU.Export = a.opts.Lite, a.opts.Export
+	if j.head >= 0 {
+		client := r.Src
+		if j.dir == dissect.DirS2C {
+			client = r.Dst
+		}
+		buildLayers(&r.Record, &b.heads[j.head], client)
+	}
 	return r
 }
 

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mcdissect/mcdissect/dissect"
+	"github.com/mcdissect/mcdissect/dissect/netlayers"
 	"github.com/mcdissect/mcdissect/protocols"
 	"github.com/mcdissect/mcdissect/record"
 )
@@ -28,6 +29,15 @@ func DecodeBytes(proto string, dir dissect.Dir, data []byte, emit func(*record.R
 		src, dst = dst, src
 	}
 	p := protocols.ByName(proto)
+	next := emit
+	emit = func(r *record.Record) error {
+		// No layers were captured: the frame is only its number.
+		if len(r.Net.Nodes) == 0 {
+			netlayers.Dissect(&r.Net, nil, &netlayers.Frame{Number: r.Frame, Time: r.Time,
+				Link: netlayers.LinkNone, Protocols: r.Proto, Stream: -1})
+		}
+		return next(r)
+	}
 	switch {
 	case p == nil:
 		return fmt.Errorf("--proto %q: choose one of %s", proto, strings.Join(protocols.Names(), ", "))

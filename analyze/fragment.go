@@ -23,7 +23,8 @@ func (a *Analyzer) fragment(ci gopacket.CaptureInfo) {
 	in.Payload = append([]byte(nil), a.ip4.Payload...)
 	in.SrcIP = append([]byte(nil), a.ip4.SrcIP...)
 	in.DstIP = append([]byte(nil), a.ip4.DstIP...)
-	key := a.frags.add(&in, a.frame, ci.Timestamp, len(in.Payload))
+	a.keepHead(0)
+	key := a.frags.add(&in, a.frame, ci.Timestamp, len(in.Payload), &a.net.cur)
 	whole, err := a.defrag.DefragIPv4WithTimestamp(&in, ci.Timestamp)
 	if err != nil || whole == nil {
 		return
@@ -61,6 +62,7 @@ type fragList struct {
 	parts []record.Part
 	last  uint64
 	ts    time.Time // of the last fragment
+	head  head      // its frame's, for the record that says they never completed
 }
 
 // fragFrames remembers which frames carried each datagram's fragments.
@@ -68,7 +70,7 @@ type fragFrames struct {
 	m map[fragKey]*fragList
 }
 
-func (f *fragFrames) add(ip *layers.IPv4, frame uint64, ts time.Time, n int) fragKey {
+func (f *fragFrames) add(ip *layers.IPv4, frame uint64, ts time.Time, n int, h *head) fragKey {
 	if f.m == nil {
 		f.m = map[fragKey]*fragList{}
 	}
@@ -84,7 +86,7 @@ func (f *fragFrames) add(ip *layers.IPv4, frame uint64, ts time.Time, n int) fra
 		f.m[k] = l
 	}
 	l.parts = append(l.parts, record.Part{Frame: frame, Bytes: n})
-	l.last, l.ts = frame, ts
+	l.last, l.ts, l.head = frame, ts, *h
 	return k
 }
 

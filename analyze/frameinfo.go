@@ -12,7 +12,7 @@ import (
 // for a frame with no TCP or UDP header (a fragment, another protocol);
 // ip says whether the IP layer was decoded.
 func (a *Analyzer) observe(ci frameCI, transport uint8, ip bool, sport, dport uint16) {
-	fi := record.FrameInfo{Frame: a.frame, Time: ci.ts, Len: ci.length, CapLen: int(a.net.cur.CapLen), Transport: transport, IP: ip}
+	fi := record.FrameInfo{Frame: a.frame, Time: ci.ts, Len: ci.length, CapLen: int(a.net.cur.capl), Transport: transport, IP: ip}
 	if ip && len(a.decoded) > 0 {
 		fi.Src, fi.Dst = a.endpoints(sport, dport)
 	}

@@ -9,51 +9,55 @@ import (
 	"github.com/gopacket/gopacket"
 	"github.com/gopacket/gopacket/layers"
 
+	"github.com/mcdissect/mcdissect/dissect/netlayers"
 	"github.com/mcdissect/mcdissect/reassembly"
 	"github.com/mcdissect/mcdissect/record"
 )
 
-// netLayers is the front end's view of the frame being fed and the TCP
-// state relative numbers need.
+// head is what a record keeps of the frame that decided it, for its
+// layers' tree (netlayers.Dissect): the frame's header bytes, from the
+// link layer to the end of the TCP or UDP header, and what they do not
+// hold. It holds no pointer: a table of them is not scanned by the
+// collector.
+type head struct {
+	frame         uint64
+	t, rel, delta int64 // capture time, Unix nanoseconds; since the first frame; since the previous one
+	wire, capl    uint32
+	link          uint32
+	relative      bool // seq and ack are relative to each direction's first
+	seq, ack      uint32
+	wscale        int8
+	n             uint8
+	b             [maxHead]byte
+}
+
+// maxHead bounds the header bytes kept: Ethernet, two VLAN tags, IPv4 and
+// TCP with full options fit; what is past it shows as cut.
+const maxHead = 192
+
+// frameOf is the head's netlayers.Frame for a record of the given stream
+// (-1 for UDP), its client and its protocol.
+func (h *head) frameOf(stream int, client netip.AddrPort, proto string) netlayers.Frame {
+	return netlayers.Frame{Number: h.frame, Time: time.Unix(0, h.t).UTC(), Rel: time.Duration(h.rel), Delta: time.Duration(h.delta),
+		WireLen: int(h.wire), CapLen: int(h.capl), Link: h.link, Protocols: proto,
+		Stream: stream, Client: client, Relative: h.relative, RelSeq: h.seq, RelAck: h.ack, WScale: h.wscale}
+}
+
+// netLayers is the front end's view of the frame being fed, and the TCP
+// state its relative numbers need, with each connection's last frame.
 type netLayers struct {
-	cur   record.Layers // the frame being fed
-	frame uint64        // its number
-	prev  time.Time
+	cur  head // the frame being fed
+	prev time.Time
 	// The sequence bases, by connection: an index into bases. Neither
 	// holds a pointer, so the collector does not scan the table, which
 	// holds up to maxSeqBases of them (seqKey).
 	conns map[seqKey]int32
 	bases []seqBase
 	free  []int32 // indexes of bases forgotten, to reuse
-	// The layers of the frames before, for units a later frame, a flush
-	// or the end releases: their frame is the newest of their parts.
-	recent      [recentFrames]record.Layers
-	recentFrame [recentFrames]uint64
-}
-
-// recentFrames is how many frames' layers are kept: a unit released
-// further behind shows only its addresses, ports and times. 256 was too
-// few for a busy capture whose lost segments a later ACK gives up
-// (slp-status-concurrent with drops: units 300 to 1000 frames late);
-// 8192 cost well under a megabyte, allocated once.
-const recentFrames = 8192
-
-// of returns the layers of frame, if it is the current frame or a recent one.
-func (n *netLayers) of(frame uint64) record.Layers {
-	if frame == n.frame {
-		return n.cur
-	}
-	if i := frame % recentFrames; n.recentFrame[i] == frame {
-		return n.recent[i]
-	}
-	return record.Layers{}
 }
 
 // seqKey is a TCP connection's two ends, the lower first, as bytes: a
-// netip.AddrPort holds a pointer, and a table of 65,536 connections keyed
-// by two of them (connPair, as it was) with their bases allocated apart
-// was 11 MB of the 1 GB real-samples capture's live heap of 80 MB, marked
-// at every cycle.
+// netip.AddrPort holds a pointer.
 type seqKey struct {
 	a, b seqEnd
 	v4   bool // both ends are IPv4 (a v4-mapped IPv6 address is another end)
@@ -76,87 +80,57 @@ func (e *seqEnd) less(o *seqEnd) bool {
 	return e.port < o.port
 }
 
+// keyOf is the key of the connection between x and y, and the direction
+// (0 or 1) of a segment from x.
+func keyOf(x, y netip.AddrPort) (seqKey, int) {
+	k, d := seqKey{a: endOf(x), b: endOf(y), v4: x.Addr().Is4() && y.Addr().Is4()}, 0
+	if k.b.less(&k.a) {
+		k.a, k.b, d = k.b, k.a, 1
+	}
+	return k, d
+}
+
 // seqBase is what tshark's relative numbers count from, per direction
-// (index 0 for segments from seqKey.a).
+// (index 0 for segments from seqKey.a), and the connection's last frame.
 type seqBase struct {
 	base   [2]uint32
 	set    [2]bool
 	wscale [2]int8 // from the SYN's option: -1 not seen yet, -2 none announced
-	last   uint64  // the frame of its last segment, for forget
+	last   head    // the connection's last frame, for records decided at it later
 }
 
 // maxSeqBases bounds the connections whose bases are kept: when full, the
 // half least recently seen are forgotten (forget), and those of them seen
 // again count from their next segment, as when a capture starts
-// mid-stream. (Starting the table afresh, as it did, also restarted the
-// numbers of every connection still talking: bench/realmix's capture has
-// 67,000 streams.) As many as the reassembler tracks at once
-// (reassembly.DefaultMaxConns): a connection forgotten here has been
-// quiet while 16,384 others came. The 1 GB real-samples capture numbers
-// every segment the same with 8,192.
+// mid-stream. As many as the reassembler tracks at once.
 var maxSeqBases = reassembly.DefaultMaxConns
 
-// begin starts a frame's layers.
-func (n *netLayers) begin(frame uint64, ci gopacket.CaptureInfo) {
-	if n.frame != 0 {
-		i := n.frame % recentFrames
-		n.recent[i], n.recentFrame[i] = n.cur, n.frame
-	}
-	n.frame = frame
-	n.cur = record.Layers{Has: record.HasFrame, WireLen: uint32(ci.Length), CapLen: uint32(ci.CaptureLength), WScale: -1}
+// begin starts a frame's head: its number, time and lengths; first is the
+// capture's first frame's time.
+func (n *netLayers) begin(frame uint64, ci gopacket.CaptureInfo, link layers.LinkType, first time.Time) {
+	n.cur = head{frame: frame, t: ci.Timestamp.UnixNano(), rel: int64(since(ci.Timestamp, first)), wire: uint32(ci.Length), capl: uint32(ci.CaptureLength), link: uint32(link), wscale: -1}
 	if !n.prev.IsZero() {
-		n.cur.Delta = since(ci.Timestamp, n.prev)
+		n.cur.delta = int64(since(ci.Timestamp, n.prev))
 	}
 	n.prev = ci.Timestamp
 }
 
-// ip fills the network layer from the analyzer's decoded headers.
-func (n *netLayers) ip(a *Analyzer) {
-	if len(a.decoded) == 0 {
-		return
-	}
-	switch a.decoded[0] {
-	case layers.LayerTypeIPv4:
-		n.cur.Has |= record.HasIPv4
-		n.cur.TTL, n.cur.IPProto, n.cur.IPID = a.ip4.TTL, uint8(a.ip4.Protocol), a.ip4.Id
-	case layers.LayerTypeIPv6:
-		n.cur.Has |= record.HasIPv6
-		n.cur.TTL, n.cur.IPProto = a.ip6.HopLimit, uint8(a.ip6.NextHeader)
-	}
+// bytes keeps the frame's header bytes: data up to the end of the
+// transport header at end.
+func (n *netLayers) bytes(data []byte, end int) {
+	end = min(end, len(data), maxHead)
+	n.cur.n = uint8(copy(n.cur.b[:end], data))
 }
 
-// udp fills the UDP layer; length is the header's length field.
-func (n *netLayers) udp(a *Analyzer, length uint16) {
-	n.ip(a)
-	n.cur.Has |= record.HasUDP
-	n.cur.UDPLen = length
-}
-
-// tcpSegment fills the TCP layer of the segment being fed, with sequence
-// and acknowledgement numbers relative to each direction's first, as
-// tshark counts them: from the ISN when the SYN was seen, else from one
-// before the first sequence number seen; an acknowledgement seen before
-// the other direction's first segment sets that direction's base.
-func (n *netLayers) tcpSegment(a *Analyzer, tcp *layers.TCP) {
-	n.ip(a)
-	l := &n.cur
-	l.Has |= record.HasTCP
-	l.TCPFlags = tcpFlags(tcp)
-	l.Window = tcp.Window
-	hdr := int(tcp.DataOffset) * 4
-	l.TCPLen = uint32(len(tcp.Payload))
-	if l.Has&record.HasIPv4 != 0 {
-		if m := int(a.ip4.Length) - int(a.ip4.IHL)*4 - hdr; m >= 0 {
-			l.TCPLen = uint32(m)
-		}
-	}
-	src, dst := a.endpoints(uint16(tcp.SrcPort), uint16(tcp.DstPort))
-	k, d := seqKey{a: endOf(src), b: endOf(dst), v4: src.Addr().Is4() && dst.Addr().Is4()}, 0
-	if k.b.less(&k.a) {
-		k.a, k.b, d = k.b, k.a, 1
-	}
+// tcpSegment sets the segment's sequence and acknowledgement numbers
+// relative to each direction's first, as tshark counts them: from the ISN
+// when the SYN was seen, else from one before the first sequence number
+// seen; an acknowledgement seen before the other direction's first
+// segment sets that direction's base. The connection keeps the frame as
+// its last.
+func (n *netLayers) tcpSegment(src, dst netip.AddrPort, tcp *layers.TCP) {
+	k, d := keyOf(src, dst)
 	s := n.base(k)
-	s.last = n.frame
 	if tcp.SYN {
 		s.base[d], s.set[d] = tcp.Seq, true
 		s.wscale[d] = -2
@@ -174,13 +148,33 @@ func (n *netLayers) tcpSegment(a *Analyzer, tcp *layers.TCP) {
 	if tcp.ACK && !s.set[1-d] {
 		s.base[1-d], s.set[1-d] = tcp.Ack-1, true
 	}
-	l.Seq = tcp.Seq - s.base[d]
+	c := &n.cur
+	c.relative, c.seq = true, tcp.Seq-s.base[d]
 	if tcp.ACK {
-		l.Ack = tcp.Ack - s.base[1-d]
+		c.ack = tcp.Ack - s.base[1-d]
 	}
 	if s.wscale[0] >= 0 && s.wscale[1] >= 0 {
-		l.WScale = s.wscale[d]
+		c.wscale = s.wscale[d]
 	}
+	s.last = *c
+}
+
+// headOf is the head of frame, the frame being fed or the last of the
+// connection between x and y (a record decided by a sweep or the end), or
+// nil when it is neither.
+func (n *netLayers) headOf(frame uint64, x, y netip.AddrPort) *head {
+	if frame == n.cur.frame {
+		return &n.cur
+	}
+	if i, ok := n.conns[mustKey(x, y)]; ok && n.bases[i].last.frame == frame {
+		return &n.bases[i].last
+	}
+	return nil
+}
+
+func mustKey(x, y netip.AddrPort) seqKey {
+	k, _ := keyOf(x, y)
+	return k
 }
 
 // base is the sequence bases of connection k, new if it has none.
@@ -213,24 +207,39 @@ func (n *netLayers) base(k seqKey) *seqBase {
 func (n *netLayers) forget() {
 	lasts := make([]uint64, 0, len(n.conns))
 	for _, i := range n.conns {
-		lasts = append(lasts, n.bases[i].last)
+		lasts = append(lasts, n.bases[i].last.frame)
 	}
 	slices.Sort(lasts)
 	median := lasts[len(lasts)/2]
 	for k, i := range n.conns {
-		if n.bases[i].last < median {
+		if n.bases[i].last.frame < median {
 			delete(n.conns, k)
 			n.free = append(n.free, i)
 		}
 	}
 }
 
-func tcpFlags(t *layers.TCP) uint16 {
-	var f uint16
-	for i, b := range [...]bool{t.FIN, t.SYN, t.RST, t.PSH, t.ACK, t.URG, t.ECE, t.CWR, t.NS} {
-		if b {
-			f |= 1 << i
-		}
+// buildLayers builds r's layers' tree from h (netlayers.Dissect), for a record
+// whose conversation's client is client.
+func buildLayers(r *record.Record, h *head, client netip.AddrPort) {
+	stream := r.Stream
+	if !r.TCP {
+		stream = -1
 	}
-	return f
+	f := h.frameOf(stream, client, r.Proto)
+	netlayers.Dissect(&r.Net, r.SetNet(h.b[:h.n]), &f)
+}
+
+// addHead puts h in the current batch, once per frame, and returns its
+// index there (job.head).
+func (a *Analyzer) addHead(h *head) int32 {
+	if h == nil || a.opts.NoLayers {
+		return -1
+	}
+	b := a.pp.cur
+	if n := len(b.heads); n > 0 && b.heads[n-1].frame == h.frame {
+		return int32(n - 1)
+	}
+	b.heads = append(b.heads, *h)
+	return int32(len(b.heads) - 1)
 }

@@ -4,9 +4,9 @@ import (
 	"encoding/binary"
 	"maps"
 	"net/netip"
+	"slices"
 	"strconv"
 	"testing"
-	"time"
 
 	"github.com/gopacket/gopacket/layers"
 
@@ -15,63 +15,35 @@ import (
 	"github.com/mcdissect/mcdissect/record"
 )
 
-func TestExactTimes(t *testing.T) {
-	for _, c := range []struct {
-		d    time.Duration
-		want string
-	}{
-		{0, "0.000000000"}, {1, "0.000000001"}, {1500 * time.Millisecond, "1.500000000"},
-		{642434100 * time.Nanosecond, "0.642434100"}, {-1, "-0.000000001"},
-	} {
-		if got := string(record.AppendSeconds9(nil, c.d)); got != c.want {
-			t.Errorf("record.AppendSeconds9(%d) = %q, want %q", c.d, got, c.want)
-		}
+// netField is the value of the first node of field name in r's layers'
+// tree, as -T fields prints it, or "" when it has none.
+func netField(t *testing.T, r *record.Record, name string) string {
+	t.Helper()
+	ref, err := record.ResolveField(name)
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, c := range []struct {
-		t          time.Time
-		epoch, abs string
-	}{
-		{time.Unix(1795342882, 642434100), "1795342882.642434100", "Nov 22, 2026 10:21:22.642434100 UTC"},
-		{time.Unix(1714564800, 0), "1714564800.000000000", "May  1, 2024 12:00:00.000000000 UTC"},
-		{time.Unix(-1, 500000000), "-0.500000000", "Dec 31, 1969 23:59:59.500000000 UTC"},
-	} {
-		if got := string(record.AppendEpoch9(nil, c.t)); got != c.epoch {
-			t.Errorf("record.AppendEpoch9(%v) = %q, want %q", c.t, got, c.epoch)
+	v, found := "", false
+	ref.Each(r, func(n *dissect.Node) {
+		if !found {
+			found = true
+			v = string(dissect.AppendValue(nil, n))
 		}
-		if got := string(record.AppendFrameTime(nil, c.t)); got != c.abs {
-			t.Errorf("record.AppendFrameTime(%v) = %q, want %q", c.t, got, c.abs)
-		}
-	}
+	})
+	return v
 }
 
-func TestWindowSize(t *testing.T) {
-	for _, c := range []struct {
-		l    record.Layers
-		want uint32
-	}{
-		{record.Layers{Window: 64, WScale: 10, TCPFlags: record.TCPFlagACK}, 65536},
-		{record.Layers{Window: 64, WScale: -1, TCPFlags: record.TCPFlagACK}, 64},      // scale unknown: raw, as tshark
-		{record.Layers{Window: 65495, WScale: 7, TCPFlags: record.TCPFlagSYN}, 65495}, // a SYN's window is never scaled
-		{record.Layers{Window: 512, WScale: 0, TCPFlags: record.TCPFlagACK}, 512},
-	} {
-		if got := c.l.WindowSize(); got != c.want {
-			t.Errorf("%+v: %d, want %d", c.l, got, c.want)
-		}
-	}
-}
-
-// TestLayersOfRecords: a record carries the headers of the frame that
+// TestLayersOfRecords: a record carries the layers of the frame that
 // completed it, sequence numbers relative to the ISN (wrapping past
 // 2^32), or to one before the first seen when the capture starts
 // mid-stream; IPv6 and UDP fill their own fields.
 func TestLayersOfRecords(t *testing.T) {
 	slpStatus := []byte{0x01, 0x00}
 	for _, c := range []struct {
-		name      string
-		build     func(w *capgen.Writer)
-		seq, ack  uint32
-		tcpLen    uint32
-		hasFields record.LayerSet
+		name     string
+		build    func(w *capgen.Writer)
+		seq, ack uint32
+		tcpLen   uint32
 	}{
 		{"from the SYN, ISN near 2^32", func(w *capgen.Writer) {
 			c := w.TCP(tcpClient, tcpServer, t0)
@@ -80,25 +52,27 @@ func TestLayersOfRecords(t *testing.T) {
 			c.Send(true, slpHandshake)
 			c.SendSplit(true, slpStatus, 1)
 			c.Close()
-		}, 1 + uint32(len(slpHandshake)) + 1, 1, 1, record.HasFrame | record.HasIPv4 | record.HasTCP | record.HasEth},
+		}, 1 + uint32(len(slpHandshake)) + 1, 1, 1},
 		{"mid-stream", func(w *capgen.Writer) {
 			c := w.TCP(tcpClient, tcpServer, t0)
 			c.Skip(true, 1000)
 			c.Send(true, slpHandshake)
 			c.Send(true, slpStatus)
-		}, 1 + uint32(len(slpHandshake)), 1, 2, record.HasFrame | record.HasIPv4 | record.HasTCP | record.HasEth},
+		}, 1 + uint32(len(slpHandshake)), 1, 2},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			recs, _, err := analyzeBytes(t, buildCapture(t, c.build), Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			l := lastStatusRequest(t, recs).Layers
-			if l.Has != c.hasFields || l.Seq != c.seq || l.Ack != c.ack || l.TCPLen != c.tcpLen || l.TTL == 0 || l.IPProto != 6 {
-				t.Errorf("layers %+v, want has %b seq %d ack %d len %d", l, c.hasFields, c.seq, c.ack, c.tcpLen)
+			r := lastStatusRequest(t, recs)
+			got := []string{netField(t, r, "tcp.seq"), netField(t, r, "tcp.ack"), netField(t, r, "tcp.len"), netField(t, r, "ip.proto"), netField(t, r, "eth.type")}
+			want := []string{strconv.Itoa(int(c.seq)), strconv.Itoa(int(c.ack)), strconv.Itoa(int(c.tcpLen)), "TCP (6)", "IPv4 (0x0800)"}
+			if !slices.Equal(got, want) || netField(t, r, "ip.ttl") == "" {
+				t.Errorf("layers %q, want %q:\n%s", got, want, dumpNet(r))
 			}
-			if l.WireLen != l.CapLen || l.WireLen < 54 {
-				t.Errorf("frame lengths %d/%d", l.WireLen, l.CapLen)
+			if wl, cl := netField(t, r, "frame.len"), netField(t, r, "frame.cap_len"); wl != cl || wl < "54" {
+				t.Errorf("frame lengths %s/%s", wl, cl)
 			}
 		})
 	}
@@ -109,10 +83,6 @@ func TestLayersOfRecords(t *testing.T) {
 			t.Fatalf("%d records, %v", len(recs), err)
 		}
 		r := recs[0]
-		l := r.Layers
-		if l.Has != record.HasFrame|record.HasIPv6|record.HasUDP|record.HasEth || l.TTL != 64 || l.IPProto != 17 || l.UDPLen != uint16(8+len(handshakeReq)) || l.WireLen != uint32(len(frame)) {
-			t.Errorf("layers %+v", l)
-		}
 		got := map[string]string{}
 		for _, name := range []string{"ipv6.hlim", "ipv6.nxt", "udp.length", "ip.ttl", "tcp.seq", "frame.len"} {
 			ref, err := record.ResolveField(name)
@@ -156,8 +126,8 @@ func TestSeqBasesForgetTheIdle(t *testing.T) {
 		t.Fatal(err)
 	}
 	status := lastStatusRequest(t, recs)
-	if want := 1 + uint32(len(slpHandshake)); status.Layers.Seq != want {
-		t.Errorf("the talking connection's Status Request at relative seq %d, want %d", status.Layers.Seq, want)
+	if got, want := netField(t, status, "tcp.seq"), strconv.Itoa(1+len(slpHandshake)); got != want {
+		t.Errorf("the talking connection's Status Request at relative seq %s, want %s", got, want)
 	}
 }
 
@@ -174,4 +144,17 @@ func lastStatusRequest(t *testing.T, recs []*record.Record) *record.Record {
 		t.Fatalf("no Status Request among %d records", len(recs))
 	}
 	return last
+}
+
+// dumpNet is r's layers' tree, a node a line.
+func dumpNet(r *record.Record) string {
+	var b []byte
+	for i := range r.Net.Nodes {
+		n := &r.Net.Nodes[i]
+		b = append(b, n.Name()...)
+		b = append(b, ' ')
+		b = dissect.AppendValue(b, n)
+		b = append(b, '\n')
+	}
+	return string(b)
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mcdissect/mcdissect/dissect"
+	"github.com/mcdissect/mcdissect/dissect/netlayers"
 	"github.com/mcdissect/mcdissect/reassembly"
 	"github.com/mcdissect/mcdissect/record"
 )
@@ -22,16 +23,16 @@ import (
 // first bytes.
 
 var (
-	FieldRetransmission = record.RegTCP.Label("tcp.analysis.retransmission", "This frame is a (suspected) retransmission")
-	FieldOutOfOrder     = record.RegTCP.Label("tcp.analysis.out_of_order", "This frame is a (suspected) out-of-order segment")
-	FieldLostSegment    = record.RegTCP.Label("tcp.analysis.lost_segment", "Previous segment(s) not captured")
+	FieldRetransmission = netlayers.RegTCP.Label("tcp.analysis.retransmission", "This frame is a (suspected) retransmission")
+	FieldOutOfOrder     = netlayers.RegTCP.Label("tcp.analysis.out_of_order", "This frame is a (suspected) out-of-order segment")
+	FieldLostSegment    = netlayers.RegTCP.Label("tcp.analysis.lost_segment", "Previous segment(s) not captured")
 	FieldEvicted        = dissect.Core.Label("mc.conn.evicted", "Connection no longer tracked (too many connections)")
-	FieldFragments      = record.RegIP.Label("ip.fragments.incomplete", "IPv4 datagram whose fragments never all arrived")
+	FieldFragments      = netlayers.RegIP.Label("ip.fragments.incomplete", "IPv4 datagram whose fragments never all arrived")
 
-	ExpertRetransmission = record.RegTCP.Expert("tcp.analysis.retransmission", dissect.SevNote, "a segment carrying bytes already seen; the first copy was used")
-	ExpertOutOfOrder     = record.RegTCP.Expert("tcp.analysis.out_of_order", dissect.SevWarn, "a segment carrying new bytes below the highest sequence number seen: it fills a hole")
+	ExpertRetransmission = netlayers.RegTCP.Expert("tcp.analysis.retransmission", dissect.SevNote, "a segment carrying bytes already seen; the first copy was used")
+	ExpertOutOfOrder     = netlayers.RegTCP.Expert("tcp.analysis.out_of_order", dissect.SevWarn, "a segment carrying new bytes below the highest sequence number seen: it fills a hole")
 	ExpertEvicted        = dissect.Core.Expert("mc.conn.evicted", dissect.SevNote, "the connection was dropped from the connection table to bound memory; later segments start a new stream")
-	ExpertFragments      = record.RegIP.Expert("ip.fragments.incomplete", dissect.SevWarn, "IPv4 fragments never completed: the datagram is not dissected")
+	ExpertFragments      = netlayers.RegIP.Expert("ip.fragments.incomplete", dissect.SevWarn, "IPv4 fragments never completed: the datagram is not dissected")
 )
 
 // noteKind is a record.KindNote record's kind: job.gapLen indexes noteKinds.
@@ -69,17 +70,17 @@ func notePDU(p *dissect.PDU, proto string, dir dissect.Dir, kind int, msg string
 // note makes a record.KindNote job for one direction of h's connection.
 // Before the protocol is named, it waits for it, as units do (deferUnit).
 func (h *tcpConn) note(c *reassembly.ConnInfo, d reassembly.Dir, kind int, frame uint64, t time.Time, off int64, msg string) {
-	if h.proto == nil && h.deferRec(0, func() { h.noteJob(c, d, kind, c.Frame, c.Time, off, msg, h.t.a.net.of(c.Frame)) }) {
+	if h.proto == nil && h.deferRec(0, func() { h.noteJob(c, d, kind, c.Frame, c.Time, off, msg) }) {
 		return
 	}
-	h.noteJob(c, d, kind, frame, t, off, msg, h.t.a.net.of(frame))
+	h.noteJob(c, d, kind, frame, t, off, msg)
 }
 
-func (h *tcpConn) noteJob(c *reassembly.ConnInfo, d reassembly.Dir, kind int, frame uint64, t time.Time, off int64, msg string, lay record.Layers) {
+func (h *tcpConn) noteJob(c *reassembly.ConnInfo, d reassembly.Dir, kind int, frame uint64, t time.Time, off int64, msg string) {
 	a := h.t.a
 	j := a.newJob()
 	j.op, j.kind, j.frame, j.time, j.dir = opEmit, record.KindNote, frame, t, ddir(d)
-	j.lay = lay
+	j.head = a.addHead(h.headAt(frame))
 	j.side = h.side(d, c)
 	j.off, j.gapLen, j.reason = off, kind, msg
 	a.commit(nil)
@@ -176,7 +177,7 @@ func (h *tcpConn) reportUnclaimed(c *reassembly.ConnInfo) {
 		a := h.t.a
 		j := a.newJob()
 		j.op, j.kind, j.frame, j.time, j.dir = opEmit, record.KindUndissected, c.Frame, c.Time, ddir(reassembly.Dir(d))
-		j.lay = a.net.of(c.Frame)
+		j.head = a.addHead(h.headAt(c.Frame))
 		j.side = h.side(reassembly.Dir(d), c)
 		reason := "a stream on a Minecraft port that no protocol claims: " + strconv.FormatInt(l.bytes, 10) + " bytes in "
 		if l.frames == 1 {
@@ -220,7 +221,7 @@ func (a *Analyzer) fragNotes(lists []*fragList, frame uint64, t time.Time) {
 		}
 		j := a.newJob()
 		j.op, j.kind, j.frame, j.time, j.dir, j.udp = opEmit, record.KindNote, at, atT, dissect.DirUnknown, udpNone
-		j.lay = a.net.of(at)
+		j.head = a.addHead(&l.head)
 		j.gapLen = noteFragments
 		j.reason = "datagram " + strconv.Itoa(int(l.key.id)) + " from " + l.key.src.String() + " to " + l.key.dst.String() + ": " +
 			strconv.Itoa(len(l.parts)) + " fragment(s) of " + strconv.Itoa(n) + " bytes captured, never completed"

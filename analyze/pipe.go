@@ -56,7 +56,7 @@ type job struct {
 	side   *side // TCP: the connection's direction; nil for a datagram
 	addrs  int32 // a datagram's source and destination in the batch's addrs
 	reason string
-	lay    record.Layers // the headers of the frame that decided it, if known (layers.go)
+	head   int32 // the head of the frame that decided it, in the batch's heads, or -1
 }
 
 // side is what all the records of one direction of a TCP connection
@@ -80,6 +80,7 @@ type batch struct {
 	data  []byte
 	parts []record.Part
 	addrs []netip.AddrPort
+	heads []head // the frames' headers the jobs' records show (addHead)
 }
 
 // maxBatchBytes: a batch is sent early when its records' bytes pass this,
@@ -105,6 +106,7 @@ func (b *batch) reset() {
 	}
 	b.parts = b.parts[:0]
 	b.addrs = b.addrs[:0]
+	b.heads = b.heads[:0]
 }
 
 // pipe carries batches of jobs from the front end's goroutine to the back
@@ -173,6 +175,7 @@ func (p *pipe) close() {
 
 // submit hands a job without a record to the back end.
 func (a *Analyzer) submit(j job) {
+	j.head = -1
 	*a.newJob() = j
 	a.commit(nil)
 }
@@ -181,7 +184,7 @@ func (a *Analyzer) submit(j job) {
 // filled in place, then committed.
 func (a *Analyzer) newJob() *job {
 	b := a.pp.cur
-	b.jobs = append(b.jobs, job{})
+	b.jobs = append(b.jobs, job{head: -1})
 	return &b.jobs[len(b.jobs)-1]
 }
 

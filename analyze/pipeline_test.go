@@ -116,8 +116,8 @@ func TestSameOnOneCoreAndTwo(t *testing.T) {
 				t.Fatal("no records")
 			}
 			diffLines(t, "two cores", two, one)
-			for _, o := range []Options{{Lite: true}, {Lite: true, NoTCPHeader: true}} {
-				diffLines(t, fmt.Sprintf("lite notcpheader=%v", o.NoTCPHeader), runLines(t, path, o, false), cols)
+			for _, o := range []Options{{Lite: true}, {Lite: true, NoLayers: true}} {
+				diffLines(t, fmt.Sprintf("lite notcpheader=%v", o.NoLayers), runLines(t, path, o, false), cols)
 			}
 		})
 	}
@@ -199,14 +199,15 @@ func TestSinkErrorStops(t *testing.T) {
 	}
 }
 
-// Pseudo-field values cost no allocation per record, addresses included:
-// -T fields with -e ip.src runs on every record.
+// Pseudo-field values cost no allocation per record: -T fields with -e
+// mc.protocol runs on every record.
 func TestPseudoFieldsAllocateNothing(t *testing.T) {
 	r4 := &record.Record{Src: netip.MustParseAddrPort("10.0.0.1:5000"), Dst: netip.MustParseAddrPort("10.0.0.2:25565"), TCP: true, Proto: "slp"}
 	r6 := &record.Record{Src: netip.MustParseAddrPort("[2001:db8::1]:5000"), Dst: netip.MustParseAddrPort("[2001:db8::2]:25565"), Proto: "query"}
+	r6.PDU.Message = "Handshake Request"
 	var got []string
 	for _, r := range []*record.Record{r4, r6} {
-		for _, name := range []string{"ip.src", "ip.dst", "ipv6.src", "ipv6.dst", "mc.protocol"} {
+		for _, name := range []string{"mc.protocol", "mc.message"} {
 			ref, err := record.ResolveField(name)
 			if err != nil {
 				t.Fatal(err)
@@ -218,26 +219,23 @@ func TestPseudoFieldsAllocateNothing(t *testing.T) {
 			}
 		}
 	}
-	want := "[ip.src=10.0.0.1 ip.dst=10.0.0.2 mc.protocol=slp ipv6.src=2001:db8::1 ipv6.dst=2001:db8::2 mc.protocol=query]"
+	want := "[mc.protocol=slp mc.protocol=query mc.message=Handshake Request]"
 	if fmt.Sprint(got) != want {
 		t.Errorf("values %v\nwant %s", got, want)
 	}
 }
 
-// NoTCPHeader keeps no table of sequence bases and gives no record a TCP
-// header (the IP header stays), while the records are the same
-// (TestSameOnOneCoreAndTwo); without it a TCP record has its header.
-func TestNoTCPHeader(t *testing.T) {
+// NoLayers keeps no table of sequence bases and gives no record the
+// layers' tree, while the records are the same (TestSameOnOneCoreAndTwo);
+// without it a TCP record has its frame's TCP layer.
+func TestNoLayers(t *testing.T) {
 	for _, no := range []bool{false, true} {
-		var tcp, withHeader, withIP int
-		a := New(Options{Lite: true, NoTCPHeader: no}, SinkFunc(func(r *record.Record) error {
+		var tcp, withLayers int
+		a := New(Options{Lite: true, NoLayers: no}, SinkFunc(func(r *record.Record) error {
 			if r.TCP {
 				tcp++
-				if r.Layers.Has&record.HasTCP != 0 {
-					withHeader++
-				}
-				if r.Layers.Has&(record.HasIPv4|record.HasIPv6) != 0 {
-					withIP++
+				if r.Net.Find("tcp") >= 0 && r.Net.Find("ip") >= 0 {
+					withLayers++
 				}
 			}
 			return nil
@@ -248,14 +246,11 @@ func TestNoTCPHeader(t *testing.T) {
 		if tcp == 0 {
 			t.Fatal("no TCP records")
 		}
-		if no && (withHeader != 0 || len(a.net.bases) != 0) {
-			t.Errorf("NoTCPHeader: %d of %d TCP records have a header, %d sequence bases kept", withHeader, tcp, len(a.net.bases))
+		if no && (withLayers != 0 || len(a.net.bases) != 0) {
+			t.Errorf("NoLayers: %d of %d TCP records have layers, %d sequence bases kept", withLayers, tcp, len(a.net.bases))
 		}
-		if !no && (withHeader != tcp || len(a.net.bases) == 0) {
-			t.Errorf("%d of %d TCP records have a header, %d sequence bases kept", withHeader, tcp, len(a.net.bases))
-		}
-		if withIP != tcp {
-			t.Errorf("NoTCPHeader %v: %d of %d TCP records have their IP header", no, withIP, tcp)
+		if !no && (withLayers != tcp || len(a.net.bases) == 0) {
+			t.Errorf("%d of %d TCP records have layers, %d sequence bases kept", withLayers, tcp, len(a.net.bases))
 		}
 	}
 }

@@ -59,6 +59,8 @@ func decodeStreamBytes(p *protocols.Protocol, dir dissect.Dir, src, dst netip.Ad
 		h.Deliver(&u)
 		off += n
 	}
+	// The bytes end here: a request among them has no response to wait for.
+	h.Closed(info)
 	a.Finish()
 	return out
 }

@@ -36,10 +36,9 @@ func newTCPState(a *Analyzer) *tcpState {
 }
 
 func (t *tcpState) packet(frame uint64, ci gopacket.CaptureInfo, flow gopacket.Flow, tcp *layers.TCP) {
-	if t.a.opts.NoTCPHeader {
-		t.a.net.ip(t.a)
-	} else {
-		t.a.net.tcpSegment(t.a, tcp)
+	if a := t.a; !a.opts.NoLayers {
+		src, dst := a.endpoints(uint16(tcp.SrcPort), uint16(tcp.DstPort))
+		a.net.tcpSegment(src, dst, tcp)
 	}
 	t.r.Feed(frame, ci, flow, tcp)
 }
@@ -242,20 +241,26 @@ func (h *tcpConn) Deliver(u *reassembly.Unit) {
 	if h.proto == nil && h.deferUnit(u) {
 		return
 	}
-	h.job(u, h.t.a.net.of(u.Frame), h.reason[u.Dir], false)
+	h.job(u, h.reason[u.Dir], false)
 }
 
-// job makes u's job; lay is the headers of its frame, why the framer's
-// last reason for losing bytes in its direction. A unit delivered before
-// the protocol was named (replay) is made as it was then: as undissected
-// bytes, never decoded.
-func (h *tcpConn) job(u *reassembly.Unit, lay record.Layers, why string, replay bool) {
+// headAt is the head of frame: the frame being fed, or this connection's
+// last (a record decided by a sweep or the end).
+func (h *tcpConn) headAt(frame uint64) *head {
+	c := h.info
+	return h.t.a.net.headOf(frame, netip.AddrPortFrom(c.Client.IP, c.Client.Port), netip.AddrPortFrom(c.Server.IP, c.Server.Port))
+}
+
+// job makes u's job; why is the framer's last reason for losing bytes in
+// its direction. A unit delivered before the protocol was named (replay) is
+// made as it was then: as undissected bytes, never decoded.
+func (h *tcpConn) job(u *reassembly.Unit, why string, replay bool) {
 	a := h.t.a
 	j := a.newJob()
 	j.op, j.frame, j.time, j.dir = opEmit, u.Frame, u.Time, ddir(u.Dir)
 	j.side = h.side(u.Dir, u.Conn)
 	j.off = u.StreamOffset
-	j.lay = lay
+	j.head = a.addHead(h.headAt(u.Frame))
 	switch u.Kind {
 	case reassembly.KindPDU:
 		h.decodeJob(j)
@@ -508,7 +513,7 @@ func (h *tcpConn) deferUnit(u *reassembly.Unit) bool {
 	why := h.reason[u.Dir]
 	return h.deferRec(len(u.Data), func() {
 		c.Frame, c.Time = h.info.Frame, h.info.Time
-		h.job(&c, h.t.a.net.of(c.Frame), why, true)
+		h.job(&c, why, true)
 	})
 }
 

@@ -103,17 +103,12 @@ func (a *Analyzer) handleUDP(ci gopacket.CaptureInfo, src, dst netip.AddrPort, p
 	if !ok {
 		return
 	}
-	if parts == nil {
-		a.net.udp(a, a.udp.Length)
-	} else {
-		a.net.udp(a, uint16(wireLen+8))
-	}
 	j := a.newJob()
 	j.op, j.kind, j.frame, j.time, j.dir, j.wire, j.udp = opUDP, record.KindPDU, a.frame, ci.Timestamp, dir, int32(wireLen), p
 	b := a.pp.cur
 	j.addrs = int32(len(b.addrs))
 	b.addrs = append(b.addrs, src, dst)
-	j.lay = a.net.cur
+	j.head = a.addHead(&a.net.cur)
 	a.addParts(j, parts)
 	a.commit(payload)
 }

@@ -88,6 +88,13 @@ type Field struct {
 	// Role says what the field tells of a server, for statistics that
 	// read fields by meaning rather than by name (Registry.Roles).
 	Role Role
+	// Addr is 4 or 6 when a string field's value is the text of an IPv4
+	// or IPv6 address (ip.src): filters compare it as an address, with
+	// CIDR prefixes.
+	Addr uint8
+	// Hidden fields are in the tree for filters and -e (ip.addr,
+	// tcp.port), as Wireshark's hidden items, and not shown in it.
+	Hidden bool
 
 	id int // 1 + its registration order; 0 for a field no registry holds
 }

@@ -87,6 +87,7 @@ const (
 	FlagMalformed                       // the bytes are present but wrong
 	FlagLittleEndian                    // an integer read little-endian (shown so learners notice)
 	FlagSensitive                       // a secret (salt, verification key): masked by --redact
+	FlagHidden                          // in the tree for filters and -e, not shown in it (ip.addr, tcp.port)
 )
 
 // Node is one item of a tree. Trees are flat slices in pre-order: a node's

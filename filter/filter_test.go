@@ -2,6 +2,7 @@ package filter
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"net/netip"
 	"os"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/mcdissect/mcdissect/analyze"
 	"github.com/mcdissect/mcdissect/dissect"
+	"github.com/mcdissect/mcdissect/dissect/netlayers"
 	"github.com/mcdissect/mcdissect/dissect/query"
 	"github.com/mcdissect/mcdissect/record"
 )
@@ -53,7 +55,30 @@ func v6records() []*record.Record {
 	query.Decode(&r1.PDU, req, len(req), dissect.DirC2S)
 	r2 := &record.Record{Frame: 2, Src: s, Dst: c, Stream: 0, TCP: true, Proto: "tcp"}
 	r2.PDU.Reset(nil, 0)
+	v6head(r1, 17, c, s, 8)
+	v6head(r2, 6, s, c, 20)
 	return []*record.Record{r1, r2}
+}
+
+// v6head gives r the layers of a raw IPv6 frame from src to dst whose
+// next header is proto (UDP or TCP, a header of n bytes).
+func v6head(r *record.Record, proto byte, src, dst netip.AddrPort, n int) {
+	h := make([]byte, 40+n)
+	h[0] = 0x60
+	binary.BigEndian.PutUint16(h[4:], uint16(n))
+	h[6], h[7] = proto, 64
+	a, b := src.Addr().As16(), dst.Addr().As16()
+	copy(h[8:], a[:])
+	copy(h[24:], b[:])
+	binary.BigEndian.PutUint16(h[40:], src.Port())
+	binary.BigEndian.PutUint16(h[42:], dst.Port())
+	if proto == 6 {
+		h[52] = 5 << 4
+	} else {
+		binary.BigEndian.PutUint16(h[44:], uint16(n))
+	}
+	netlayers.Dissect(&r.Net, r.SetNet(h), &netlayers.Frame{Number: r.Frame, Link: netlayers.LinkRaw,
+		WireLen: len(h), CapLen: len(h), Protocols: r.Proto, Stream: r.Stream})
 }
 
 // The oracles below read records directly, not through FieldRef, so that

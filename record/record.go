@@ -46,17 +46,20 @@ type Record struct {
 	GapLength int    // for KindGap
 	Reason    string // for undissected ranges and gaps
 	Retrans   int    // bytes of retransmitted copies that differed from the first copy
-	Layers    Layers // the headers of the frame that decided it (layers.go)
+	// Net is the tree of the layers below Minecraft (frame, Ethernet, IP,
+	// TCP or UDP) of the frame that decided it, from its header bytes
+	// (netlayers); empty when no output reads them.
+	Net dissect.PDU
 	// DeltaShown is the time since the previous record shown (-t dd),
 	// set by the consumer that decides what is shown.
 	DeltaShown time.Duration
 	PDU        dissect.PDU
 
-	buf        []byte       // owns PDU.Data, unless borrowed
-	data       []byte       // the record's bytes: buf, or a view of a buffer of the pipeline's
-	borrowed   bool         // data is not the record's: it must own them before that buffer is reused
-	pseudo     dissect.Node // scratch node for pseudo-field lookups (FieldRef.Each)
-	pseudoText [64]byte     // and for its text (an address), so that it allocates nothing
+	buf      []byte       // owns PDU.Data, unless borrowed
+	netBuf   []byte       // owns Net.Data
+	data     []byte       // the record's bytes: buf, or a view of a buffer of the pipeline's
+	borrowed bool         // data is not the record's: it must own them before that buffer is reused
+	pseudo   dissect.Node // scratch node for pseudo-field lookups (FieldRef.Each)
 }
 
 // SetData copies data into the record's own buffer: packet buffers are
@@ -142,10 +145,18 @@ func (r *Record) Reset() {
 	r.Kind, r.Frame, r.Time, r.Rel = 0, 0, time.Time{}, 0
 	r.Src, r.Dst, r.TCP, r.Stream, r.Proto = netip.AddrPort{}, netip.AddrPort{}, false, 0, ""
 	r.Parts, r.GapLength, r.Reason, r.Retrans = r.Parts[:0], 0, "", 0
-	r.Layers, r.DeltaShown = Layers{}, 0
+	r.DeltaShown = 0
 	r.buf, r.data, r.borrowed = r.buf[:0], nil, false
+	r.Net.Reset(nil, 0)
 	p := &r.PDU
 	p.Reset(nil, 0)
+}
+
+// SetNet copies the frame's header bytes into the record's own buffer and
+// returns them, for its layers' tree (Net).
+func (r *Record) SetNet(head []byte) []byte {
+	r.netBuf = append(r.netBuf[:0], head...)
+	return r.netBuf
 }
 
 // Data is the record's bytes: the PDU's, or what a note, a gap or an
@@ -172,6 +183,11 @@ func (r *Record) Clone() *Record {
 	c.PDU.Nodes = append([]dissect.Node(nil), r.PDU.Nodes...)
 	c.PDU.Experts = append([]dissect.ExpertItem(nil), r.PDU.Experts...)
 	c.PDU.Objects = append([]dissect.Object(nil), r.PDU.Objects...)
+	c.netBuf = append([]byte(nil), r.Net.Data...)
+	c.Net.Data = c.netBuf
+	c.Net.Nodes = append([]dissect.Node(nil), r.Net.Nodes...)
+	c.Net.Experts = append([]dissect.ExpertItem(nil), r.Net.Experts...)
+	repoint(&c.Net, r.Net.Data, c.netBuf)
 	// Values of bytes point into the old buffer: point them into the new.
 	repoint(&c.PDU, r.data, c.buf)
 	return &c

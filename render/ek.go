@@ -96,58 +96,25 @@ func (e *ekRenderer) appendFields(b []byte, r *record.Record) []byte {
 	return b
 }
 
-// appendLayers writes the frame, network, transport, Minecraft and
+// appendLayers writes the frame, link, network, transport, Minecraft and
 // protocol layers of a record.
 func (e *ekRenderer) appendLayers(b []byte, r *record.Record) []byte {
-	b = append(b, `"frame":{"frame_frame_number":`...)
-	b = dissect.AppendUint(b, r.Frame)
-	b = append(b, `,"frame_frame_time":"`...)
-	b = e.clock.appendStamp(b, r.Time)
-	b = append(b, `Z","frame_frame_time_epoch":`...)
-	b = dissect.AppendInt(b, r.Time.Unix())
-	b = append(b, '.')
-	b = dissect.AppendUintPad(b, uint64(r.Time.Nanosecond()), 9)
-	b = append(b, `,"frame_frame_time_relative":`...)
-	b = appendRelative(b, r.Rel)
-	b = append(b, `,"frame_frame_protocols":"`...)
-	// The names of the network and transport layers, made once (no
-	// string is concatenated per record).
-	ipName, ipKeys := "ip", &ekIPKeys[0]
-	if !(r.Src.Addr().Is4() || r.Src.Addr().Is4In6()) {
-		ipName, ipKeys = "ipv6", &ekIPKeys[1]
+	first := true
+	net := &r.Net
+	for i := range net.Nodes {
+		if layerNode(net, i) {
+			if !first {
+				b = append(b, ',')
+			}
+			first = false
+			b = e.appendLayer(b, net, i)
+		}
 	}
-	tr, trKeys := "udp", &ekPortKeys[0]
-	if r.TCP {
-		tr, trKeys = "tcp", &ekPortKeys[1]
+	if first {
+		b = append(b, `"frame":{"frame_frame_number":`...)
+		b = dissect.AppendUint(b, r.Frame)
+		b = append(b, '}')
 	}
-	b = append(b, ipName...)
-	b = append(b, ':')
-	b = append(b, tr...)
-	if r.Proto != "" && r.Proto != tr {
-		b = append(b, ':')
-		b = appendJSONEscaped(b, r.Proto)
-	}
-	b = append(b, '"')
-	b = appendEKLayer(b, r, "frame") // layers.go
-	b = append(b, '}')
-
-	b = append(b, ipKeys[0]...)
-	b = appendAddr(b, r.Src.Addr().Unmap())
-	b = append(b, ipKeys[1]...)
-	b = appendAddr(b, r.Dst.Addr().Unmap())
-	b = append(b, '"')
-	b = appendEKLayer(b, r, ipName)
-	b = append(b, trKeys[0]...)
-	b = dissect.AppendUint(b, uint64(r.Src.Port()))
-	b = append(b, trKeys[1]...)
-	b = dissect.AppendUint(b, uint64(r.Dst.Port()))
-	if r.TCP {
-		b = append(b, `,"tcp_tcp_stream":`...)
-		b = dissect.AppendInt(b, int64(r.Stream))
-	}
-	b = appendEKLayer(b, r, tr)
-	b = append(b, '}')
-
 	b = append(b, `,"mc":{"mc_mc_protocol":`...)
 	b = appendJSONString(b, r.Proto)
 	b = append(b, `,"mc_mc_direction":"`...)
@@ -198,16 +165,17 @@ func (e *ekRenderer) appendLayers(b []byte, r *record.Record) []byte {
 	}
 	b = append(b, '}')
 	if len(r.PDU.Nodes) > 0 && r.Kind == record.KindPDU {
-		b = e.appendTreeLayer(b, r)
+		b = append(b, ',')
+		b = e.appendLayer(b, &r.PDU, 0)
 	}
 	return b
 }
 
-// appendTreeLayer writes the protocol's tree flattened: one member per
-// filter name, arrays where a name repeats.
-func (e *ekRenderer) appendTreeLayer(b []byte, r *record.Record) []byte {
-	p := &r.PDU
-	rootField := p.Nodes[0].Field
+// appendLayer writes the subtree of node at, a protocol's, flattened: one
+// member per filter name, arrays where a name repeats. A layer below it in
+// the tree (the IP layer under the frame) is a layer of its own.
+func (e *ekRenderer) appendLayer(b []byte, p *dissect.PDU, at int) []byte {
+	rootField := p.Nodes[at].Field
 	root := rootField.Name
 	e.g++
 	if len(e.seen) > 0 {
@@ -215,9 +183,12 @@ func (e *ekRenderer) appendTreeLayer(b []byte, r *record.Record) []byte {
 		e.extra = e.extra[:0]
 	}
 	e.order = e.order[:0]
-	for i := 1; i < len(p.Nodes); i++ {
+	for i := at + 1; i < len(p.Nodes); i++ {
 		n := &p.Nodes[i]
-		if !ekShown(n) {
+		if at > 0 && n.Parent < int32(at) {
+			break // past the layer's subtree
+		}
+		if !ekShown(n) || layerOf(p, i) != at {
 			continue
 		}
 		c := e.count(n)
@@ -226,7 +197,7 @@ func (e *ekRenderer) appendTreeLayer(b []byte, r *record.Record) []byte {
 		}
 		*c++
 	}
-	b = append(b, `,"`...)
+	b = append(b, '"')
 	b = appendJSONEscaped(b, root)
 	b = append(b, `":{`...)
 	for k, i := range e.order {
@@ -257,19 +228,17 @@ func (e *ekRenderer) appendTreeLayer(b []byte, r *record.Record) []byte {
 	return append(b, '}')
 }
 
-// ekIPKeys and ekPortKeys are the heads of the ip/ipv6 and udp/tcp
-// layers' members, as appendLayers writes them.
-var (
-	ekIPKeys   = [2][2]string{ekAddrKeys("ip"), ekAddrKeys("ipv6")}
-	ekPortKeys = [2][2]string{ekPortHeads("udp"), ekPortHeads("tcp")}
-)
-
-func ekAddrKeys(l string) [2]string {
-	return [2]string{`,"` + l + `":{"` + l + `_` + l + `_src":"`, `","` + l + `_` + l + `_dst":"`}
-}
-
-func ekPortHeads(l string) [2]string {
-	return [2]string{`},"` + l + `":{"` + l + `_` + l + `_srcport":`, `,"` + l + `_` + l + `_dstport":`}
+// layerOf is the layer node i belongs to: its nearest ancestor that
+// starts a layer (layerNode), -1 for a layer's own node.
+func layerOf(p *dissect.PDU, i int) int {
+	if layerNode(p, i) {
+		return -1
+	}
+	q := int(p.Nodes[i].Parent)
+	for q > 0 && !layerNode(p, q) {
+		q = int(p.Nodes[q].Parent)
+	}
+	return q
 }
 
 // ekField is what the renderer keeps of a field.

@@ -59,7 +59,6 @@ type htmlRenderer struct {
 	expIdx map[*dissect.ExpertInfo]int
 	buf    []byte
 	show   []byte
-	clock  stampCache
 }
 
 func newHTML(w *bufio.Writer, o Options) *htmlRenderer {
@@ -287,7 +286,7 @@ func (h *htmlRenderer) appendRecord(b []byte, r *record.Record) []byte {
 		b = append(b, "-1"...)
 	}
 	b = append(b, ",\"h\":"...)
-	h.show = appendHeader(h.show[:0], r, &h.clock)
+	h.show = appendHeader(h.show[:0], r)
 	b = appendHTMLJSON(b, strings.TrimSuffix(string(h.show), "\n"))
 	if p.WireLen > len(p.Data) {
 		b = append(b, ",\"wl\":"...)

@@ -94,7 +94,10 @@ func (j *jsonRenderer) Append(b []byte, r *record.Record, first bool) []byte {
 		b = append(b, ", \"gap_length\": "...)
 		b = dissect.AppendInt(b, int64(r.GapLength))
 	}
-	b = appendJSONLayers(b, r) // layers.go
+	if len(r.Net.Nodes) > 0 {
+		b = append(b, ", \"layers\": "...)
+		b = j.appendTree(b, &r.Net)
+	}
 	b = append(b, ", \"tree\": "...)
 	if len(r.PDU.Nodes) > 0 {
 		b = j.appendTree(b, &r.PDU)

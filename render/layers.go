@@ -8,144 +8,55 @@ import (
 	"github.com/mcdissect/mcdissect/record"
 )
 
-// The layers below Minecraft in the -V text: one line each, as tshark's
-// Frame, Internet Protocol and Transmission Control Protocol lines, from
-// the record's Layers (the headers of the frame that completed it). With
-// -O naming a layer, its fields follow its line.
+// The layers below Minecraft (record.Record.Net: frame, Ethernet, IP, TCP
+// or UDP) in the -V text: one line each, as tshark's -O shows the layers
+// it does not expand; with -O naming a layer, its fields follow its line.
 
-// layerRefs are the fields -O shows under each layer's line.
-var layerRefs = map[string][]string{
-	"frame": {"frame.number", "frame.time", "frame.time_epoch", "frame.time_delta", "frame.time_relative", "frame.len", "frame.cap_len"},
-	"ip":    {"ip.id", "ip.ttl", "ip.proto", "ip.src", "ip.dst"},
-	"ipv6":  {"ipv6.hlim", "ipv6.nxt", "ipv6.src", "ipv6.dst"},
-	"tcp":   {"tcp.srcport", "tcp.dstport", "tcp.stream", "tcp.len", "tcp.seq", "tcp.ack", "tcp.flags", "tcp.flags.syn", "tcp.flags.ack", "tcp.flags.push", "tcp.flags.reset", "tcp.flags.fin", "tcp.window_size_value", "tcp.window_size"},
-	"udp":   {"udp.srcport", "udp.dstport", "udp.length"},
+// layerNode reports whether node i of the layers' tree starts a layer: the
+// frame (the root) or a protocol under it.
+func layerNode(p *dissect.PDU, i int) bool {
+	n := &p.Nodes[i]
+	return i == 0 || n.Parent == 0 && n.Field.Type == dissect.FTProtocol
 }
 
-// resolveLayerRefs resolves the fields of the layers -O names.
-func resolveLayerRefs(only []string) map[string][]record.FieldRef {
-	m := map[string][]record.FieldRef{}
-	for _, p := range only {
-		for _, name := range layerRefs[p] {
-			if ref, err := record.ResolveField(name); err == nil {
-				m[p] = append(m[p], ref)
-			}
-		}
-	}
-	return m
-}
-
-// appendHeader appends the record's frame line, its network and transport
-// lines, and for reassembled PDUs the frames they came from, without
-// colour or -O's fields (the HTML page shows these lines too).
-func appendHeader(dst []byte, r *record.Record, clock *stampCache) []byte {
-	return appendLayerLines(dst, r, clock, nil)
+// appendHeader appends the record's layer lines, and for reassembled PDUs
+// the frames they came from, without colour or -O's fields (the HTML page
+// shows these lines too).
+func appendHeader(dst []byte, r *record.Record) []byte {
+	return appendLayerLines(dst, r, nil)
 }
 
 // appendLayers is appendHeader with the renderer's colour and -O.
 func (t *textRenderer) appendLayers(dst []byte, r *record.Record) []byte {
-	return appendLayerLines(dst, r, &t.clock, t)
+	return appendLayerLines(dst, r, t)
 }
 
 // appendLayerLines appends the layer lines; t, if not nil, adds colour and
 // -O's fields.
-func appendLayerLines(dst []byte, r *record.Record, clock *stampCache, t *textRenderer) []byte {
-	l := &r.Layers
-	dst = t.proto(dst)
-	dst = append(dst, "Frame "...)
-	dst = dissect.AppendUint(dst, r.Frame)
-	dst = append(dst, ": "...)
-	if l.Has&record.HasFrame != 0 {
-		dst = dissect.AppendUint(dst, uint64(l.WireLen))
-		dst = append(dst, " bytes on wire ("...)
-		dst = dissect.AppendUint(dst, uint64(l.WireLen)*8)
-		dst = append(dst, " bits), "...)
-		dst = dissect.AppendUint(dst, uint64(l.CapLen))
-		dst = append(dst, " bytes captured ("...)
-		dst = dissect.AppendUint(dst, uint64(l.CapLen)*8)
-		dst = append(dst, " bits), "...)
-	}
-	dst = clock.appendStamp(dst, r.Time)
-	dst = append(dst, " UTC"...)
-	if r.TCP {
-		dst = append(dst, ", TCP stream "...)
-		dst = dissect.AppendInt(dst, int64(r.Stream))
-	} else {
-		dst = append(dst, ", UDP"...)
-	}
-	dst = append(dst, ", "...)
-	switch r.PDU.Dir {
-	case dissect.DirC2S:
-		dst = append(dst, "client → server"...)
-	case dissect.DirS2C:
-		dst = append(dst, "server → client"...)
-	default:
-		dst = append(dst, "direction unknown"...)
-	}
-	dst = t.endProto(dst)
-	dst = t.appendLayerFields(dst, r, "frame")
-	if !r.Src.IsValid() {
-		return appendParts(dst, r)
-	}
-	dst = t.proto(dst)
-	ipName := "ip"
-	if r.Src.Addr().Is4() || r.Src.Addr().Is4In6() {
-		dst = append(dst, "Internet Protocol Version 4, Src: "...)
-	} else {
-		ipName = "ipv6"
-		dst = append(dst, "Internet Protocol Version 6, Src: "...)
-	}
-	dst = appendAddr(dst, r.Src.Addr().Unmap())
-	dst = append(dst, ", Dst: "...)
-	dst = appendAddr(dst, r.Dst.Addr().Unmap())
-	dst = t.endProto(dst)
-	dst = t.appendLayerFields(dst, r, ipName)
-	dst = t.proto(dst)
-	if r.TCP {
-		dst = append(dst, "Transmission Control Protocol, Src Port: "...)
-	} else {
-		dst = append(dst, "User Datagram Protocol, Src Port: "...)
-	}
-	dst = dissect.AppendUint(dst, uint64(r.Src.Port()))
-	dst = append(dst, ", Dst Port: "...)
-	dst = dissect.AppendUint(dst, uint64(r.Dst.Port()))
-	if r.TCP && l.Has&record.HasTCP != 0 {
-		dst = append(dst, ", Seq: "...)
-		dst = dissect.AppendUint(dst, uint64(l.Seq))
-		if l.TCPFlags&record.TCPFlagACK != 0 {
-			dst = append(dst, ", Ack: "...)
-			dst = dissect.AppendUint(dst, uint64(l.Ack))
+func appendLayerLines(dst []byte, r *record.Record, t *textRenderer) []byte {
+	p := &r.Net
+	expand := false
+	for i := range p.Nodes {
+		n := &p.Nodes[i]
+		if layerNode(p, i) {
+			dst = t.proto(dst)
+			dst = dissect.AppendSafe(dst, n.Text)
+			dst = t.endProto(dst)
+			expand = t != nil && slices.Contains(t.o.Only, n.Field.Name)
+			continue
 		}
-		dst = append(dst, ", Len: "...)
-		dst = dissect.AppendUint(dst, uint64(l.TCPLen))
-	}
-	dst = t.endProto(dst)
-	if r.TCP {
-		dst = t.appendLayerFields(dst, r, "tcp")
-	} else {
-		dst = t.appendLayerFields(dst, r, "udp")
+		if !expand || n.Flags&dissect.FlagHidden != 0 {
+			continue
+		}
+		d := 1
+		for q := n.Parent; q > 0 && !layerNode(p, int(q)); q = p.Nodes[q].Parent {
+			d++
+		}
+		dst = appendIndent(dst, d)
+		dst = appendNodeTail(appendNodeHead(dst, n), n, &t.o)
+		dst = append(dst, '\n')
 	}
 	return appendParts(dst, r)
-}
-
-// appendLayerFields appends, when -O names the layer, its fields one
-// level in.
-func (t *textRenderer) appendLayerFields(dst []byte, r *record.Record, layer string) []byte {
-	if t == nil || len(t.o.Only) == 0 {
-		return dst
-	}
-	if t.layerRefs == nil {
-		t.layerRefs = resolveLayerRefs(t.o.Only)
-	}
-	refs := t.layerRefs[layer]
-	for i := range refs {
-		refs[i].Each(r, func(n *dissect.Node) {
-			dst = appendIndent(dst, 1)
-			dst = appendNodeTail(appendNodeHead(dst, n), n, &t.o)
-			dst = append(dst, '\n')
-		})
-	}
-	return dst
 }
 
 // proto starts a protocol's header line (bold, with colour); endProto ends
@@ -243,119 +154,12 @@ func appendTimeColumn(dst []byte, r *record.Record, format string) []byte {
 		dst = append(dst, '.')
 		return dissect.AppendUintPad(dst, uint64(us%1e6), 6)
 	case "d":
-		if r.Layers.Has&record.HasFrame == 0 {
-			return dst // released at a flush: no frame of its own was read
+		if i := r.Net.Find("frame.time_delta"); i >= 0 {
+			return appendSeconds(dst, time.Duration(r.Net.Nodes[i].Value.Float()*1e9+0.5))
 		}
-		return appendSeconds(dst, r.Layers.Delta)
+		return dst // no frame of its own (bytes typed by hand)
 	case "dd":
 		return appendSeconds(dst, r.DeltaShown)
 	}
 	return appendSeconds(dst, r.Rel)
-}
-
-// appendEKLayer appends to an -T ek layer object the header fields of the
-// record's frame that tshark's ek output has, when they are known:
-// frame (length, captured length, delta), ip or ipv6 (ttl, id, protocol),
-// tcp (seq, ack, len, flags, windows) or udp (length).
-func appendEKLayer(b []byte, r *record.Record, layer string) []byte {
-	l := &r.Layers
-	num := func(b []byte, name string, v uint64) []byte {
-		b = append(b, `,"`...)
-		b = append(b, name...)
-		b = append(b, `":`...)
-		return dissect.AppendUint(b, v)
-	}
-	switch layer {
-	case "frame":
-		if l.Has&record.HasFrame != 0 {
-			b = append(b, `,"frame_frame_time_delta":`...)
-			b = record.AppendSeconds9(b, l.Delta)
-			b = num(b, "frame_frame_len", uint64(l.WireLen))
-			b = num(b, "frame_frame_cap_len", uint64(l.CapLen))
-		}
-	case "ip":
-		if l.Has&record.HasIPv4 != 0 {
-			b = num(b, "ip_ip_ttl", uint64(l.TTL))
-			b = append(b, `,"ip_ip_id":"0x`...)
-			b = appendHex(b, uint64(l.IPID), 4)
-			b = append(b, '"')
-			b = num(b, "ip_ip_proto", uint64(l.IPProto))
-		}
-	case "ipv6":
-		if l.Has&record.HasIPv6 != 0 {
-			b = num(b, "ipv6_ipv6_hlim", uint64(l.TTL))
-			b = num(b, "ipv6_ipv6_nxt", uint64(l.IPProto))
-		}
-	case "tcp":
-		if l.Has&record.HasTCP != 0 {
-			b = num(b, "tcp_tcp_len", uint64(l.TCPLen))
-			b = num(b, "tcp_tcp_seq", uint64(l.Seq))
-			b = num(b, "tcp_tcp_ack", uint64(l.Ack))
-			b = append(b, `,"tcp_tcp_flags":"0x`...)
-			b = appendHex(b, uint64(l.TCPFlags), 4)
-			b = append(b, '"')
-			b = num(b, "tcp_tcp_window_size_value", uint64(l.Window))
-			b = num(b, "tcp_tcp_window_size", uint64(l.WindowSize()))
-		}
-	case "udp":
-		if l.Has&record.HasUDP != 0 {
-			b = num(b, "udp_udp_length", uint64(l.UDPLen))
-		}
-	}
-	return b
-}
-
-// appendHex appends v in lower-case hex, at least digits digits, as
-// tshark writes ip.id and tcp.flags.
-func appendHex(b []byte, v uint64, digits int) []byte {
-	var tmp [16]byte
-	i := len(tmp)
-	for v != 0 || len(tmp)-i < digits {
-		i--
-		tmp[i] = "0123456789abcdef"[v&15]
-		v >>= 4
-	}
-	return append(b, tmp[i:]...)
-}
-
-// appendJSONLayers appends to a -T json record its frame's header fields,
-// by field name, as numbers: "layers": {"frame.len": 82, ...}. Nothing
-// when the record's frame is not known.
-func appendJSONLayers(b []byte, r *record.Record) []byte {
-	l := &r.Layers
-	if l.Has&record.HasFrame == 0 {
-		return b
-	}
-	num := func(b []byte, name string, v uint64) []byte {
-		b = append(b, ", \""...)
-		b = append(b, name...)
-		b = append(b, "\": "...)
-		return dissect.AppendUint(b, v)
-	}
-	b = append(b, ", \"layers\": {\"frame.len\": "...)
-	b = dissect.AppendUint(b, uint64(l.WireLen))
-	b = num(b, "frame.cap_len", uint64(l.CapLen))
-	b = append(b, ", \"frame.time_delta\": "...)
-	b = record.AppendSeconds9(b, l.Delta)
-	switch {
-	case l.Has&record.HasIPv4 != 0:
-		b = num(b, "ip.ttl", uint64(l.TTL))
-		b = num(b, "ip.id", uint64(l.IPID))
-		b = num(b, "ip.proto", uint64(l.IPProto))
-	case l.Has&record.HasIPv6 != 0:
-		b = num(b, "ipv6.hlim", uint64(l.TTL))
-		b = num(b, "ipv6.nxt", uint64(l.IPProto))
-	}
-	switch {
-	case l.Has&record.HasTCP != 0:
-		b = num(b, "tcp.seq", uint64(l.Seq))
-		b = num(b, "tcp.ack", uint64(l.Ack))
-		b = num(b, "tcp.len", uint64(l.TCPLen))
-		b = num(b, "tcp.flags", uint64(l.TCPFlags))
-		b = num(b, "tcp.window_size_value", uint64(l.Window))
-		b = num(b, "tcp.window_size", uint64(l.WindowSize()))
-	case l.Has&record.HasUDP != 0:
-		b = num(b, "udp.length", uint64(l.UDPLen))
-	}
-	return append(b, '}')
 }

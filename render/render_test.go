@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mcdissect/mcdissect/dissect"
+	"github.com/mcdissect/mcdissect/dissect/netlayers"
 	"github.com/mcdissect/mcdissect/dissect/query"
 	"github.com/mcdissect/mcdissect/record"
 )
@@ -22,6 +23,14 @@ func evilRecord(t *testing.T) *record.Record {
 	r := &record.Record{Frame: 7, Time: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), Rel: 1500 * time.Millisecond,
 		Src: netip.MustParseAddrPort("10.0.0.2:25565"), Dst: netip.MustParseAddrPort("10.0.0.1:40000"), Stream: -1, Proto: "query"}
 	query.Decode(&r.PDU, data, len(data), dissect.DirS2C)
+	// The frame's IPv4 and UDP headers, on a raw IP link.
+	head := []byte{
+		0x45, 0, 0, 77, 0x12, 0x34, 0x40, 0, 64, 17, 0, 0, 10, 0, 0, 2, 10, 0, 0, 1,
+		0x63, 0xdd, 0x9c, 0x40, 0, 57, 0, 0,
+	}
+	netlayers.Dissect(&r.Net, r.SetNet(head), &netlayers.Frame{Number: 7, Time: r.Time, Rel: r.Rel,
+		WireLen: 77, CapLen: 77, Link: netlayers.LinkRaw, Protocols: "query", Stream: -1,
+		Client: r.Dst})
 	return r
 }
 
@@ -67,7 +76,9 @@ func TestSummaryAndTree(t *testing.T) {
 	out := render(t, "text", Options{Verbose: true}, r)
 	for _, want := range []string{
 		"    7    1.500000 10.0.0.2:25565 → 10.0.0.1:40000 Query ",
-		"Frame 7: 2026-01-02 03:04:05.000000000 UTC, UDP, server → client",
+		"Frame 7: 77 bytes on wire (616 bits), 77 bytes captured (616 bits), 2026-01-02 03:04:05.000000000 UTC, UDP, server → client",
+		"Internet Protocol Version 4, Src: 10.0.0.2, Dst: 10.0.0.1",
+		"User Datagram Protocol, Src Port: 25565, Dst Port: 40000",
 		`\x1b[2J\x07evil\u{202e}MOTD`,
 		"Host port: 25565 (little-endian) [off ",
 	} {

@@ -17,15 +17,13 @@ type textRenderer struct {
 	line   []byte
 	depth  []int  // scratch for appendTree
 	leaves []bool // and for appendHexDump
-	clock  stampCache
 	pairs  pairCache
 	heads  lineHeads
 	// explained[id] == gen when the field of that ID was explained in the
 	// record being written (--explain explains a field once a record).
 	explained []uint32
 	gen       uint32
-	layerRefs map[string][]record.FieldRef // -O: the fields of the layers it names
-	scratch   []byte                       // for colourise
+	scratch   []byte // for colourise
 }
 
 func (t *textRenderer) Begin() error { return nil }

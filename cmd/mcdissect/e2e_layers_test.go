@@ -159,7 +159,7 @@ func TestLayerLinesInVerbose(t *testing.T) {
 		}
 	}
 	out, _, _ = mcd(t, nil, "-r", path, "-O", "tcp", "-c", "1")
-	if !strings.Contains(out, "    [Sequence number (relative): 1]\n") || !strings.Contains(out, "    [Calculated window size: 65536]\n") {
+	if !strings.Contains(out, "    Sequence number (relative): 1 [off 38, len 4]\n") || !strings.Contains(out, "    [Calculated window size: 65536]\n") {
 		t.Errorf("-O tcp lacks TCP's fields:\n%s", out)
 	}
 	if !strings.Contains(out, "\nMinecraft Server List Ping [off 0, len 16]\n\n") || strings.Contains(out, "Next state") {

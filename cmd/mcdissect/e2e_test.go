@@ -390,9 +390,14 @@ func TestDecodeSeed002(t *testing.T) {
 		"Next state: Status (1) [off 24, len 1]",
 		"SLP Status Request",
 		"Payload: 11869 (0x0000000000002e5d) [off 2, len 8]",
+		"Frame 1: bytes typed by hand\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("no %q in\n%s", want, out)
 		}
+	}
+	// The bytes end with the requests: none waits for a response.
+	if strings.Contains(out, "unlinked") || strings.Contains(out, "held back") {
+		t.Errorf("a request typed by hand is said to be held back:\n%s", out)
 	}
 }

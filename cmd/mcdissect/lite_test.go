@@ -13,12 +13,13 @@ import (
 // tree or an expert item.
 func TestSummaryOnly(t *testing.T) {
 	for _, tc := range []struct {
-		args  string
-		want  bool
-		noTCP bool // noTCPHeader: no TCP header field is read either
+		args     string
+		want     bool
+		noLayers bool // noLayers: no field of the layers is read either
 	}{
 		{"-r x", true, true},
-		{"-r x -t d -c 5", true, true},
+		{"-r x -t d -c 5", true, false},
+		{"-r x -t e -c 5", true, true},
 		{"-r x -T fields -e tcp.seq", true, false},
 		{"-r x -Y tcp.flags.syn==1", true, false},
 		{"-r x -z conv,mc", true, false},
@@ -48,8 +49,8 @@ func TestSummaryOnly(t *testing.T) {
 		if got := c.summaryOnly(flt); got != tc.want {
 			t.Errorf("%s: summaryOnly = %v, want %v", tc.args, got, tc.want)
 		}
-		if got := c.noTCPHeader(flt); got != tc.noTCP {
-			t.Errorf("%s: noTCPHeader = %v, want %v", tc.args, got, tc.noTCP)
+		if got := c.noLayers(flt); got != tc.noLayers {
+			t.Errorf("%s: noLayers = %v, want %v", tc.args, got, tc.noLayers)
 		}
 	}
 }

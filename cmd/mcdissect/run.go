@@ -170,7 +170,7 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	sk.flt = flt
 	c.opts.Lite = c.summaryOnly(flt)
-	c.opts.NoTCPHeader = c.noTCPHeader(flt)
+	c.opts.NoLayers = c.noLayers(flt)
 	// The page draws Classic levels from their inflated blocks.
 	c.opts.Export = exp != nil || c.format == "html"
 	if c.opts.Lite && os.Getenv("GOGC") == "" {
@@ -382,9 +382,10 @@ func (c *config) summaryOnly(flt *filter.Filter) bool {
 	return true
 }
 
-// noTCPHeader reports whether nothing of the run reads a TCP header field
-// of a record (tcp.seq, tcp.flags, ...): the text summary shows none, and
-// without a filter or a statistic nothing else reads one.
-func (c *config) noTCPHeader(flt *filter.Filter) bool {
-	return c.summaryOnly(flt) && c.format == "text" && flt == nil && len(c.statz) == 0
+// noLayers reports whether nothing of the run reads a field of the layers
+// below Minecraft (frame.time_delta, ip.src, tcp.seq, ...): the text
+// summary shows none but -t d's delta, and without a filter or a statistic
+// nothing else reads one.
+func (c *config) noLayers(flt *filter.Filter) bool {
+	return c.summaryOnly(flt) && c.format == "text" && c.ropts.Time != "d" && flt == nil && len(c.statz) == 0
 }

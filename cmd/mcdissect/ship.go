@@ -24,8 +24,8 @@ type shipFlags struct {
 func (s *shipFlags) add(fs *pflag.FlagSet) {
 	fs.StringVar(&s.url, "ship", "", "send every record shown, as a -T ek document, to the bulk API at `URL` (Elasticsearch, OpenSearch, VictoriaLogs: doc/fleet.md), e.g. --ship 'http://logs:9428/insert/elasticsearch/_bulk?_time_field=timestamp'")
 	fs.StringVar(&s.spool, "ship-spool", "", "keep what the engine cannot take yet in `DIR`, sent when it comes back (this run or the next), e.g. --ship-spool /var/spool/mcdissect")
-	fs.Int64Var(&s.spoolMB, "ship-spool-size", 1024, "bound the spool to `MB`: past it the oldest records are dropped, and said")
-	fs.StringVar(&s.host, "ship-host", "", "the host `NAME` the documents carry (default: this machine's name)")
+	fs.Int64Var(&s.spoolMB, "ship-spool-size", 1024, "bound the spool to `MB`: past it the oldest records are dropped, and said, e.g. --ship-spool-size 256")
+	fs.StringVar(&s.host, "ship-host", "", "the host `NAME` the documents carry (default: this machine's name), e.g. --ship-host mc-eu-1")
 }
 
 // start makes the shipper of a run reading source (an interface or a
