@@ -183,20 +183,26 @@ func Detect(b []byte) Detection {
 // protocol on these ports starts with.
 const detectLen = 66
 
-var hbPrefixes = []string{"GET /heartbeat.jsp", "POST /heartbeat.jsp", "GET /server/heartbeat", "POST /server/heartbeat"}
+// HeartbeatStarts are the ways a heartbeat request starts; one of the
+// bytes of HeartbeatThen follows (DetectHeartbeat). A live capture's kernel
+// filter passes the connections on port 80 that start so, and no other.
+var HeartbeatStarts = []string{"GET /heartbeat.jsp", "POST /heartbeat.jsp", "GET /server/heartbeat", "POST /server/heartbeat"}
+
+// HeartbeatThen holds the bytes that may follow a HeartbeatStarts.
+const HeartbeatThen = "? /\r\n"
 
 // DetectHeartbeat tells whether the first client→server bytes are an HTTP
 // heartbeat: GET or POST of /heartbeat.jsp (minecraft.net's), or
 // /server/heartbeat (classicube.net's).
 func DetectHeartbeat(b []byte) Detection {
-	for _, p := range hbPrefixes {
+	for _, p := range HeartbeatStarts {
 		n := min(len(b), len(p))
 		if string(b[:n]) == p[:n] {
 			if n == len(p) {
 				if len(b) == n {
 					return DetectNeedMore
 				}
-				if c := b[n]; c == '?' || c == ' ' || c == '/' || c == '\r' || c == '\n' {
+				if strings.IndexByte(HeartbeatThen, b[n]) >= 0 {
 					return DetectYes
 				}
 				continue
@@ -222,6 +228,10 @@ type Heartbeat struct {
 	protocols.Defaults // what it does not do
 	sess               *Session
 	head               bool // the last request was HEAD (no response body)
+	// asked: a request was framed and no response since: the server's
+	// next bytes start the response, also where the capture missed the
+	// start of the server's stream.
+	asked bool
 }
 
 // NewHeartbeat returns the state of a heartbeat connection reporting to s.
@@ -231,11 +241,32 @@ func NewHeartbeat(s *Session) *Heartbeat { return &Heartbeat{sess: s} }
 // most), then a Content-Length or chunked body (64 KiB at most). An HTTP/0.9
 // request (no version: the seed's "GET /heartbeat.jsp?...\r\n") ends at its
 // line; an HTTP/0.9 response or a body delimited by the connection's close
-// needs FrameAtEnd. Bytes after a gap are not parsed: FrameLost.
+// needs FrameAtEnd. After a gap, or at a stream whose start was not
+// captured (a live kernel filter passes a heartbeat's connection from its
+// request on), a message starts only where the bytes begin as one: a
+// heartbeat request (DetectHeartbeat) from the client, a status line
+// ("HTTP/") from the server, or any response to a request just framed;
+// other bytes are FrameLost.
 func (h *Heartbeat) Frame(dir dissect.Dir, buf []byte, afterGap bool) dissect.Frame {
-	if afterGap {
-		return dissect.Frame{Status: dissect.FrameLost, Reason: "heartbeat: HTTP is not resynchronised after a gap"}
+	if afterGap && !(dir == dissect.DirS2C && h.asked) {
+		switch {
+		case dir == dissect.DirC2S && DetectHeartbeat(buf) == dissect.DetectYes:
+		case dir == dissect.DirS2C && len(buf) >= len("HTTP/") && startsHTTP(buf):
+		case dir == dissect.DirC2S && DetectHeartbeat(buf) == dissect.DetectNeedMore,
+			dir == dissect.DirS2C && len(buf) < len("HTTP/") && startsHTTP(buf):
+			return dissect.Frame{Status: dissect.FrameNeedMore}
+		default:
+			return dissect.Frame{Status: dissect.FrameLost, Reason: "heartbeat: no HTTP message starts after the gap"}
+		}
 	}
+	f := h.frame(dir, buf)
+	if f.Status == dissect.FrameOK {
+		h.asked = dir == dissect.DirC2S
+	}
+	return f
+}
+
+func (h *Heartbeat) frame(dir dissect.Dir, buf []byte) dissect.Frame {
 	if len(buf) == 0 {
 		return dissect.Frame{Status: dissect.FrameNeedMore}
 	}

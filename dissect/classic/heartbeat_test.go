@@ -76,3 +76,43 @@ func TestHeartbeatFraming(t *testing.T) {
 		t.Errorf("info %q", p.Info)
 	}
 }
+
+// TestHeartbeatAfterGap: after a gap, or where the capture starts inside
+// a connection, a message is framed only where one starts.
+func TestHeartbeatAfterGap(t *testing.T) {
+	resp := "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nhi"
+	for _, tc := range []struct {
+		name   string
+		dir    dissect.Dir
+		in     string
+		status dissect.FrameStatus
+		n      int
+	}{
+		{"heartbeat request", dissect.DirC2S, "GET /heartbeat.jsp?port=1 HTTP/1.1\r\n\r\n", dissect.FrameOK, 38},
+		{"request cut short", dissect.DirC2S, "POST /heartb", dissect.FrameNeedMore, 0},
+		{"other request", dissect.DirC2S, "GET /index.html HTTP/1.1\r\n\r\n", dissect.FrameLost, 0},
+		{"request body", dissect.DirC2S, "port=25565&max=16", dissect.FrameLost, 0},
+		{"response", dissect.DirS2C, resp, dissect.FrameOK, len(resp)},
+		{"status line cut short", dissect.DirS2C, "HTT", dissect.FrameNeedMore, 0},
+		{"response body", dissect.DirS2C, "http://x/play", dissect.FrameLost, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := NewHeartbeat(nil).Frame(tc.dir, []byte(tc.in), true)
+			if f.Status != tc.status || f.Status == dissect.FrameOK && f.Len != tc.n {
+				t.Errorf("%+v, want %v %d", f, tc.status, tc.n)
+			}
+		})
+	}
+	// The server's first bytes after a request framed start its response,
+	// an HTTP/0.9 one too (it ends with the connection).
+	h := NewHeartbeat(nil)
+	if f := h.Frame(dissect.DirC2S, []byte("GET /heartbeat.jsp?port=1\r\n"), true); f.Status != dissect.FrameOK {
+		t.Fatalf("request: %+v", f)
+	}
+	if f := h.Frame(dissect.DirS2C, []byte("http://x/play"), true); f.Status != dissect.FrameNeedMore {
+		t.Errorf("HTTP/0.9 response after a request: %+v", f)
+	}
+	if f := h.FrameAtEnd(dissect.DirS2C, []byte("http://x/play")); f.Status != dissect.FrameOK || f.Len != 13 {
+		t.Errorf("HTTP/0.9 response at the end: %+v", f)
+	}
+}
