@@ -122,10 +122,11 @@ type unclaimedBytes struct {
 }
 
 // onOurPort tells whether the connection uses a Minecraft protocol's port
-// (so that its bytes, claimed by none, are worth reporting).
+// (so that its bytes, claimed by none, are worth reporting): a port shared
+// with other traffic (the heartbeat's 80) is not one.
 func (h *tcpConn) onOurPort() bool {
 	for _, c := range h.cands {
-		if c.byPort {
+		if c.byPort && c.p.Shared == nil {
 			return true
 		}
 	}

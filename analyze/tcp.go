@@ -419,7 +419,7 @@ func (h *tcpConn) midStream(dir reassembly.Dir, buf []byte) reassembly.FrameResu
 	need := false
 	var first *protocols.Protocol
 	for _, c := range h.cands {
-		if first == nil && c.byPort {
+		if first == nil && c.byPort && c.p.Shared == nil {
 			first = c.p
 		}
 		want := 1

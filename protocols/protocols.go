@@ -63,6 +63,12 @@ type Protocol struct {
 	// Prefs are the preferences (-o NAME:VALUE) it takes, with a
 	// sentence each.
 	Prefs []Pref
+	// Shared: its ports carry other traffic too (the heartbeat's HTTP
+	// port 80, a web server's): a stream there that no protocol claims is
+	// not reported as a Minecraft port's, and a live capture's kernel
+	// filter passes only the connections whose client starts as Shared
+	// says, not the whole port.
+	Shared *Shared
 
 	// TCP.
 
@@ -128,6 +134,13 @@ func ObjectKinds() []ObjectKind {
 		out = append(out, p.Objects...)
 	}
 	return out
+}
+
+// Shared tells a protocol's connections from the other traffic of its
+// ports: the client's first bytes are one of Starts, then a byte of Then.
+type Shared struct {
+	Starts []string
+	Then   string
 }
 
 // Pref is a preference a protocol takes (-o NAME:VALUE).

@@ -49,6 +49,7 @@ func init() {
 		Example:    []byte("GET /heartbeat.jsp?port=25565&max=20&name=Example&public=True&version=7&salt=wo6kVAHjxoJcInKx&users=0 HTTP/1.1\r\nHost: www.classicube.net\r\n\r\n"),
 		Transport:  protocols.TCP,
 		Ports:      []uint16{80},
+		Shared:     &protocols.Shared{Starts: HeartbeatStarts, Then: HeartbeatThen},
 		Detect:     DetectHeartbeat,
 		NewConn:    func(r *protocols.Run) protocols.Conn { return NewHeartbeat(session(r)) },
 		DecodesCut: true,
