@@ -9,6 +9,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -81,7 +82,11 @@ type afPacket struct {
 	efdMu    sync.Mutex
 	received uint64
 	dropped  uint64
+	info     FilterInfo
 }
+
+// FilterInfo says how the kernel filter treats shared ports.
+func (a *afPacket) FilterInfo() FilterInfo { return a.info }
 
 // htons is the protocol number in network byte order as the host stores
 // it: swapped on a little-endian host, unchanged on a big-endian one (the
@@ -140,31 +145,48 @@ func OpenLive(iface string, o LiveOptions) (Source, error) {
 		sockType = unix.SOCK_DGRAM
 	}
 
-	// The filter: the user's, or the ports mcdissect dissects, or all.
-	var n node = constN(true)
-	switch {
-	case o.Filter != "":
-		if n, err = parseFilter(o.Filter, l); err != nil {
-			return nil, err
+	// The filter: the user's, or the ports mcdissect dissects (and the
+	// connections of ours on shared ports), or all.
+	shared := o.Filter == "" && !o.NoKernelFilter && len(o.Ports) > 0 && len(o.Shared.Ports) > 0
+	classicFor := func(ports []uint16) ([]bpf.Instruction, error) {
+		var n node = constN(true)
+		switch {
+		case o.Filter != "":
+			var err error
+			if n, err = parseFilter(o.Filter, l); err != nil {
+				return nil, err
+			}
+		case !o.NoKernelFilter && len(ports) > 0:
+			n = portsFilter(ports, l)
 		}
-	case !o.NoKernelFilter && len(o.Ports) > 0:
-		n = portsFilter(o.Ports, l)
-	}
-	if loIndex > 0 {
-		// Keep one copy of each loopback packet: the arriving one.
-		var out node = cmpN{ld: load{ext: bpf.ExtType, anc: true}, op: opEq, val: unix.PACKET_OUTGOING}
-		if ifi == nil {
-			out = andN{out, cmpN{ld: load{ext: bpf.ExtInterfaceIndex, anc: true}, op: opEq, val: uint32(loIndex)}}
+		if loIndex > 0 {
+			// Keep one copy of each loopback packet: the arriving one.
+			var out node = cmpN{ld: load{ext: bpf.ExtType, anc: true}, op: opEq, val: unix.PACKET_OUTGOING}
+			if ifi == nil {
+				out = andN{out, cmpN{ld: load{ext: bpf.ExtInterfaceIndex, anc: true}, op: opEq, val: uint32(loIndex)}}
+			}
+			n = andN{notN{out}, n}
 		}
-		n = andN{notN{out}, n}
+		return assemble(n, a.snaplen)
 	}
-	prog, err := assemble(n, a.snaplen)
+	prog, err := classicFor(o.Ports)
 	if err != nil {
 		return nil, err
 	}
-	raw, err := bpf.Assemble(prog)
-	if err != nil {
-		return nil, fmt.Errorf("filter: %v", err)
+	attach := func(fd int) error {
+		if shared {
+			err := attachShared(fd, prog, l, loIndex, ifi == nil, o.Shared, a.snaplen)
+			if err == nil {
+				a.info = FilterInfo{SharedByConnection: true}
+				return nil
+			}
+			// Without eBPF, the shared ports pass whole.
+			a.info = FilterInfo{Why: err.Error()}
+			if prog, err = classicFor(append(slices.Clone(o.Ports), o.Shared.Ports...)); err != nil {
+				return err
+			}
+		}
+		return attachClassic(fd, prog)
 	}
 
 	// Protocol 0: the socket sees nothing until it is bound, after the
@@ -176,7 +198,7 @@ func OpenLive(iface string, o LiveOptions) (Source, error) {
 		}
 		return nil, fmt.Errorf("AF_PACKET socket: %v", err)
 	}
-	if err := a.setup(ifi, o, raw); err != nil {
+	if err := a.setup(ifi, o, attach); err != nil {
 		a.Close()
 		return nil, err
 	}
@@ -186,7 +208,20 @@ func OpenLive(iface string, o LiveOptions) (Source, error) {
 	return a, nil
 }
 
-func (a *afPacket) setup(ifi *net.Interface, o LiveOptions, raw []bpf.RawInstruction) error {
+// attachClassic attaches a classic BPF program to the socket fd.
+func attachClassic(fd int, prog []bpf.Instruction) error {
+	raw, err := bpf.Assemble(prog)
+	if err != nil {
+		return fmt.Errorf("filter: %v", err)
+	}
+	fprog := unix.SockFprog{Len: uint16(len(raw)), Filter: (*unix.SockFilter)(unsafe.Pointer(&raw[0]))}
+	if err := unix.SetsockoptSockFprog(fd, unix.SOL_SOCKET, unix.SO_ATTACH_FILTER, &fprog); err != nil {
+		return fmt.Errorf("attaching the filter: %v", err)
+	}
+	return nil
+}
+
+func (a *afPacket) setup(ifi *net.Interface, o LiveOptions, attach func(fd int) error) error {
 	if err := unix.SetsockoptInt(a.fd, unix.SOL_PACKET, unix.PACKET_VERSION, unix.TPACKET_V3); err != nil {
 		return fmt.Errorf("TPACKET_V3: %v", err)
 	}
@@ -197,9 +232,8 @@ func (a *afPacket) setup(ifi *net.Interface, o LiveOptions, raw []bpf.RawInstruc
 			return fmt.Errorf("PACKET_RESERVE: %v", err)
 		}
 	}
-	fprog := unix.SockFprog{Len: uint16(len(raw)), Filter: (*unix.SockFilter)(unsafe.Pointer(&raw[0]))}
-	if err := unix.SetsockoptSockFprog(a.fd, unix.SOL_SOCKET, unix.SO_ATTACH_FILTER, &fprog); err != nil {
-		return fmt.Errorf("attaching the filter: %v", err)
+	if err := attach(a.fd); err != nil {
+		return err
 	}
 	// Blocks hold at least one packet of the snap length with its headers.
 	a.bsize = minBlockSize

@@ -8,9 +8,13 @@
 // Live capture on Linux, in the default build, is a memory-mapped
 // TPACKET_V3 ring on an AF_PACKET socket (afpacket_linux.go; no cgo):
 // kernel timestamps in nanoseconds, kernel drop counts, capture filters
-// compiled to classic BPF by this package (filter.go). The libpcap build
-// (-tags pcap, live_pcap.go) captures through libpcap instead, which also
-// compiles the full tcpdump filter syntax.
+// compiled to classic BPF by this package (filter.go). The default filter
+// passes the protocols' ports and, on a port shared with other traffic
+// (the Classic heartbeat's 80), only the connections of ours: an eBPF
+// program keeps their table in the kernel (sharedfilter_linux.go,
+// ebpf_linux.go), where eBPF can be loaded. The libpcap build (-tags pcap,
+// live_pcap.go) captures through libpcap instead, which also compiles the
+// full tcpdump filter syntax, and passes shared ports whole.
 package capture
 
 import (

@@ -26,8 +26,43 @@ type LiveOptions struct {
 	Filter string
 	// Ports: with no Filter, and unless NoKernelFilter, the kernel passes
 	// only TCP and UDP on these ports, and IP fragments after the first.
-	Ports          []uint16
+	Ports []uint16
+	// Shared: TCP ports that carry other traffic too (a web server's
+	// port 80, where Classic servers send their heartbeat). With Ports,
+	// the kernel passes only the connections on them that are ours: those
+	// whose client's first payload starts with one of Shared.Starts (Linux,
+	// default build, where eBPF can be loaded: root or CAP_BPF; elsewhere
+	// the ports pass whole, and FilterInfoOf says why).
+	Shared         SharedPorts
 	NoKernelFilter bool
+}
+
+// SharedPorts are ports where a protocol of ours is told from other
+// traffic by the first bytes of a connection's client: one of Starts,
+// then one of the bytes of Then.
+type SharedPorts struct {
+	Ports  []uint16
+	Starts []string
+	Then   string
+}
+
+// FilterInfo says how a live capture's kernel filter treats the shared
+// ports.
+type FilterInfo struct {
+	// SharedByConnection: only the connections of ours pass.
+	SharedByConnection bool
+	// Why they pass whole, when they do.
+	Why string
+}
+
+// FilterInfoOf tells how src's kernel filter treats shared ports; false
+// when src is not a live capture that has shared ports.
+func FilterInfoOf(src Source) (FilterInfo, bool) {
+	f, ok := src.(interface{ FilterInfo() FilterInfo })
+	if !ok {
+		return FilterInfo{}, false
+	}
+	return f.FilterInfo(), true
 }
 
 // Interface is a capture interface, as -D lists it.

@@ -61,7 +61,8 @@ func OpenLive(iface string, o LiveOptions) (Source, error) {
 	}
 	expr := o.Filter
 	if expr == "" && !o.NoKernelFilter && len(o.Ports) > 0 {
-		expr = PortsExpr(o.Ports)
+		// libpcap loads classic BPF only: shared ports pass whole.
+		expr = PortsExpr(append(append([]uint16(nil), o.Ports...), o.Shared.Ports...))
 	}
 	if expr != "" {
 		if err := h.SetBPFFilter(expr); err != nil {
@@ -70,6 +71,12 @@ func OpenLive(iface string, o LiveOptions) (Source, error) {
 		}
 	}
 	return &pcapLive{h: h, link: h.LinkType()}, nil
+}
+
+// FilterInfo: libpcap's filters are classic BPF, which keeps no table of
+// connections.
+func (p *pcapLive) FilterInfo() FilterInfo {
+	return FilterInfo{Why: "the libpcap build loads classic BPF filters only"}
 }
 
 func permission(err error) error {
