@@ -3,14 +3,12 @@ package main
 import (
 	"fmt"
 	"io"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/mcdissect/mcdissect/analyze"
 	"github.com/mcdissect/mcdissect/capture"
-	"github.com/mcdissect/mcdissect/protocols"
 )
 
 // parseAutostop reads tshark's -a duration:N.
@@ -29,21 +27,6 @@ func parseAutostop(spec string) (time.Duration, error) {
 	return time.Duration(n * float64(time.Second)), nil
 }
 
-// dissectedPorts are the ports the default kernel filter lets through:
-// those the protocols are known on (their registrations), 25575 where
-// Query often answers beside a server's 25565, and those of -d rules.
-func (c *config) dissectedPorts() []uint16 {
-	ports := []uint16{25575}
-	for _, p := range protocols.All() {
-		ports = append(ports, p.Ports...)
-	}
-	for _, d := range c.opts.DecodeAs {
-		ports = append(ports, d.Port)
-	}
-	slices.Sort(ports)
-	return slices.Compact(ports)
-}
-
 // openLive opens -i with -f, -s, -p, -B and the kernel filter, and makes
 // -a stop the capture when its time is up.
 func (c *config) openLive(stderr io.Writer) (analyze.Source, func(), error) {
@@ -58,17 +41,14 @@ func (c *config) openLive(stderr io.Writer) (analyze.Source, func(), error) {
 		Filter:         c.capFilter,
 		NoKernelFilter: c.noKernelFilter,
 		Ports:          c.dissectedPorts(),
+		Shared:         c.sharedPorts(),
 	}
 	src, err := capture.OpenLive(c.iface, o)
 	if err != nil {
 		return nil, nil, fmt.Errorf("-i %s: %v", c.iface, err)
 	}
 	if c.capFilter == "" && !c.noKernelFilter {
-		ps := make([]string, len(o.Ports))
-		for i, p := range o.Ports {
-			ps[i] = strconv.Itoa(int(p))
-		}
-		fmt.Fprintf(stderr, "mcdissect: note: the kernel passes only TCP and UDP ports %s and IP fragments (-f FILTER to choose, --no-kernel-filter for everything)\n", strings.Join(ps, ", "))
+		fmt.Fprintln(stderr, kernelFilterNote(o, src))
 	}
 	stopTimer := func() bool { return false }
 	if d > 0 {
