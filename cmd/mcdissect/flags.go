@@ -38,7 +38,8 @@ type config struct {
 	exporter                           *export.Exporter // --export-objects, or nil
 	exportObjects                      string
 	noHeuristics                       bool
-	autostop                           string
+	autostop, ring                     []string
+	limits                             limits // ringbuf.go: -a, -b, -c with -w
 	snaplen, bufferMiB                 int
 	noPromisc, noKernelFilter          bool
 	listIfaces                         bool
@@ -96,7 +97,8 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.IntVarP(&c.bufferMiB, "buffer-size", "B", 0, "kernel capture buffer of `MiB` for -i (default 16), e.g. -B 64")
 	fs.BoolVarP(&c.listIfaces, "list-interfaces", "D", false, "list the interfaces -i can capture on, and exit, e.g. -D")
 	fs.BoolVar(&c.noKernelFilter, "no-kernel-filter", false, "with -i and no -f, capture every packet (by default the kernel passes only the ports mcdissect dissects and the Classic heartbeat's connections on port 80), e.g. --no-kernel-filter")
-	fs.StringVarP(&c.autostop, "autostop", "a", "", "stop a live capture after `duration:N` seconds, e.g. -a duration:10")
+	fs.StringArrayVarP(&c.autostop, "autostop", "a", nil, "stop at `COND` (repeatable): duration:S of a live capture, filesize:KB of the -w file (1 kB = 1000 bytes), packets:N read or captured, files:N of -b, e.g. -a duration:3600 -a filesize:100000")
+	fs.StringArrayVarP(&c.ring, "ring-buffer", "b", nil, "with -i and -w, write files in turn as dumpcap (repeatable): `OPT` filesize:KB, duration:S, interval:S or packets:N ends a file, files:N keeps the newest N; -w srv.pcapng makes srv_00001_YYYYmmddHHMMSS.pcapng, ..., e.g. -b filesize:100000 -b files:24")
 	fs.StringVarP(&c.dispFilter, "display-filter", "Y", "", "show only PDUs matching `FILTER`, e.g. -Y 'slp.handshake.next_state == 1 && mc.direction == \"c2s\"'")
 	fs.BoolVarP(&c.verbose, "verbose", "V", false, "show each PDU's full field tree with offsets and lengths, e.g. -V")
 	fs.BoolVar(&c.explain, "explain", false, "with -V, explain each field under its line, with the arithmetic of its bytes where it needs some, e.g. -V --explain")
@@ -104,11 +106,11 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.StringVarP(&c.format, "output-format", "T", "text", "output `FORMAT`: text, json, ek (Elasticsearch bulk, as tshark), fields or html (one self-contained page), e.g. -T html > lesson.html")
 	fs.StringArrayVarP(&c.fields, "field", "e", nil, "with -T fields, print `FIELD` (repeatable), e.g. -e frame.number -e query.motd")
 	fs.StringArrayVarP(&c.fieldOpts, "fields-option", "E", nil, "-T fields `OPTION`: header=y|n, separator=/t|/s|C, aggregator=C, occurrence=a|f|l, quote=d|s|n, e.g. -E header=y -E separator=, -E quote=d")
-	fs.IntVarP(&c.count, "count", "c", 0, "stop after `N` PDUs, e.g. -c 10")
+	fs.IntVarP(&c.count, "count", "c", 0, "stop after `N` PDUs; with -w, after N packets read or captured, as tshark, e.g. -c 10")
 	fs.BoolVarP(&c.lineBuffered, "line-buffered", "l", false, "write each record out as soon as it is printed (as tshark -l), e.g. -l")
 	fs.BoolVarP(&c.printPackets, "print", "P", false, "with -w, print the records too (as tshark -P), e.g. -w out.pcapng -P")
 	fs.BoolVarP(&c.twoPass, "two-pass", "2", false, "read the file twice (as tshark -2): a request output before its response came (a busy capture) shows its Response in frame all the same, e.g. -r busy.pcap -2 -V")
-	fs.StringVarP(&c.write, "write-file", "w", "", "write the packets read to `FILE` (pcapng); with -Y only the frames of matching PDUs, e.g. -w out.pcapng")
+	fs.StringVarP(&c.write, "write-file", "w", "", "write the packets read to `FILE` (pcapng); with -Y only the frames of matching PDUs; -b for a ring of files, e.g. -w out.pcapng")
 	fs.StringArrayVarP(&c.decodeAs, "decode-as", "d", nil, "decode `RULE` <layer>.port==<port>,<proto> (repeatable), e.g. -d udp.port==25575,query -d tcp.port==25580,classic")
 	fs.StringArrayVarP(&c.stats, "statistics", "z", nil, "print `STAT` at the end (repeatable; -z help lists them), e.g. -z mc,servers -z conv,tcp -z io,stat,1")
 	fs.BoolVarP(&c.quiet, "quiet", "q", false, "print no per-PDU output (with -z), e.g. -q -z mc,stat")
@@ -166,9 +168,6 @@ func (c *config) check() error {
 	if c.twoPass && (c.iface != "" || c.read == "-") {
 		return errors.New("-2 reads the capture twice: it needs -r FILE, not a live capture or standard input")
 	}
-	if c.autostop != "" && c.iface == "" {
-		return errors.New("-a is for live captures (-i)")
-	}
 	if (c.snaplen != 0 || c.bufferMiB != 0 || c.noPromisc || c.noKernelFilter) && c.iface == "" {
 		return errors.New("-s, -B, -p and --no-kernel-filter are for live captures (-i)")
 	}
@@ -188,6 +187,9 @@ func (c *config) check() error {
 	}
 	if c.count < 0 || c.count == 0 && c.countSet {
 		return fmt.Errorf("-c %d: the count must be positive", c.count)
+	}
+	if err := c.checkLimits(); err != nil {
+		return err
 	}
 	if c.redact && c.write != "" {
 		// -w copies frames as they are read, before any is dissected:

@@ -3,37 +3,16 @@ package main
 import (
 	"fmt"
 	"io"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/mcdissect/mcdissect/analyze"
 	"github.com/mcdissect/mcdissect/capture"
 )
 
-// parseAutostop reads tshark's -a duration:N.
-func parseAutostop(spec string) (time.Duration, error) {
-	if spec == "" {
-		return 0, nil
-	}
-	k, v, ok := strings.Cut(spec, ":")
-	if !ok || k != "duration" {
-		return 0, fmt.Errorf("-a %q: only duration:N (seconds) is supported", spec)
-	}
-	n, err := strconv.ParseFloat(v, 64)
-	if err != nil || n <= 0 {
-		return 0, fmt.Errorf("-a %q: %q is not a number of seconds", spec, v)
-	}
-	return time.Duration(n * float64(time.Second)), nil
-}
-
 // openLive opens -i with -f, -s, -p, -B and the kernel filter, and makes
 // -a stop the capture when its time is up.
 func (c *config) openLive(stderr io.Writer) (analyze.Source, func(), error) {
-	d, err := parseAutostop(c.autostop)
-	if err != nil {
-		return nil, nil, err
-	}
+	d := c.limits.duration
 	o := capture.LiveOptions{
 		Snaplen:        c.snaplen,
 		Promisc:        !c.noPromisc,

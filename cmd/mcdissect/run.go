@@ -106,7 +106,7 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "mcdissect: -w with -Y needs -r FILE: the frames of matching PDUs are copied from the file in a second pass (save everything with -w, then filter the saved file)")
 			return exitUsage
 		}
-		if wr, err = newFrameWriter(c.write, flt != nil); err != nil {
+		if wr, err = newFrameWriter(c.write, flt != nil, c.ringOptions(src)); err != nil {
 			fmt.Fprintf(stderr, "mcdissect: %v\n", err)
 			return exitFail
 		}
@@ -116,6 +116,7 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 			src = cap.stoppable(src) // Run stops the capture through the tee
 		}
 	}
+	src = c.limitSource(src) // ringbuf.go: -a packets:, -c with -w, -a filesize:, -a files:
 	exp := c.exporter
 
 	out := stdout
@@ -131,7 +132,7 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 	// Records reach the output one way: the back end gives each, in
 	// order, to the sink, which filters, counts, feeds what reads records
 	// and renders.
-	sk := &outSink{w: r, count: c.count, prog: c.out.prog, line: c.lineBuffered}
+	sk := &outSink{w: r, count: c.pduCount(), prog: c.out.prog, line: c.lineBuffered}
 	dd := c.ropts.Time == "dd"
 	keepFrames := wr != nil && flt != nil
 	source := c.read

@@ -2,63 +2,44 @@ package main
 
 import (
 	"fmt"
-	"os"
 
 	"github.com/gopacket/gopacket"
 	"github.com/gopacket/gopacket/layers"
-	"github.com/gopacket/gopacket/pcapgo"
 
 	"github.com/mcdissect/mcdissect/analyze"
 	"github.com/mcdissect/mcdissect/capture"
+	"github.com/mcdissect/mcdissect/capture/ringbuf"
 	"github.com/mcdissect/mcdissect/record"
 )
 
 // frameWriter implements -w. Without -Y every packet read is written as it
-// is read. With -Y only the frames of matching PDUs are kept (every frame a
-// reassembled PDU was built from, as tshark keeps the frames a filter
-// selects), which is known only once the PDU completes: their numbers are
-// collected during the run and copied from the input file in a second pass.
+// is read, to one file or, with -b, a ring of files (capture/ringbuf). With
+// -Y only the frames of matching PDUs are kept (every frame a reassembled
+// PDU was built from, as tshark keeps the frames a filter selects), which is
+// known only once the PDU completes: their numbers are collected during the
+// run and copied from the input file in a second pass.
 type frameWriter struct {
 	path     string
 	filtered bool
-	f        *os.File
-	w        *pcapgo.NgWriter
-	ifaces   map[layers.LinkType]int
+	w        *ringbuf.Writer
 	frames   map[uint64]struct{}
 	input    string
 	err      error
 }
 
-func newFrameWriter(path string, filtered bool) (*frameWriter, error) {
-	f, err := os.Create(path)
+func newFrameWriter(path string, filtered bool, o ringbuf.Options) (*frameWriter, error) {
+	w, err := ringbuf.Open(path, o)
 	if err != nil {
 		return nil, fmt.Errorf("-w: %v", err)
 	}
-	return &frameWriter{path: path, filtered: filtered, f: f, ifaces: map[layers.LinkType]int{}, frames: map[uint64]struct{}{}}, nil
+	return &frameWriter{path: path, filtered: filtered, w: w, frames: map[uint64]struct{}{}}, nil
 }
 
-// write appends one packet, declaring an interface per link type.
+// write appends one packet.
 func (fw *frameWriter) write(data []byte, ci gopacket.CaptureInfo, link layers.LinkType) {
-	if fw.err != nil {
-		return
+	if fw.err == nil {
+		fw.err = fw.w.WritePacket(data, ci, link)
 	}
-	if fw.w == nil {
-		fw.w, fw.err = pcapgo.NewNgWriterInterface(fw.f, pcapgo.NgInterface{Name: "mcdissect", LinkType: link, SnapLength: analyze.MaxSnaplen}, pcapgo.NgWriterOptions{})
-		if fw.err != nil {
-			return
-		}
-		fw.ifaces[link] = 0
-	}
-	id, ok := fw.ifaces[link]
-	if !ok {
-		id, fw.err = fw.w.AddInterface(pcapgo.NgInterface{Name: fmt.Sprintf("mcdissect-%d", len(fw.ifaces)), LinkType: link, SnapLength: analyze.MaxSnaplen})
-		if fw.err != nil {
-			return
-		}
-		fw.ifaces[link] = id
-	}
-	ci.InterfaceIndex = id
-	fw.err = fw.w.WritePacket(ci, data)
 }
 
 type teeSource struct {
@@ -100,10 +81,7 @@ func (fw *frameWriter) close() error {
 	if fw.filtered && fw.err == nil {
 		fw.copyKept()
 	}
-	if fw.w != nil && fw.err == nil {
-		fw.err = fw.w.Flush()
-	}
-	if err := fw.f.Close(); err != nil && fw.err == nil {
+	if err := fw.w.Close(); err != nil && fw.err == nil {
 		fw.err = err
 	}
 	if fw.err != nil {
