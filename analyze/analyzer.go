@@ -22,6 +22,10 @@ type Options struct {
 	DecodeAs     []DecodeAs        // -d rules, tried before the default ports and the heuristics
 	NoHeuristics bool              // only ports and -d rules pick protocols
 	Prefs        map[string]string // the protocols' preferences (-o), by name (protocols.Prefs)
+	// OnFound, when set, is told of each connection or datagram whose
+	// protocol was recognised by its heuristics on a port that is not the
+	// protocol's own (found.go), on the goroutine that calls Packet.
+	OnFound func(Found)
 	// HoldWindow is how long, in packet time, a request may hold back the
 	// output while its response is awaited (so that the request can show
 	// "Response in frame N").

@@ -123,6 +123,7 @@ func (h *tcpConn) setProto(p *protocols.Protocol) {
 	}
 	h.conn, h.dec = p.NewConn(h.t.a.run), p.NewConn(h.t.a.run)
 	h.undefer()
+	h.found(p)
 }
 
 // side is what the records of direction d share, made at the first record

@@ -42,6 +42,7 @@ func (a *Analyzer) routeUDP(src, dst netip.AddrPort, payload []byte) (uint8, dis
 			continue
 		}
 		if d, ok := p.Looks(payload); ok {
+			a.foundUDP(p, src, dst, d)
 			return uint8(i), d, true
 		}
 	}
@@ -81,6 +82,7 @@ func (a *Analyzer) routeUDP(src, dst netip.AddrPort, payload []byte) (uint8, dis
 				}
 				a.learned[server] = uint8(i)
 			}
+			a.foundUDP(p, src, dst, d)
 			return uint8(i), d, true
 		}
 	}

@@ -83,6 +83,22 @@ type afPacket struct {
 	received uint64
 	dropped  uint64
 	info     FilterInfo
+	portsFD  int // the kernel filter's table of ports added (AddPort); -1 none
+}
+
+// AddPort makes the kernel filter pass a port whole from now on (with
+// LiveOptions.Discover): transport "tcp" or "udp".
+func (a *afPacket) AddPort(transport string, port uint16) error {
+	a.statsMu.Lock()
+	defer a.statsMu.Unlock()
+	if a.portsFD < 0 || a.closed {
+		return errors.New("the kernel filter takes no ports")
+	}
+	proto := uint8(unix.IPPROTO_TCP)
+	if transport == "udp" {
+		proto = unix.IPPROTO_UDP
+	}
+	return addPort(a.portsFD, proto, port)
 }
 
 // FilterInfo says how the kernel filter treats shared ports.
@@ -107,7 +123,7 @@ func OpenLive(iface string, o LiveOptions) (Source, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &afPacket{fd: -1, efd: -1, snaplen: o.Snaplen}
+	a := &afPacket{fd: -1, efd: -1, portsFD: -1, snaplen: o.Snaplen}
 	if a.snaplen <= 0 || a.snaplen > MaxSnaplen {
 		a.snaplen = MaxSnaplen
 	}
@@ -147,7 +163,8 @@ func OpenLive(iface string, o LiveOptions) (Source, error) {
 
 	// The filter: the user's, or the ports mcdissect dissects (and the
 	// connections of ours on shared ports), or all.
-	shared := o.Filter == "" && !o.NoKernelFilter && len(o.Ports) > 0 && len(o.Shared.Ports) > 0
+	defaults := o.Filter == "" && !o.NoKernelFilter && len(o.Ports) > 0
+	stateful := defaults && (len(o.Shared.Ports) > 0 || o.Discover)
 	classicFor := func(ports []uint16) ([]bpf.Instruction, error) {
 		var n node = constN(true)
 		switch {
@@ -174,13 +191,15 @@ func OpenLive(iface string, o LiveOptions) (Source, error) {
 		return nil, err
 	}
 	attach := func(fd int) error {
-		if shared {
-			err := attachShared(fd, prog, l, loIndex, ifi == nil, o.Shared, a.snaplen)
+		if stateful {
+			ports, err := attachStateful(fd, prog, l, loIndex, ifi == nil, o.Shared, o.Discover, a.snaplen)
 			if err == nil {
-				a.info = FilterInfo{SharedByConnection: true}
+				a.info = FilterInfo{SharedByConnection: len(o.Shared.Ports) > 0, Discover: o.Discover}
+				a.portsFD = ports
 				return nil
 			}
-			// Without eBPF, the shared ports pass whole.
+			// Without eBPF, the shared ports pass whole, and nothing is
+			// discovered.
 			a.info = FilterInfo{Why: err.Error()}
 			if prog, err = classicFor(append(slices.Clone(o.Ports), o.Shared.Ports...)); err != nil {
 				return err
@@ -476,6 +495,10 @@ func (a *afPacket) Close() error {
 	if a.fd >= 0 {
 		err = unix.Close(a.fd)
 		a.fd = -1
+	}
+	if a.portsFD >= 0 {
+		unix.Close(a.portsFD)
+		a.portsFD = -1
 	}
 	a.efdMu.Lock()
 	if a.efd >= 0 {

@@ -12,7 +12,9 @@
 // passes the protocols' ports and, on a port shared with other traffic
 // (the Classic heartbeat's 80), only the connections of ours: an eBPF
 // program keeps their table in the kernel (sharedfilter_linux.go,
-// ebpf_linux.go), where eBPF can be loaded. The libpcap build (-tags pcap,
+// ebpf_linux.go), where eBPF can be loaded; with LiveOptions.Discover it
+// also passes the first packets of every flow, and ports added while
+// capturing (PortAdder). The libpcap build (-tags pcap,
 // live_pcap.go) captures through libpcap instead, which also compiles the
 // full tcpdump filter syntax, and passes shared ports whole.
 package capture

@@ -56,6 +56,7 @@ const (
 
 	aluAdd = 0x00
 	aluSub = 0x10
+	aluOr  = 0x40
 	aluAnd = 0x50
 	aluLsh = 0x60
 	aluRsh = 0x70
@@ -353,9 +354,11 @@ func (e *ebpf) assemble() ([]byte, error) {
 // The bpf system call.
 
 const (
-	bpfMapCreate = 0
-	bpfProgLoad  = 5
+	bpfMapCreate     = 0
+	bpfMapUpdateElem = 2
+	bpfProgLoad      = 5
 
+	mapTypeHash      = 1
 	mapTypeLRUHash   = 9
 	progTypeSocket   = 1
 	soAttachBPF      = 50 // SO_ATTACH_BPF
@@ -379,11 +382,11 @@ func bpfSys(cmd int, attr []byte) (int, error) {
 	}
 }
 
-// newLRUMap makes a hash table whose least recently used entries go when
-// it is full.
-func newLRUMap(keySize, valueSize, entries int) (int, error) {
+// newMap makes a table: a hash table (mapTypeHash), or one whose least
+// recently used entries go when it is full (mapTypeLRUHash).
+func newMap(typ, keySize, valueSize, entries int) (int, error) {
 	attr := make([]byte, 72)
-	binary.NativeEndian.PutUint32(attr[0:], mapTypeLRUHash)
+	binary.NativeEndian.PutUint32(attr[0:], uint32(typ))
 	binary.NativeEndian.PutUint32(attr[4:], uint32(keySize))
 	binary.NativeEndian.PutUint32(attr[8:], uint32(valueSize))
 	binary.NativeEndian.PutUint32(attr[12:], uint32(entries))

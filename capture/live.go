@@ -33,8 +33,20 @@ type LiveOptions struct {
 	// whose client's first payload starts with one of Shared.Starts (Linux,
 	// default build, where eBPF can be loaded: root or CAP_BPF; elsewhere
 	// the ports pass whole, and FilterInfoOf says why).
-	Shared         SharedPorts
+	Shared SharedPorts
+	// Discover: with Ports, the kernel also passes the first packets of
+	// every flow (each direction of a TCP connection or a UDP exchange),
+	// for the heuristics to find servers on other ports, and the ports
+	// given to the source's AddPort (PortAdder) whole (Linux, default
+	// build, with eBPF).
+	Discover       bool
 	NoKernelFilter bool
+}
+
+// PortAdder is a live source whose kernel filter can be told to pass a
+// port whole (LiveOptions.Discover).
+type PortAdder interface {
+	AddPort(transport string, port uint16) error
 }
 
 // SharedPorts are ports where a protocol of ours is told from other
@@ -51,6 +63,8 @@ type SharedPorts struct {
 type FilterInfo struct {
 	// SharedByConnection: only the connections of ours pass.
 	SharedByConnection bool
+	// Discover: the first packets of every flow pass, and AddPort works.
+	Discover bool
 	// Why they pass whole, when they do.
 	Why string
 }

@@ -138,3 +138,85 @@ func TestLiveSharedPort(t *testing.T) {
 		}
 	}
 }
+
+// TestLiveDiscover: with Discover, the first packets of every flow pass,
+// and a port given to AddPort passes whole; the heartbeat's connections
+// still pass whole beside it.
+func TestLiveDiscover(t *testing.T) {
+	for _, iface := range []string{"lo", "any"} {
+		t.Run(iface, func(t *testing.T) {
+			web := httpServer(t, "tcp4", "127.0.0.1:0", "hello")
+			other := httpServer(t, "tcp4", "127.0.0.1:0", "hello")
+			udp, uport := udpSink(t)
+			_ = udp
+			src := openLo(t, iface, LiveOptions{Ports: []uint16{1}, Shared: heartbeatShared(web), Discover: true})
+			if fi, _ := FilterInfoOf(src); !fi.Discover || !fi.SharedByConnection {
+				t.Fatalf("filter: %+v", fi)
+			}
+			type flow struct{ src, dst int }
+			got := make(chan map[flow]int, 1)
+			go func() {
+				seen := map[flow]int{}
+				for {
+					p, err := src.Next()
+					if err != nil {
+						got <- seen
+						return
+					}
+					pk := gopacket.NewPacket(p.Data, p.LinkType, gopacket.Default)
+					if tcp, _ := pk.Layer(layers.LayerTypeTCP).(*layers.TCP); tcp != nil {
+						seen[flow{int(tcp.SrcPort), int(tcp.DstPort)}]++
+					}
+					if u, _ := pk.Layer(layers.LayerTypeUDP).(*layers.UDP); u != nil {
+						seen[flow{int(u.SrcPort), int(u.DstPort)}]++
+					}
+				}
+			}()
+			time.Sleep(50 * time.Millisecond)
+			reqs := make([]string, 12)
+			for i := range reqs {
+				reqs[i] = "GET /x HTTP/1.1\r\n\r\n"
+			}
+			before := exchange(t, "tcp4", other, "127.0.0.1", reqs...)
+			hb := exchange(t, "tcp4", web, "127.0.0.1", append([]string{"GET /heartbeat.jsp?port=1 HTTP/1.1\r\n\r\n"}, reqs...)...)
+			c, err := net.Dial("udp4", fmt.Sprintf("127.0.0.1:%d", uport))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for range 12 {
+				c.Write([]byte("datagram"))
+				time.Sleep(time.Millisecond)
+			}
+			if err := src.(PortAdder).AddPort("tcp", uint16(other)); err != nil {
+				t.Fatal(err)
+			}
+			if err := src.(PortAdder).AddPort("udp", uint16(uport)); err != nil {
+				t.Fatal(err)
+			}
+			after := exchange(t, "tcp4", other, "127.0.0.1", reqs...)
+			for range 12 {
+				c.Write([]byte("datagram"))
+				time.Sleep(time.Millisecond)
+			}
+			udpPort := c.LocalAddr().(*net.UDPAddr).Port
+			c.Close()
+			time.Sleep(100 * time.Millisecond)
+			src.Stop()
+			seen := <-got
+			// Before AddPort: the first packets of each direction only.
+			if n, m := seen[flow{before, other}], seen[flow{other, before}]; n != discoverPackets || m != discoverPackets {
+				t.Errorf("before AddPort: %d and %d packets of the connection's two directions, want %d each", n, m, discoverPackets)
+			}
+			// After: the whole connection (12 requests, 12 answers, the handshake).
+			if n := seen[flow{after, other}] + seen[flow{other, after}]; n < 2*12+3 {
+				t.Errorf("after AddPort: %d packets of the connection", n)
+			}
+			if n := seen[flow{udpPort, uport}]; n != discoverPackets+12 {
+				t.Errorf("UDP: %d datagrams, want the first %d, then all 12 after AddPort", n, discoverPackets)
+			}
+			if n := seen[flow{hb, web}] + seen[flow{web, hb}]; n < 2*13 {
+				t.Errorf("the heartbeat connection: %d packets", n)
+			}
+		})
+	}
+}

@@ -42,6 +42,7 @@ type config struct {
 	limits                             limits // ringbuf.go: -a, -b, -c with -w
 	snaplen, bufferMiB                 int
 	noPromisc, noKernelFilter          bool
+	findServers                        bool
 	listIfaces                         bool
 	cpuProfile, memProfile             string
 	lineBuffered, printPackets         bool
@@ -97,6 +98,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.IntVarP(&c.bufferMiB, "buffer-size", "B", 0, "kernel capture buffer of `MiB` for -i (default 16), e.g. -B 64")
 	fs.BoolVarP(&c.listIfaces, "list-interfaces", "D", false, "list the interfaces -i can capture on, and exit, e.g. -D")
 	fs.BoolVar(&c.noKernelFilter, "no-kernel-filter", false, "with -i and no -f, capture every packet (by default the kernel passes only the ports mcdissect dissects and the Classic heartbeat's connections on port 80), e.g. --no-kernel-filter")
+	fs.BoolVar(&c.findServers, "find-servers", false, "with -i, pass the first packets of every connection to the heuristics too, and capture the ports where they find a Minecraft server from then on (Linux, with eBPF), e.g. --find-servers")
 	fs.StringArrayVarP(&c.autostop, "autostop", "a", nil, "stop at `COND` (repeatable): duration:S of a live capture, filesize:KB of the -w file (1 kB = 1000 bytes), packets:N read or captured, files:N of -b, e.g. -a duration:3600 -a filesize:100000")
 	fs.StringArrayVarP(&c.ring, "ring-buffer", "b", nil, "with -i and -w, write files in turn as dumpcap (repeatable): `OPT` filesize:KB, duration:S, interval:S or packets:N ends a file, files:N keeps the newest N; -w srv.pcapng makes srv_00001_YYYYmmddHHMMSS.pcapng, ..., e.g. -b filesize:100000 -b files:24")
 	fs.StringVarP(&c.dispFilter, "display-filter", "Y", "", "show only PDUs matching `FILTER`, e.g. -Y 'slp.handshake.next_state == 1 && mc.direction == \"c2s\"'")
@@ -170,6 +172,9 @@ func (c *config) check() error {
 	}
 	if (c.snaplen != 0 || c.bufferMiB != 0 || c.noPromisc || c.noKernelFilter) && c.iface == "" {
 		return errors.New("-s, -B, -p and --no-kernel-filter are for live captures (-i)")
+	}
+	if c.findServers && (c.iface == "" || c.capFilter != "" || c.noKernelFilter || c.noHeuristics) {
+		return errors.New("--find-servers follows what the heuristics find in a live capture's default kernel filter: it needs -i, and neither -f, --no-kernel-filter nor --no-heuristics")
 	}
 	if c.snaplen < 0 || c.bufferMiB < 0 {
 		return errors.New("-s and -B must be positive")

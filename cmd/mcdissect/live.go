@@ -21,6 +21,7 @@ func (c *config) openLive(stderr io.Writer) (analyze.Source, func(), error) {
 		NoKernelFilter: c.noKernelFilter,
 		Ports:          c.dissectedPorts(),
 		Shared:         c.sharedPorts(),
+		Discover:       c.findServers,
 	}
 	src, err := capture.OpenLive(c.iface, o)
 	if err != nil {
@@ -28,6 +29,9 @@ func (c *config) openLive(stderr io.Writer) (analyze.Source, func(), error) {
 	}
 	if c.capFilter == "" && !c.noKernelFilter {
 		fmt.Fprintln(stderr, kernelFilterNote(o, src))
+	}
+	if c.findServers {
+		c.opts.OnFound = c.follow(src, stderr)
 	}
 	stopTimer := func() bool { return false }
 	if d > 0 {
