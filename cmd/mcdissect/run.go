@@ -285,7 +285,7 @@ const hugePagesFrom = 4 << 20
 
 // flushEvery is how often the output of a live capture or a pipe is
 // written out: records reach it within this (and the time to dissect).
-const flushEvery = 50 * time.Millisecond
+const flushEvery = 20 * time.Millisecond
 
 // liveCapture is how a run stops a live capture and reads its counts: the
 // one place that knows the live source (a capture.Source: Stop makes its
