@@ -21,9 +21,10 @@ const (
 	FTString                    // text: the bytes in Value.B
 	FTBytes                     // raw bytes in Value.B
 	FTFrameNum                  // a frame number (a link to another packet), Value.N
+	FTAbsTime                   // an instant, nanoseconds since 1970 UTC in Value.N (Time, AbsTime)
 )
 
-var fieldTypeNames = [...]string{"none", "protocol", "uint", "int", "bool", "float", "string", "bytes", "framenum"}
+var fieldTypeNames = [...]string{"none", "protocol", "uint", "int", "bool", "float", "string", "bytes", "framenum", "abstime"}
 
 func (t FieldType) String() string {
 	if int(t) < len(fieldTypeNames) {
@@ -253,7 +254,8 @@ func NodeBytes(p *PDU, n *Node) []byte {
 	return p.Data[n.Offset:end]
 }
 
-// Uint, Int, Str, Bytes, Bool, Float, FrameNum and Label are shorthands for Add.
+// Uint, Int, Str, Bytes, Bool, Float, FrameNum, AbsTime and Label are
+// shorthands for Add.
 func (r *Registry) Uint(name, label string, base Base, names Names) *Field {
 	return r.Add(Field{Name: name, Label: label, Type: FTUint, Base: base, Names: names})
 }
@@ -274,6 +276,9 @@ func (r *Registry) Float(name, label, unit string) *Field {
 }
 func (r *Registry) FrameNum(name, label string) *Field {
 	return r.Add(Field{Name: name, Label: label, Type: FTFrameNum})
+}
+func (r *Registry) AbsTime(name, label string) *Field {
+	return r.Add(Field{Name: name, Label: label, Type: FTAbsTime})
 }
 func (r *Registry) Label(name, label string) *Field {
 	return r.Add(Field{Name: name, Label: label, Type: FTNone})

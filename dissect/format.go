@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 )
@@ -57,8 +58,35 @@ func AppendValue(dst []byte, n *Node) []byte {
 		return AppendQuoted(dst, v.View())
 	case FTBytes:
 		return AppendHex(dst, v.B)
+	case FTAbsTime:
+		return AppendAbsTime(dst, v.Time())
 	}
 	return dst
+}
+
+// AppendAbsTime appends t in UTC as tshark writes an absolute time
+// (frame.time) where the local zone is UTC: "Nov 22, 2026
+// 14:33:00.357623000 UTC", the day padded with a space, the nanoseconds
+// exact. Output is in UTC whatever the machine's zone, so that it is the
+// same everywhere; a filter literal without a zone is local time, as in
+// tshark (filter).
+func AppendAbsTime(dst []byte, t time.Time) []byte {
+	t = t.UTC()
+	dst = t.AppendFormat(dst, "Jan _2, 2006 15:04:05")
+	dst = append(dst, '.')
+	dst = AppendUintPad(dst, uint64(t.Nanosecond()), 9)
+	return append(dst, " UTC"...)
+}
+
+// AppendISOTime appends t in UTC as ISO 8601 with nine decimals and a Z,
+// "2026-11-22T14:33:00.357623000Z", as tshark's -T ek writes absolute
+// times.
+func AppendISOTime(dst []byte, t time.Time) []byte {
+	t = t.UTC()
+	dst = t.AppendFormat(dst, "2006-01-02T15:04:05")
+	dst = append(dst, '.')
+	dst = AppendUintPad(dst, uint64(t.Nanosecond()), 9)
+	return append(dst, 'Z')
 }
 
 func appendUint(dst []byte, f *Field, v uint64, width int) []byte {

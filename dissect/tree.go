@@ -57,6 +57,27 @@ func B(v []byte) Value { return Value{B: v} }
 // filters compare the float.
 func FExact(v float64, text []byte) Value { return Value{N: math.Float64bits(v), B: text} }
 
+// Time is an instant (FTAbsTime): nanoseconds since 1970 UTC, exact. An
+// instant outside the years 1678 to 2262, which a capture's time stamps
+// never reach, is clamped to that range (time.Time.UnixNano's).
+func Time(t time.Time) Value {
+	switch {
+	case t.Before(minTime):
+		t = minTime
+	case t.After(maxTime):
+		t = maxTime
+	}
+	return Value{N: uint64(t.UnixNano())}
+}
+
+var (
+	minTime = time.Unix(0, math.MinInt64)
+	maxTime = time.Unix(0, math.MaxInt64)
+)
+
+// Time is an FTAbsTime value as a time in UTC.
+func (v Value) Time() time.Time { return time.Unix(0, int64(v.N)).UTC() }
+
 func Bool(v bool) Value        { return Value{N: b2u(v)} }
 func (v Value) Int() int64     { return int64(v.N) }
 func (v Value) Float() float64 { return math.Float64frombits(v.N) }

@@ -24,9 +24,10 @@ const (
 	kStr               // text in val.b
 	kBytes             // bytes in val.b (byte fields, protocols, slices)
 	kAddr              // an IP address in val.a, its prefix length in val.n
+	kTime              // an instant: nanoseconds since 1970, signed, in val.n
 )
 
-var kindNames = [...]string{"label", "unsigned integer", "signed integer", "boolean", "float", "string", "byte string", "address"}
+var kindNames = [...]string{"label", "unsigned integer", "signed integer", "boolean", "float", "string", "byte string", "address", "date and time"}
 
 func (k kind) String() string { return kindNames[k] }
 
@@ -373,9 +374,17 @@ func compare(k kind, a, b *val) int {
 	switch k {
 	case kUint, kBool:
 		return cmp.Compare(a.n, b.n)
-	case kInt:
+	case kInt, kTime:
 		return cmp.Compare(int64(a.n), int64(b.n))
 	case kFloat:
+		// Times in seconds (frame.time_epoch) carry their exact decimal
+		// text, to the nanosecond, which a float64 cannot hold: two such
+		// decimals compare exactly.
+		if len(a.b) > 0 && len(b.b) > 0 {
+			if c, ok := cmpDecimal(a.b, b.b); ok {
+				return c
+			}
+		}
 		return cmp.Compare(math.Float64frombits(a.n), math.Float64frombits(b.n))
 	case kStr, kBytes:
 		return bytes.Compare(a.b, b.b)
@@ -431,4 +440,60 @@ func (n *inN) member(v *val) bool {
 		}
 	}
 	return false
+}
+
+// cmpDecimal orders two plain decimals ([-]digits[.digits], no exponent)
+// exactly; ok is false when either is not one.
+func cmpDecimal(a, b []byte) (c int, ok bool) {
+	na, ia, fa, ok1 := splitDecimal(a)
+	nb, ib, fb, ok2 := splitDecimal(b)
+	if !ok1 || !ok2 {
+		return 0, false
+	}
+	zero := func(i, f []byte) bool { return len(i) == 0 && len(f) == 0 }
+	if zero(ia, fa) {
+		na = false
+	}
+	if zero(ib, fb) {
+		nb = false
+	}
+	if na != nb {
+		if na {
+			return -1, true
+		}
+		return 1, true
+	}
+	c = cmp.Compare(len(ia), len(ib))
+	if c == 0 {
+		c = bytes.Compare(ia, ib)
+	}
+	if c == 0 {
+		c = bytes.Compare(fa, fb) // trailing zeros gone: a prefix is smaller
+	}
+	if na {
+		c = -c
+	}
+	return c, true
+}
+
+// splitDecimal splits a plain decimal into its sign, its integer digits
+// without leading zeros and its fraction digits without trailing zeros.
+func splitDecimal(s []byte) (neg bool, ip, fp []byte, ok bool) {
+	if len(s) > 0 && (s[0] == '-' || s[0] == '+') {
+		neg, s = s[0] == '-', s[1:]
+	}
+	ip, fp, _ = bytes.Cut(s, []byte{'.'})
+	if len(ip) == 0 && len(fp) == 0 {
+		return false, nil, nil, false
+	}
+	for _, part := range [][]byte{ip, fp} {
+		for _, c := range part {
+			if c < '0' || c > '9' {
+				return false, nil, nil, false
+			}
+		}
+	}
+	ip = bytes.TrimLeft(ip, "0")
+	fp = bytes.TrimRight(fp, "0")
+	return neg, ip, fp, true
 }

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/mcdissect/mcdissect/dissect"
 	"github.com/mcdissect/mcdissect/record"
@@ -267,6 +268,8 @@ func fieldEntity(ref record.FieldRef) *fieldEnt {
 		}
 	case dissect.FTBytes:
 		e.t.k = kBytes
+	case dissect.FTAbsTime:
+		e.t.k = kTime
 	case dissect.FTProtocol:
 		// A dissected protocol is the bytes of its PDU; the layers below
 		// (frame, ip, tcp, udp) and mc are only present or not.
@@ -594,7 +597,8 @@ func (p *parser) literal(lhs operand, o operand, r rel) ([]val, error) {
 	case kFloat:
 		if tok.k == tWord {
 			if f, err := strconv.ParseFloat(tok.s, 64); err == nil && !strings.Contains(tok.s, "_") {
-				return one(val{n: floatBits(f)})
+				// The text too, for exact comparison with times (cmpDecimal).
+				return one(val{n: floatBits(f), b: []byte(tok.s)})
 			}
 		}
 		return fail(strconv.Quote(tok.s) + " is not a valid number.")
@@ -627,8 +631,37 @@ func (p *parser) literal(lhs operand, o operand, r rel) ([]val, error) {
 			return fail(fmt.Sprintf("%s is a string; %s is an %s: write it without quotes.", o.text(p), lhs.text(p), what))
 		}
 		return fail(fmt.Sprintf("%q is not a valid %s or CIDR prefix.", tok.s, what))
+	case kTime:
+		if tok.k != tWord && tok.k != tString {
+			return fail(o.text(p) + " is not a valid absolute time. " + timeExample)
+		}
+		ns, e := parseAbsTime(tok.s, time.Local)
+		if e != nil {
+			return nil, p.timeError(o, e)
+		}
+		return one(val{n: uint64(ns)})
 	}
 	return nil, errAt(p.expr, lhs.pos, lhs.end, lhs.text(p)+" has no value to compare.")
+}
+
+// timeError places a time literal's error: under the bad part when the
+// literal's text is its source (a word, a string without escapes), else
+// under the whole literal.
+func (p *parser) timeError(o operand, e *timeErr) error {
+	src := p.expr[o.pos:o.end]
+	off := -1
+	switch {
+	case o.lit.k == tWord:
+		off = o.pos
+	case strings.HasPrefix(src, `r"`):
+		off = o.pos + 2
+	case !strings.Contains(src, `\`):
+		off = o.pos + 1
+	}
+	if e.to == 0 || off < 0 {
+		return errAt(p.expr, o.pos, o.end, e.msg)
+	}
+	return errAt(p.expr, off+e.from, off+e.to, e.msg)
 }
 
 func b2u(b bool) uint64 {

@@ -113,6 +113,16 @@ func TestTsharkDifferential(t *testing.T) {
 		"frame.time_delta < 0.001",
 		"frame.time_relative > 1",
 		"frame.time_epoch > 1795342882.6424",
+		"frame.time_epoch == 1795342882.642325",
+		// Absolute times: a literal without a zone is local time in both
+		// (tshark inherits the test's TZ).
+		`frame.time >= "2026-11-22 10:19:40"`,
+		`frame.time < "Nov 22, 2026 14:32:49.612210000 UTC"`,
+		`frame.time == "2026-11-22T10:21:22.642325Z"`,
+		`frame.time in {"2026-11-22T10:21:23Z" .. "2026-11-22T14:33:00+00:00"}`,
+		`frame.time >= "2026-11-22T15:00:00+05:30" && frame.time <= "Nov 22, 2026 14:40:00"`,
+		`frame.time > 2026-11-22`,
+		`frame.time`,
 	}
 	all, err := tsharkMatches(tshark, merged, exprs)
 	if err != nil {

@@ -357,6 +357,10 @@ func (e *ekRenderer) appendValue(b []byte, n *dissect.Node) []byte {
 			b = append(b, hexDigits[c>>4], hexDigits[c&15])
 		}
 		return append(b, '"')
+	case dissect.FTAbsTime:
+		b = append(b, '"')
+		b = dissect.AppendISOTime(b, v.Time())
+		return append(b, '"')
 	}
 	return appendJSONString(b, n.Text)
 }

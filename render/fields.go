@@ -139,6 +139,8 @@ func AppendRaw(b []byte, n *dissect.Node) []byte {
 			b = append(b, hexDigits[c>>4], hexDigits[c&15])
 		}
 		return b
+	case dissect.FTAbsTime:
+		return dissect.AppendAbsTime(b, v.Time())
 	case dissect.FTProtocol:
 		return append(b, n.Field.Name...)
 	}

@@ -486,6 +486,13 @@ func appendHTMLValue(b []byte, n *dissect.Node) []byte {
 			b = hex.AppendEncode(b, v.B)
 			return append(b, '"')
 		}
+	case dissect.FTAbsTime:
+		// Nanoseconds since 1970 as a string: a JavaScript number holds
+		// them to about a quarter of a microsecond only; the page reads
+		// them as a BigInt.
+		b = append(b, '"')
+		b = strconv.AppendInt(b, v.Int(), 10)
+		return append(b, '"')
 	}
 	return append(b, "null"...)
 }

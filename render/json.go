@@ -416,6 +416,10 @@ func appendJSONValue(b []byte, n *dissect.Node) []byte {
 		b = append(b, ", \"value\": \""...)
 		b = hex.AppendEncode(b, v.B)
 		return append(b, '"')
+	case dissect.FTAbsTime:
+		b = append(b, ", \"value\": \""...)
+		b = dissect.AppendAbsTime(b, v.Time())
+		return append(b, '"')
 	}
 	return b
 }

@@ -10,7 +10,8 @@ import (
 
 // TestExitStatus: as tshark, 2 when the input is cut or damaged (after
 // printing all it could read, with a warning), when it is a directory, or
-// when it cannot be read; 1 for usage errors, -c 0 among them.
+// when it cannot be read, or when the display filter does not compile; 1
+// for usage errors, -c 0 among them.
 func TestExitStatus(t *testing.T) {
 	whole, err := os.ReadFile(querySample)
 	if err != nil {
@@ -56,6 +57,8 @@ func TestExitStatus(t *testing.T) {
 		{"-c -1", []string{"-r", querySample, "-c", "-1"}, exitUsage, "the count must be positive", -1},
 		{"--redact with -w", []string{"-r", querySample, "--redact", "-w", filepath.Join(dir, "out.pcapng")}, exitUsage, "--redact cannot be used with -w", -1},
 		{"-c 2", []string{"-r", querySample, "-c", "2"}, exitOK, "", 2},
+		{"-Y syntax", []string{"-r", querySample, "-Y", "tcp.prot == 1"}, exitFail, `"tcp.prot" is not a valid protocol or protocol field`, -1},
+		{"-Y bad time", []string{"-r", querySample, "-Y", `frame.time >= "foo"`}, exitFail, `"foo" is not a valid absolute time`, -1},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			out, stderr, code := mcd(t, nil, c.args...)

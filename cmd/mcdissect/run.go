@@ -44,7 +44,7 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 		var err error
 		if flt, err = filter.Compile(c.dispFilter); err != nil {
 			fmt.Fprintf(stderr, "mcdissect: %v\n", err)
-			return exitUsage
+			return exitFail // tshark's status for a filter that does not compile
 		}
 	}
 	if c.statHelp {

@@ -5,7 +5,7 @@ package netlayers
 var explanations = map[string]string{
 	"frame":               "A packet as the capture file holds it, with its number and time. A record of mcdissect is a PDU, so one frame can hold several and one PDU can span several frames; a record shows the frame that decided it.",
 	"frame.number":        "The packet's position in the capture file, counting from 1 as Wireshark does. A PDU put together from several TCP segments is shown at the frame that completed it.",
-	"frame.time":          "The packet's capture time, written as tshark writes it: month, day, year and time of day to the nanosecond, in UTC.",
+	"frame.time":          "The packet's capture time, an absolute time exact to the nanosecond, written as tshark writes it: month, day, year and time of day, in UTC. Filters compare it as a time: frame.time >= \"2026-11-22 10:19:40\" (local time), \"Nov 22, 2026 10:19:40.5 UTC\" or ISO 8601 \"2026-11-22T10:19:40Z\", with or without fractions and zone.",
 	"frame.time_epoch":    "The packet's capture time as seconds since 1970-01-01 00:00 UTC (the Unix epoch), with the fraction the capture recorded.",
 	"frame.time_delta":    "Seconds since the previous packet of the capture, whatever it carried: a long pause before a reply shows here.",
 	"frame.time_relative": "Seconds since the first packet of the capture, from the capture's own timestamps, never from the clock of the machine reading it.",

@@ -18,7 +18,7 @@ var (
 // Frame.
 var (
 	FieldFrameNumber    = RegFrame.Uint("frame.number", "Frame number", dissect.BaseDec, nil)
-	FieldFrameTime      = RegFrame.Str("frame.time", "Arrival time")
+	FieldFrameTime      = RegFrame.AbsTime("frame.time", "Arrival time")
 	FieldFrameEpoch     = RegFrame.Float("frame.time_epoch", "Epoch time", "s")
 	FieldFrameDelta     = RegFrame.Float("frame.time_delta", "Time delta from previous captured frame", "s")
 	FieldFrameRelative  = RegFrame.Float("frame.time_relative", "Time since the first frame", "s")

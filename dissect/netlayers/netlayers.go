@@ -129,7 +129,7 @@ func (d *dis) frame() {
 	}
 	p.Nodes[0].Text = string(b)
 	p.AddGenerated(0, FieldFrameNumber, dissect.U(f.Number), "")
-	p.AddGenerated(0, FieldFrameTime, dissect.S(string(AppendFrameTime(nil, f.Time))), "")
+	p.AddGenerated(0, FieldFrameTime, dissect.Time(f.Time), "")
 	p.AddGenerated(0, FieldFrameEpoch, dissect.FExact(float64(f.Time.UnixNano())/1e9, AppendEpoch9(nil, f.Time)), "")
 	p.AddGenerated(0, FieldFrameDelta, dissect.FExact(f.Delta.Seconds(), AppendSeconds9(nil, f.Delta)), "")
 	p.AddGenerated(0, FieldFrameRelative, dissect.FExact(f.Rel.Seconds(), AppendSeconds9(nil, f.Rel)), "")

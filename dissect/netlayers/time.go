@@ -35,10 +35,4 @@ func AppendEpoch9(dst []byte, t time.Time) []byte {
 
 // AppendFrameTime appends t as tshark writes frame.time in UTC:
 // "Nov 22, 2026 14:33:00.357623000 UTC".
-func AppendFrameTime(dst []byte, t time.Time) []byte {
-	t = t.UTC()
-	dst = t.AppendFormat(dst, "Jan _2, 2006 15:04:05")
-	dst = append(dst, '.')
-	dst = dissect.AppendUintPad(dst, uint64(t.Nanosecond()), 9)
-	return append(dst, " UTC"...)
-}
+func AppendFrameTime(dst []byte, t time.Time) []byte { return dissect.AppendAbsTime(dst, t) }
