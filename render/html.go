@@ -31,6 +31,10 @@ var htmlScript string
 //go:embed html_page.css
 var htmlStyle string
 
+// htmlPageScript is the page's one script: the filter language
+// (html_filter.js), then the page.
+var htmlPageScript = htmlFilterScript + htmlScript
+
 // HTMLMaxRecords and HTMLMaxBytes bound what one page holds: the records
 // shown and the bytes of their embedded JSON. Past either, the renderer
 // stops the run (record.ErrStop) and the page says that it shows the
@@ -73,7 +77,7 @@ func cspHash(s string) string {
 
 // htmlCSP forbids every request: no source for anything but the page's
 // own script and style (by hash) and data: images.
-var htmlCSP = "default-src 'none'; script-src " + cspHash(htmlScript) + "; style-src " + cspHash(htmlStyle) +
+var htmlCSP = "default-src 'none'; script-src " + cspHash(htmlPageScript) + "; style-src " + cspHash(htmlStyle) +
 	"; img-src data:; base-uri 'none'; form-action 'none'"
 
 func (h *htmlRenderer) Begin() error {
@@ -90,8 +94,9 @@ func (h *htmlRenderer) Begin() error {
 
 // htmlBody is the page's skeleton; the script fills it.
 const htmlBody = `<header id="bar"><span id="brand">mcdissect</span><span id="title"></span>
-<input id="filter" type="search" spellcheck="false" placeholder="Filter: query, slp, classic, a field (slp.status.favicon), a comparison (query.type == 0, classic.message contains &quot;hi&quot;) or any text" aria-label="display filter">
+<input id="filter" type="search" spellcheck="false" placeholder="Display filter, as -Y: query, slp.status.favicon, query.type == 0, frame.time &gt;= &quot;2026-11-22 10:19&quot;; /text searches the list" aria-label="display filter" aria-describedby="filtererr">
 <span id="count"></span></header>
+<pre id="filtererr" role="alert" hidden></pre>
 <noscript><p class="hint">This page shows the capture with its own script, which your browser does not run. The same tree is in the text output: mcdissect -r FILE -V -x.</p></noscript>
 <div id="banner" hidden></div>
 <main id="panes">
@@ -175,10 +180,12 @@ func (h *htmlRenderer) End() error {
 		b = appendHTMLJSON(b, e.Summary)
 		b = append(b, ']')
 	}
-	b = append(b, "]}"...)
+	b = append(b, "],\n\"ff\": "...)
+	b = append(b, pageFilterTable().table...) // with pcols and pprotos
+	b = append(b, '}')
 	h.buf = b
 	h.w.Write(b)
-	h.w.WriteString("</script>\n<script>" + htmlScript + "</script>\n</body>\n</html>\n")
+	h.w.WriteString("</script>\n<script>" + htmlPageScript + "</script>\n</body>\n</html>\n")
 	return h.w.Flush()
 }
 
@@ -239,13 +246,14 @@ func (h *htmlRenderer) expertIndex(e *dissect.ExpertInfo) int {
 	return len(h.exps) - 1
 }
 
-// Caps on what a node's value adds for the page's filter and colours:
-// a longer value is left out (null), and the page's filter reads the
-// node's line instead, which shows the value as the tree does. A status
-// JSON or a favicon would otherwise be in the page a third time.
+// Caps on what a node's value that is not a view of its record's bytes
+// (wireRange) adds for the page's filter and colours: a longer value is
+// left out (null), and the page's filter says that it could not read
+// every value. Made values are short (a status description's text, a
+// Forge mod list): no sample holds one of more than 4 KiB.
 const (
-	htmlMaxStringValue = 1024
-	htmlMaxBytesValue  = 64
+	htmlMaxStringValue = 64 << 10
+	htmlMaxBytesValue  = 64 << 10
 )
 
 // appendRecord appends r's object. Keys are short: a page of 10,000
@@ -350,6 +358,7 @@ func (h *htmlRenderer) appendRecord(b []byte, r *record.Record) []byte {
 		}
 		b = append(b, ']')
 	}
+	b = h.appendPseudo(b, r) // html_filter.go
 	b = h.appendImages(b, r.Proto, p, masked)
 	first := true
 	for i := range p.Nodes {
@@ -451,6 +460,13 @@ func (h *htmlRenderer) appendNode(b []byte, p *dissect.PDU, i int, masked [][2]i
 	b = append(b, ',')
 	if secret || !hasValue(n) {
 		b = append(b, "null"...)
+	} else if off, length, ok := wireRange(p, n); ok {
+		// [offset, length] in the record's bytes (html_filter.go)
+		b = append(b, '[')
+		b = strconv.AppendInt(b, int64(off), 10)
+		b = append(b, ',')
+		b = strconv.AppendInt(b, int64(length), 10)
+		b = append(b, ']')
 	} else {
 		b = appendHTMLValue(b, n)
 	}
@@ -462,15 +478,19 @@ func (h *htmlRenderer) appendNode(b []byte, p *dissect.PDU, i int, masked [][2]i
 }
 
 // appendHTMLValue appends n's typed value for the page's filter and
-// colours: numbers, booleans, text (capped), bytes as hex (capped).
+// colours: numbers (past 2^53 and exact decimals as strings), booleans,
+// text (capped), bytes as hex (capped).
 func appendHTMLValue(b []byte, n *dissect.Node) []byte {
 	v := n.Value
 	switch n.Field.Type {
 	case dissect.FTUint, dissect.FTFrameNum:
-		return strconv.AppendUint(b, v.N, 10)
+		return appendPageValue(b, 'u', v)
 	case dissect.FTInt:
-		return strconv.AppendInt(b, v.Int(), 10)
+		return appendPageValue(b, 'i', v)
 	case dissect.FTFloat:
+		if len(v.B) > 0 {
+			return appendPageValue(b, 'f', v)
+		}
 		if f := v.Float(); !math.IsNaN(f) && !math.IsInf(f, 0) {
 			return strconv.AppendFloat(b, f, 'g', -1, 64)
 		}

@@ -56,6 +56,27 @@ func chromium() (string, error) {
 	return "", fmt.Errorf("no chromium on PATH (apt-get install chromium, or set MCDISSECT_CHROMIUM)")
 }
 
+// newBrowser starts chromium for the test, stopped at its end or after
+// limit.
+func newBrowser(t *testing.T, bin string, limit time.Duration) context.Context {
+	t.Helper()
+	alloc, cancel := chromedp.NewExecAllocator(context.Background(),
+		chromedp.ExecPath(bin), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
+		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
+		chromedp.Flag("no-default-browser-check", true), chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1280, 800))
+	t.Cleanup(cancel)
+	browser, cancelBrowser := chromedp.NewContext(alloc)
+	t.Cleanup(cancelBrowser)
+	ctx, cancelT := context.WithTimeout(browser, limit)
+	t.Cleanup(cancelT)
+	if err := chromedp.Do(ctx); err != nil { // start the browser once
+		t.Fatal(err)
+	}
+	return ctx
+}
+
 // pageOf decodes a capture and writes its page to dir; it returns the
 // page's path and the records (clones), as the command would.
 func pageOf(t *testing.T, pcap, dir string) (string, []*record.Record) {
@@ -305,21 +326,7 @@ func TestHTMLInBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	pages := t.TempDir()
-	alloc, cancel := chromedp.NewExecAllocator(context.Background(),
-		chromedp.ExecPath(bin), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
-		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
-		chromedp.Flag("no-default-browser-check", true), chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1280, 800))
-	defer cancel()
-	browser, cancelBrowser := chromedp.NewContext(alloc)
-	defer cancelBrowser()
-	ctx, cancelT := context.WithTimeout(browser, 8*time.Minute)
-	defer cancelT()
-	if err := chromedp.Do(ctx); err != nil { // start the browser once
-		t.Fatal(err)
-	}
-	browser = ctx
+	browser := newBrowser(t, bin, 8*time.Minute)
 
 	// For a real capture of each protocol: a record, a field of it to
 	// click, a filter to compare with the display filter's count.
@@ -462,16 +469,22 @@ func TestHTMLInBrowser(t *testing.T) {
 			if exp := fmt.Sprintf("ok %d of %d records", want, len(recs)); got != exp && !(want == len(recs) && got == fmt.Sprintf("ok %d records", want)) {
 				t.Errorf("filter %q: %q, want %q", c.filter, got, exp)
 			}
-			// Text that is no filter is searched in the list.
+			// /text is searched in the list.
 			want = 0
 			for _, r := range recs {
 				if strings.Contains(strings.ToLower(string(AppendSummary(nil, r))), strings.ToLower(c.message)) {
 					want++
 				}
 			}
-			tb.eval(t, `(function(f){var e=document.getElementById('filter');e.value=f;e.dispatchEvent(new KeyboardEvent('keydown',{key:'Enter'}));return e.className+' '+document.getElementById('count').textContent})(`+jsString(c.message)+`)`, &got)
+			tb.eval(t, `(function(f){var e=document.getElementById('filter');e.value=f;e.dispatchEvent(new KeyboardEvent('keydown',{key:'Enter'}));return e.className+' '+document.getElementById('count').textContent})(`+jsString("/"+c.message)+`)`, &got)
 			if exp := fmt.Sprintf("text %d of %d records", want, len(recs)); got != exp {
 				t.Errorf("text %q: %q, want %q", c.message, got, exp)
+			}
+			// Text that is no filter is an error, under the box, and
+			// filters nothing.
+			tb.eval(t, `(function(f){var e=document.getElementById('filter');e.value=f;e.dispatchEvent(new KeyboardEvent('keydown',{key:'Enter'}));var x=document.getElementById('filtererr');return e.className+' '+(x.hidden?'':x.textContent)})(`+jsString(c.message)+`)`, &got)
+			if _, err := filter.Compile(c.message); err == nil || !strings.HasPrefix(got, "bad ") || !strings.Contains(got, strings.SplitN(err.Error(), "\n", 2)[0]) {
+				t.Errorf("text %q without /: %q, want the error %v", c.message, got, err)
 			}
 			tb.clean(t)
 		})

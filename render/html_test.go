@@ -65,12 +65,12 @@ func TestHTMLPageIsInert(t *testing.T) {
 			t.Errorf("%s is not JSON", id)
 		}
 	}
-	if !strings.Contains(page, "script-src "+cspHash(htmlScript)+";") || !strings.Contains(page, "<script>"+htmlScript+"</script>") {
+	if !strings.Contains(page, "script-src "+cspHash(htmlPageScript)+";") || !strings.Contains(page, "<script>"+htmlPageScript+"</script>") {
 		t.Error("the page's script is not the one the CSP names")
 	}
 	// What is not data (wire text may name URLs: heartbeats do) names
 	// no address either.
-	for _, s := range []string{htmlScript, htmlStyle, htmlBody, htmlCSP} {
+	for _, s := range []string{htmlFilterScript, htmlScript, htmlStyle, htmlBody, htmlCSP} {
 		if strings.Contains(s, "http:") || strings.Contains(s, "https:") || strings.Contains(s, "//") && strings.Contains(s, "url(") {
 			t.Errorf("the page's own text names a network address")
 		}
