@@ -24,7 +24,15 @@ import (
 type Later struct {
 	mu     sync.Mutex
 	recs   []laterRec
+	notes  map[laterTag]uint64
 	sealed bool
+}
+
+// laterTag names a fact about a PDU that is no request: the frame that
+// carried it and a tag of its protocol's choosing (Note).
+type laterTag struct {
+	frame uint64
+	tag   string
 }
 
 type laterRec struct{ key, resp uint64 }
@@ -87,6 +95,44 @@ func (l *Later) Lookup(frame uint64, kind uint8) (resp uint64, ok bool) {
 		return 0, false
 	}
 	return l.recs[i].resp, true
+}
+
+// Note records v, a fact the first pass learned after it had to output
+// the PDU of frame that tag names (a Classic ExtEntry's name: whether the
+// other side announced it too, known once the other side's list came).
+// Unlike Record's kinds, a tag tells apart any number of PDUs of one
+// frame. A fact noted twice for one tag keeps the first. Note does
+// nothing once the pass is over, or past MaxLater facts.
+func (l *Later) Note(frame uint64, tag string, v uint64) {
+	if l == nil {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.sealed || len(l.notes) >= MaxLater {
+		return
+	}
+	if l.notes == nil {
+		l.notes = map[laterTag]uint64{}
+	}
+	k := laterTag{frame, tag}
+	if _, dup := l.notes[k]; !dup {
+		l.notes[k] = v
+	}
+}
+
+// Noted returns what the first pass noted for frame and tag.
+func (l *Later) Noted(frame uint64, tag string) (v uint64, ok bool) {
+	if l == nil {
+		return 0, false
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.sealed {
+		return 0, false
+	}
+	v, ok = l.notes[laterTag{frame, tag}]
+	return v, ok
 }
 
 // Len is how many requests were recorded.

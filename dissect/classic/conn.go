@@ -30,6 +30,13 @@ type Conn struct {
 	level level
 
 	d dec // the packet being decoded; its buffers are reused across packets
+
+	// held are the ExtEntries waiting for the other side's list to say
+	// whether it announced them too (agreed.go).
+	held []heldExt
+	// Later, when set, is a two-pass run's record of what the first pass
+	// learned after it had to output an entry (-2).
+	Later *dissect.Later
 }
 
 type extAnn struct {

@@ -113,6 +113,9 @@ func (c *Conn) DecodeCut(p *dissect.PDU, data []byte, wireLen int, m dissect.Met
 	}
 	if len(data) == wireLen {
 		c.observe(m.Dir, data)
+		if len(c.held) > 0 && (data[0] == 0x10 || data[0] == 0x11) {
+			c.settleHeld() // agreed.go
+		}
 	}
 	d.c.Finish()
 	p.Message = pk.name
@@ -787,19 +790,7 @@ func decExtEntry(d *dec) {
 	if ni < 0 || vi < 0 || !d.tree {
 		return
 	}
-	other := dissect.DirS2C
-	if d.dir == dissect.DirS2C {
-		other = dissect.DirC2S
-	}
-	ov, ok := findExt(d.conn.ext[other], string(name))
-	switch {
-	case ok:
-		d.pdu().AddGenerated(0, FieldExtAgreed, dissect.Bool(true), "True: the other side announced it too (v"+strconv.FormatUint(uint64(ov), 10)+"; agreed v"+strconv.FormatUint(uint64(min(ov, v)), 10)+")")
-	case d.conn.extDeclare[other] >= 0 && len(d.conn.ext[other]) >= d.conn.extDeclare[other]:
-		d.pdu().AddGenerated(0, FieldExtAgreed, dissect.Bool(false), "False: the other side's list is complete without it")
-	default:
-		d.pdu().AddGenerated(0, FieldExtAgreed, dissect.Bool(false), "not yet known: the other side has not finished its list")
-	}
+	d.entryAgreed(string(name), v) // agreed.go
 }
 
 // decBulk: BulkBlockUpdate, count−1 then 256 indices, 256 blocks and, under

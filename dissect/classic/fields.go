@@ -64,10 +64,13 @@ var (
 	FieldExtName    = Registry.Str("classic.cpe.ext_name", "Extension name")
 	FieldExtVersion = Registry.Uint("classic.cpe.ext_version", "Extension version", dissect.BaseDec, nil)
 	FieldExtAgreed  = Registry.Bool("classic.cpe.agreed", "Announced by both sides")
-	FieldBulkCount  = Registry.Uint("classic.cpe.bulk_count", "Blocks in update", dissect.BaseDec, nil)
-	FieldBulkIndex  = Registry.Uint("classic.cpe.bulk_index", "Block index", dissect.BaseDec, nil)
-	FieldBulkUnused = Registry.Bytes("classic.cpe.bulk_unused", "Unused slots")
-	FieldBulkHigh   = Registry.Bytes("classic.cpe.bulk_high_bits", "High bits of block IDs (ExtendedBlocks)")
+	// FieldExtAgreedUnknown stands where classic.cpe.agreed is not known:
+	// its text says why (agreed.go).
+	FieldExtAgreedUnknown = Registry.Label("classic.cpe.agreed.unknown", "Announced by both sides")
+	FieldBulkCount        = Registry.Uint("classic.cpe.bulk_count", "Blocks in update", dissect.BaseDec, nil)
+	FieldBulkIndex        = Registry.Uint("classic.cpe.bulk_index", "Block index", dissect.BaseDec, nil)
+	FieldBulkUnused       = Registry.Bytes("classic.cpe.bulk_unused", "Unused slots")
+	FieldBulkHigh         = Registry.Bytes("classic.cpe.bulk_high_bits", "High bits of block IDs (ExtendedBlocks)")
 
 	FieldHeartbeat   = Registry.Label("classic.heartbeat", "Heartbeat")
 	FieldHBLine      = Registry.Str("classic.heartbeat.request_line", "Request line")

@@ -35,10 +35,14 @@ func init() {
 		Prefs:        prefs,
 		Detect:       Detect,
 		DetectServer: Detect, // a Classic server identifies itself with the same packet as the client
-		NewConn:      func(r *protocols.Run) protocols.Conn { return NewConn(session(r)) },
-		DecodesCut:   true,
-		Pictures:     pictures,
-		Objects:      []protocols.ObjectKind{{Kind: "level", Desc: "each Classic level's blocks (.bin) and a map of it seen from above (.png)"}},
+		NewConn: func(r *protocols.Run) protocols.Conn {
+			c := NewConn(session(r))
+			c.Later = r.Later // -2: what the first pass learned of entries it gave up on (agreed.go)
+			return c
+		},
+		DecodesCut: true,
+		Pictures:   pictures,
+		Objects:    []protocols.ObjectKind{{Kind: "level", Desc: "each Classic level's blocks (.bin) and a map of it seen from above (.png)"}},
 	})
 	protocols.Register(&protocols.Protocol{
 		Name:       "heartbeat",
