@@ -219,7 +219,8 @@ function preview(rec, i, kids) {
   }
   if (typeof v !== 'string' || name === 'classic.color_run') return null;
   // A pair whose value child shows the same text: the child previews it.
-  if ((kids[i] || []).some(function (k) { return nodeValue(rec, k) === v; })) return null;
+  // A text whose .styled child previews it, or whose child shows the same text.
+  if ((kids[i] || []).some(function (k) { return nodeValue(rec, k) === v || /\.styled$/.test(FIELDS[rec.n[k][0]][0]); })) return null;
   if (v.indexOf('\u00a7') >= 0 && !/\.raw$|^slp\.status\.json$/.test(name)) {
     box = el('div', 'mc'); legacyInto(box, v); return box;
   }

@@ -137,7 +137,7 @@ var packetCases = []pktCase{
 		"classic.pitch": "90° looking down 90° (raw 64)"}},
 	{"despawn", plain, dissect.DirS2C, cat(0x0c, 2), "Despawn Player", map[string]string{"classic.player_id": "2"}},
 	{"message s2c", plain, dissect.DirS2C, cat(0x0d, 0xff, "&eServer &cwarning"), "Message", map[string]string{
-		"classic.player_id": "-1 (255): self / the server", "classic.message": `"Server warning"`,
+		"classic.player_id": "-1 (255): self / the server", "classic.message": `"&eServer &cwarning"`, "classic.message.plain": `"Server warning"`,
 		"classic.color_run": `&e yellow #FF5: "Server "`}},
 	{"disconnect", plain, dissect.DirS2C, cat(0x0e, "Kicked: bye"), "Disconnect Player", map[string]string{"classic.disconnect_reason": `"Kicked: bye"`}},
 	{"user type", plain, dissect.DirS2C, cat(0x0f, 0x64), "Update User Type", map[string]string{"classic.user_type": "Op (0x64)"}},
@@ -394,8 +394,11 @@ func TestColours(t *testing.T) {
 	if err := dissect.Check(&p); err != nil {
 		t.Fatal(err)
 	}
-	if got := p.Nodes[p.Find("classic.message")].Value.Text(); got != "Red Green&zX&" {
-		t.Errorf("message %q", got)
+	if got := p.Nodes[p.Find("classic.message")].Value.Text(); got != "&cRed &aGreen&zX&" {
+		t.Errorf("message %q, want it as sent", got)
+	}
+	if got := p.Nodes[p.Find("classic.message.plain")].Value.Text(); got != "Red Green&zX&" {
+		t.Errorf("message.plain %q", got)
 	}
 	var runs []string
 	for i := range p.Nodes {

@@ -116,6 +116,7 @@ func (d *dec) str(f *dissect.Field, strip bool) ([]byte, int32) {
 		}
 	}
 	value := text
+	plainA, plainB := -1, -1 // the stripped text in d.out, when made
 	node := c.Open(f, 64)
 	if node == 0 {
 		// Lite: no nodes below the root; the value is still needed for the
@@ -127,16 +128,18 @@ func (d *dec) str(f *dissect.Field, strip bool) ([]byte, int32) {
 		c.Field(FieldText, 64, dissect.Value{})
 	} else {
 		p := d.pdu()
-		// The value is the wire's bytes (shown like a string), or the
-		// stripped text, made with the packet's other texts.
+		// The value is the wire's bytes, & codes included (shown like a
+		// string); the stripped text, made with the packet's other texts,
+		// is the .plain child's (the one MOTD rule, dissect/motd.go) and,
+		// with strip, the Info's.
 		p.Nodes[node].Value = dissect.B(text)
 		if hasColor {
-			if strip {
+			if strip || plainOf[f] != nil {
 				a := len(d.out)
 				d.out = stripColors(d.out, text)
-				value = d.out[a:]
-				if len(value) > 0 { // else the value stays the (empty) text
-					d.later = append(d.later, pending{node: node, a: int32(a), b: int32(len(d.out)), value: true})
+				plainA, plainB = a, len(d.out)
+				if strip {
+					value = d.out[a:]
 				}
 			}
 			d.colorRuns(text)
@@ -157,6 +160,9 @@ func (d *dec) str(f *dissect.Field, strip bool) ([]byte, int32) {
 		}
 	}
 	c.Close()
+	if pf := plainOf[f]; pf != nil && node > 0 {
+		d.addPlain(node, pf, text, plainA, plainB)
+	}
 	for i, b := range text {
 		if b == '&' && (i+1 == len(text) || !isColorDigit(text[i+1])) {
 			c.Expert(node, ExpertColorCode, f.Name+" at offset "+strconv.Itoa(base+i)+": '&' not followed by a colour digit 0-9 a-f, shown as text")
@@ -170,6 +176,29 @@ func (d *dec) str(f *dissect.Field, strip bool) ([]byte, int32) {
 		}
 	}
 	return value, node
+}
+
+// plainOf gives the texts with & colour codes their .plain field: the
+// value is the text as sent, the child the text without them (the one
+// MOTD rule, dissect/motd.go).
+var plainOf = map[*dissect.Field]*dissect.Field{
+	FieldServerName: FieldServerNamePlain,
+	FieldMOTD:       FieldMOTDPlain,
+	FieldMessage:    FieldMessagePlain,
+	FieldReason:     FieldReasonPlain,
+}
+
+// addPlain adds the .plain child of a string node: the text itself when it
+// has no colour code, else the stripped text d.out[a:b].
+func (d *dec) addPlain(node int32, pf *dissect.Field, text []byte, a, b int) {
+	i := d.pdu().AddGenerated(node, pf, dissect.B(text), "")
+	if a >= 0 {
+		if b > a {
+			d.later = append(d.later, pending{node: i, a: int32(a), b: int32(b), value: true})
+		} else {
+			d.pdu().Nodes[i].Value = dissect.Value{}
+		}
+	}
 }
 
 // colorRuns adds one node per run of text in one colour: "&c" starts a red
@@ -223,8 +252,21 @@ func (d *dec) cutStr(f *dissect.Field, strip bool) []byte {
 		n--
 	}
 	text := raw[:n:n]
-	if i := c.Field(f, 64, dissect.Value{}); i > 0 {
+	i := c.Field(f, 64, dissect.Value{})
+	if p := d.pdu(); i < 0 && !p.Lite && len(p.Nodes) > 1 && p.Nodes[len(p.Nodes)-1].Field == f {
+		i = int32(len(p.Nodes) - 1) // the node the cursor's failure added, over the bytes left
+	}
+	if i > 0 {
 		d.pdu().Nodes[i].Value = dissect.B(text)
+		if pf := plainOf[f]; pf != nil {
+			a := len(d.out)
+			d.out = stripColors(d.out, text)
+			if len(d.out)-a == len(text) { // no colour code
+				d.out = d.out[:a]
+				a = -1
+			}
+			d.addPlain(i, pf, text, a, len(d.out))
+		}
 	}
 	if strip {
 		d.tmp = stripColors(d.tmp[:0], text)

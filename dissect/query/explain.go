@@ -24,7 +24,8 @@ var explanations = map[string]string{
 	"query.token_string":      "The handshake response's challenge token, written as a decimal number in ASCII and ended by a NUL byte, e.g. \"9513307\\0\". The client must parse it and send it back as four binary bytes, 00 91 29 5B for that example (Query protocol page, 2012).",
 	"query.padding":           "Four bytes after the token, normally 00 00 00 00, that turn a basic stat request (11 bytes) into a full stat request (15 bytes). The server looks only at the length, never at the bytes (Query protocol page, 2012).",
 
-	"query.motd":             "The server's message of the day, as a NUL-terminated string; the full stat sends it under the key hostname. It may hold § formatting codes, and some servers even put NUL bytes in it, which makes naive parsers see keys that are not there.",
+	"query.motd":             "The server's message of the day, as a NUL-terminated string; the full stat sends it under the key hostname. The value is the text as sent, § formatting codes included (query.motd.plain is the text without them), and some servers even put NUL bytes in it, which makes naive parsers see keys that are not there.",
+	"query.motd.plain":       "The MOTD without its § formatting codes (each § and the character after it), worked out by the dissector: what a player reads. Every protocol's MOTD has such a .plain field beside the value as sent.",
 	"query.gametype":         "The game type string, always SMP (survival multiplayer) on a vanilla server. It is a leftover of the GameSpy protocol, where one query served many kinds of game.",
 	"query.map":              "The name of the server's main world (level-name in server.properties), usually world. GameSpy called every game's level a map.",
 	"query.numplayers":       "How many players are online, sent as decimal text, not as a number. Every value in Query's stat responses is text, except the basic stat's host port.",

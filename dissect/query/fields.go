@@ -41,6 +41,7 @@ var (
 
 	// Basic stat response, and the plain fields of the well-known full-stat keys.
 	fMOTD          = Registry.Add(dissect.Field{Name: "query.motd", Label: "MOTD", Type: dissect.FTString})
+	fMOTDPlain     = Registry.Str("query.motd.plain", "MOTD without formatting codes")
 	fGametype      = Registry.Str("query.gametype", "Game type")
 	fMap           = Registry.Str("query.map", "Map")
 	fNumPlayers    = Registry.Str("query.numplayers", "Number of players")

@@ -364,6 +364,9 @@ func wellKnown(c *dissect.Cursor, st *fullState, k int, vi int32, value []byte, 
 		if !st.haveMOTD {
 			st.motd, st.haveMOTD = value, true
 		}
+		control(c, vi, value)
+		c.P.AddPlain(vi, fMOTDPlain, value)
+		return
 	case keyNumPlayers:
 		st.np, st.npOK = numberValue(c, vi, fNumPlayersVal, value, vo, "query.numplayers", 0)
 		st.npNode = vi

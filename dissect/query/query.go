@@ -408,6 +408,7 @@ func basicStat(c *dissect.Cursor, info *infoFacts) {
 	} else {
 		motd, mi = c.CString(fMOTD)
 	}
+	p.AddPlain(mi, fMOTDPlain, motd)
 	gt, gi := c.CString(fGametype)
 	control(c, gi, gt)
 	mp, mpi := c.CString(fMap)

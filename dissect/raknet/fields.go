@@ -37,6 +37,7 @@ var (
 	// The status string's fields, in order.
 	fEdition    = Registry.Str("raknet.pong.edition", "Edition")
 	fMOTD       = Registry.Str("raknet.pong.motd", "MOTD")
+	fMOTDPlain  = Registry.Str("raknet.pong.motd.plain", "MOTD without formatting codes")
 	fProtocol   = Registry.Str("raknet.pong.protocol", "Protocol version")
 	fVersion    = Registry.Str("raknet.pong.version", "Version")
 	fOnline     = Registry.Str("raknet.pong.players.online", "Players online")

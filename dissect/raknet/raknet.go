@@ -201,6 +201,8 @@ func pong(c *dissect.Cursor, info *facts) {
 		i := p.AddNode(si, f, off+start, n, dissect.B(v))
 		if !p.Lite {
 			switch f {
+			case fMOTD:
+				p.AddPlain(i, fMOTDPlain, v)
 			case fEdition:
 				if string(v) != "MCPE" && string(v) != "MCEE" {
 					p.AddExpert(i, eEdition, "raknet.pong.edition at offset "+strconv.Itoa(off+start)+": "+strconv.Quote(string(short(v)))+", expected MCPE or MCEE")

@@ -52,6 +52,7 @@ type decoding struct {
 	jp      jparser
 	plain   []byte
 	styled  []byte
+	raw     []byte // a chat component's text as sent, § codes included
 	scratch []byte
 	dbuf    []byte
 	vname   []byte // the status version name, for the Info column
@@ -186,11 +187,11 @@ func (c *Conn) Close() {
 // some 40 KB) and held for its life. A sync.Pool, because the Conns of
 // different connections may be decoded on different goroutines.
 type spareBufs struct {
-	zr                                        io.ReadCloser
-	zsrc                                      *bytes.Reader
-	zbuf                                      []byte
-	jn                                        []jnode
-	plain, styled, scratch, dbuf, vname, info []byte
+	zr                                             io.ReadCloser
+	zsrc                                           *bytes.Reader
+	zbuf                                           []byte
+	jn                                             []jnode
+	plain, styled, raw, scratch, dbuf, vname, info []byte
 }
 
 var spares = sync.Pool{New: func() any { return new(spareBufs) }}
@@ -219,7 +220,7 @@ func (c *Conn) borrow() {
 	sp := spares.Get().(*spareBufs)
 	c.spare = sp
 	c.zr, c.zsrc, c.zbuf, c.jp.n = sp.zr, sp.zsrc, sp.zbuf, sp.jn
-	c.plain, c.styled, c.scratch, c.dbuf, c.vname, c.info = sp.plain, sp.styled, sp.scratch, sp.dbuf, sp.vname, sp.info
+	c.plain, c.styled, c.raw, c.scratch, c.dbuf, c.vname, c.info = sp.plain, sp.styled, sp.raw, sp.scratch, sp.dbuf, sp.vname, sp.info
 	*sp = spareBufs{}
 }
 
@@ -235,14 +236,14 @@ func (c *Conn) giveBack() {
 	if cap(jn) > maxSpareNodes {
 		jn = nil
 	}
-	*sp = spareBufs{zr: c.zr, zsrc: c.zsrc, zbuf: c.zbuf, jn: jn, plain: spare(c.plain), styled: spare(c.styled), scratch: spare(c.scratch), dbuf: spare(c.dbuf), vname: spare(c.vname), info: spare(c.info)}
+	*sp = spareBufs{zr: c.zr, zsrc: c.zsrc, zbuf: c.zbuf, jn: jn, plain: spare(c.plain), styled: spare(c.styled), raw: spare(c.raw), scratch: spare(c.scratch), dbuf: spare(c.dbuf), vname: spare(c.vname), info: spare(c.info)}
 	spares.Put(sp)
 	if c.zsrc != nil {
 		c.zsrc.Reset(nil) // let go of the last packet
 	}
 	c.zr, c.zsrc, c.zbuf = nil, nil, nil
 	c.jp = jparser{}
-	c.plain, c.styled, c.scratch, c.dbuf, c.vname, c.info = nil, nil, nil, nil, nil, nil
+	c.plain, c.styled, c.raw, c.scratch, c.dbuf, c.vname, c.info = nil, nil, nil, nil, nil, nil, nil
 }
 
 // GiveUp stops holding p for its response: the pipeline calls it when it

@@ -273,7 +273,9 @@ func (c *Conn) kick(cur *dissect.Cursor) {
 		ps, pi := part(FieldLegacyProtocol, cuts[0]+2, cuts[1], false)
 		num(FieldLegacyProtocol, ps, pi)
 		ver, _ := part(FieldLegacyVersion, cuts[1]+2, cuts[2], false)
-		motd, _ = part(FieldLegacyMOTD, cuts[2]+2, cuts[3], false)
+		var motdI int32
+		motd, motdI = part(FieldLegacyMOTD, cuts[2]+2, cuts[3], false)
+		p.AddPlain(motdI, FieldLegacyMOTDPlain, []byte(motd))
 		var oi, mi int32
 		online, oi = part(FieldLegacyOnline, cuts[3]+2, cuts[4], false)
 		num(FieldLegacyOnline, online, oi)
@@ -281,7 +283,9 @@ func (c *Conn) kick(cur *dissect.Cursor) {
 		num(FieldLegacyMax, max, mi)
 		p.Info = "Legacy Kick (1.4+), protocol " + ps + ", " + safeShort([]byte(ver)) + ", " + strconv.Quote(safeShort([]byte(motd))) + ", " + online + "/" + max + " players"
 	} else {
-		motd, _ = part(FieldLegacyMOTD, 0, cuts[0], false)
+		var motdI int32
+		motd, motdI = part(FieldLegacyMOTD, 0, cuts[0], false)
+		p.AddPlain(motdI, FieldLegacyMOTDPlain, []byte(motd))
 		var oi, mi int32
 		online, oi = part(FieldLegacyOnline, cuts[0]+2, cuts[1], false)
 		num(FieldLegacyOnline, online, oi)

@@ -386,18 +386,19 @@ func TestStatusJSONEdgeCases(t *testing.T) {
 	long := strings.Repeat("x", 32767-len(`{"description":""}`))
 	for _, c := range []struct {
 		name, json string
-		desc       string // plain description, "" for none
+		desc       string // plain description (slp.status.description.plain), "" for none
+		sent       string // the description as sent, when it differs (its § codes)
 		experts    []string
 		noTree     bool
 	}{
-		{name: "description string with § codes", json: `{"description":"§6Gold §lbold§r plain","players":{"max":1,"online":0}}`, desc: "Gold bold plain"},
+		{name: "description string with § codes", json: `{"description":"§6Gold §lbold§r plain","players":{"max":1,"online":0}}`, desc: "Gold bold plain", sent: "§6Gold §lbold§r plain"},
 		{name: "translate only", json: `{"description":{"translate":"multiplayer.status.cannot_connect"},"players":{"max":1,"online":0}}`, desc: "multiplayer.status.cannot_connect"},
 		{name: "translate with", json: `{"description":{"translate":"chat.type.text","with":["Steve","hi"]},"players":{"max":1,"online":0}}`, desc: "chat.type.text[Steve, hi]"},
 		{name: "array component", json: `{"description":["",{"text":"a","color":"red"},"b"],"players":{"max":1,"online":0}}`, desc: "ab"},
 		{name: "players missing, protocol -1", json: `{"version":{"name":"Velocity","protocol":-1},"description":"proxy"}`, desc: "proxy", experts: []string{"slp.status.players.missing"}},
 		{name: "sample as MOTD lines", json: `{"players":{"max":1,"online":0,"sample":[{"name":"§aWelcome","id":"00000000-0000-0000-0000-000000000000"}]},"description":""}`, experts: []string{"slp.status.players.sample.motd"}},
 		{name: "raw newline in string", json: "{\"description\":\"line1\nline2\",\"players\":{\"max\":1,\"online\":0}}", desc: "line1\nline2", experts: []string{"slp.status.json.control_char"}},
-		{name: "escapes", json: `{"description":"a\u00a7cb\n\"q\"","players":{"max":1,"online":0}}`, desc: "ab\n\"q\""},
+		{name: "escapes", json: `{"description":"a\u00a7cb\n\"q\"","players":{"max":1,"online":0}}`, desc: "ab\n\"q\"", sent: "a§cb\n\"q\""},
 		{name: "does not parse", json: `{"description":"x",}`, experts: []string{"slp.status.json.invalid"}, noTree: true},
 		{name: "cut JSON", json: `{"description":"x"`, experts: []string{"slp.status.json.invalid"}, noTree: true},
 		{name: "deep nesting", json: strings.Repeat("[", 100) + strings.Repeat("]", 100), experts: []string{"slp.status.json.limit"}, noTree: true},
@@ -420,8 +421,15 @@ func TestStatusJSONEdgeCases(t *testing.T) {
 				t.Errorf("tree present = %v, want %v\n%s", resp.Find("slp.status") >= 0, !c.noTree, dump(resp))
 			}
 			if c.desc != "" {
-				if got := node(t, resp, "slp.status.description").Value.Text(); got != c.desc {
-					t.Errorf("description %q, want %q", got, c.desc)
+				if got := node(t, resp, "slp.status.description.plain").Value.Text(); got != c.desc {
+					t.Errorf("plain description %q, want %q", got, c.desc)
+				}
+				sent := c.sent
+				if sent == "" {
+					sent = c.desc
+				}
+				if got := node(t, resp, "slp.status.description").Value.Text(); got != sent {
+					t.Errorf("description %q, want it as sent: %q", got, sent)
 				}
 			}
 			for _, e := range c.experts {

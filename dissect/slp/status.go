@@ -347,17 +347,26 @@ func hasSection(b []byte) bool {
 	return false
 }
 
-// description renders the MOTD to plain text (and, when it has colours or
-// styles, a bracketed rendering of them) on a node over its JSON value.
+// description renders the MOTD on a node over its JSON value: its text as
+// sent, § codes included (the value), the plain text (.plain, and the
+// Info) and, when it has colours or styles, a bracketed rendering of them
+// (.styled).
 func (t *statusTree) description(st, m int32) string {
 	if t.p.Lite {
 		// the styled rendering is only shown in the tree
-		t.c.plain, t.c.styled = t.c.plain[:0], t.c.styled[:0]
+		t.c.plain, t.c.styled, t.c.raw = t.c.plain[:0], t.c.styled[:0], t.c.raw[:0]
 		t.c.chat(t.j, m, 0)
 		return string(t.c.plain)
 	}
 	plain, styled := t.c.renderChat(t.j, m)
-	n := t.add(st, FieldDescription, m, dissect.S(plain))
+	raw := plain
+	if string(t.c.raw) != plain {
+		raw = string(t.c.raw)
+	}
+	n := t.add(st, FieldDescription, m, dissect.S(raw))
+	if n > 0 {
+		t.p.AddGenerated(n, FieldDescPlain, dissect.S(plain), "")
+	}
 	if styled != plain {
 		t.p.AddGenerated(n, FieldDescStyled, dissect.S(styled), "")
 	}
@@ -395,7 +404,7 @@ const (
 // translate, extra..., or an array) as plain text with § codes removed,
 // and as text with colours and styles written out: "[gold]Hello".
 func (c *Conn) renderChat(j *jparser, i int32) (plain, styled string) {
-	c.plain, c.styled = c.plain[:0], c.styled[:0]
+	c.plain, c.styled, c.raw = c.plain[:0], c.styled[:0], c.raw[:0]
 	c.chat(j, i, 0)
 	plain = string(c.plain)
 	if string(c.styled) == plain {
@@ -468,11 +477,13 @@ func (c *Conn) chat(j *jparser, i int32, depth int) {
 func (c *Conn) both(s string) {
 	c.plain = append(c.plain, s...)
 	c.styled = append(c.styled, s...)
+	c.raw = append(c.raw, s...)
 }
 
 // legacyText appends text whose § codes are removed from the plain form
 // and written out in the styled form. §x§R§R§G§G§B§B is a hex colour.
 func (c *Conn) legacyText(b []byte) {
+	c.raw = append(c.raw, b...)
 	for k := 0; k < len(b); {
 		if b[k] == 0xC2 && k+1 < len(b) && b[k+1] == 0xA7 {
 			if k+2 >= len(b) {
