@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -31,6 +32,58 @@ func (t FieldType) String() string {
 		return fieldTypeNames[t]
 	}
 	return fmt.Sprintf("Unknown (%d)", uint8(t))
+}
+
+// FTName is the field's type as Wireshark names it (tshark -G fields):
+// FT_UINT8 to FT_UINT64 and FT_INT8 to FT_INT64 by the field's Width when
+// it declares one, else FT_UINT32 and FT_INT32, the types Wireshark
+// declares for variable-length integers (VarInts); FT_DOUBLE for floats.
+func (f *Field) FTName() string {
+	switch f.Type {
+	case FTUint, FTInt:
+		t := "FT_UINT"
+		if f.Type == FTInt {
+			t = "FT_INT"
+		}
+		switch f.Width {
+		case 1, 2, 3, 4, 5, 6, 7, 8:
+			return t + strconv.Itoa(8*f.Width)
+		}
+		return t + "32"
+	case FTBool:
+		return "FT_BOOLEAN"
+	case FTFloat:
+		return "FT_DOUBLE"
+	case FTString:
+		return "FT_STRING"
+	case FTBytes:
+		return "FT_BYTES"
+	case FTFrameNum:
+		return "FT_FRAMENUM"
+	case FTAbsTime:
+		return "FT_ABSOLUTE_TIME"
+	case FTProtocol:
+		return "FT_PROTOCOL"
+	}
+	return "FT_NONE"
+}
+
+// BaseName is the field's display base as Wireshark names it (tshark -G
+// fields): BASE_DEC, BASE_HEX or BASE_DEC_HEX for integers, "" otherwise.
+func (f *Field) BaseName() string {
+	switch f.Type {
+	case FTUint, FTInt:
+		switch f.Base {
+		case BaseHex:
+			return "BASE_HEX"
+		case BaseDecHex:
+			return "BASE_DEC_HEX"
+		}
+		return "BASE_DEC"
+	case FTFrameNum:
+		return "BASE_NONE"
+	}
+	return ""
 }
 
 // Base is the display base of an integer field.

@@ -119,6 +119,10 @@ func appendBase(dst []byte, b Base, v uint64, width int) []byte {
 	return AppendUint(dst, v)
 }
 
+// AppendHexNum appends v as "0x" and lowercase hex digits, zero-padded to
+// 2*width digits (width in bytes), as tshark prints a hex field.
+func AppendHexNum(dst []byte, v uint64, width int) []byte { return appendHexNum(dst, v, width) }
+
 // appendHexNum appends v as "0x" and lowercase hex digits, zero-padded to
 // 2*width digits, written straight into dst.
 func appendHexNum(dst []byte, v uint64, width int) []byte {

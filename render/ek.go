@@ -73,6 +73,18 @@ func (e *ekRenderer) Append(b []byte, r *record.Record, _ bool) []byte {
 func (e *ekRenderer) appendFields(b []byte, r *record.Record) []byte {
 	first := true
 	for _, fr := range e.o.Fields {
+		if c := columnOf(fr); c != 0 {
+			if !first {
+				b = append(b, ',')
+			}
+			first = false
+			e.key = appendUnderscored(e.key[:0], fr.Name)
+			b = appendJSONBytes(b, e.key)
+			b = append(b, `:["`...)
+			b = appendJSONEscaped(b, string(appendColumn(nil, r, c, e.o.Time)))
+			b = append(b, `"]`...)
+			continue
+		}
 		n := 0
 		fr.Each(r, func(nd *dissect.Node) {
 			if n == 0 {

@@ -54,13 +54,27 @@ func (f *fieldsRenderer) Append(b []byte, r *record.Record, _ bool) []byte {
 			b = append(b, f.o.Separator...)
 		}
 		start, count := len(b), 0
+		if c := columnOf(fr); c != 0 { // columns.go
+			b = appendColumn(b, r, c, f.o.Time)
+			b = f.quote(b, start)
+			continue
+		}
+		want := f.o.OccurrenceN
+		if want < 0 { // counted from the last
+			total := 0
+			fr.Each(r, func(*dissect.Node) { total++ })
+			want += total + 1
+			if want <= 0 {
+				want = -1 // before the first: none
+			}
+		}
+		seen := 0
 		fr.Each(r, func(n *dissect.Node) {
-			switch f.o.Occurrence {
-			case 'f':
-				if count > 0 {
-					return
-				}
-			case 'l':
+			seen++
+			switch {
+			case f.o.Occurrence == 'f' && count > 0, want != 0 && seen != want:
+				return
+			case f.o.Occurrence == 'l':
 				b = b[:start]
 				count = 0
 			}
@@ -110,12 +124,23 @@ func (f *fieldsRenderer) quote(b []byte, start int) []byte {
 }
 
 // AppendRaw appends a node's value as -T fields shows it: the number itself
-// in decimal, True/False, text escaped but unquoted, bytes in hex with
-// colons, like tshark.
+// in decimal (in hex, 0x and as many digits as the field's width, for a
+// field whose base is hex), True/False, text escaped but unquoted, bytes
+// in hex with colons, like tshark.
 func AppendRaw(b []byte, n *dissect.Node) []byte {
 	v := n.Value
 	switch n.Field.Type {
 	case dissect.FTUint, dissect.FTFrameNum:
+		if n.Field.Base == dissect.BaseHex {
+			// As tshark prints a BASE_HEX field: 0x and the digits of
+			// the field's width (tcp.flags 0x0018, query.session_id
+			// 0x01010101), the value names left out.
+			w := int(n.Length)
+			if w == 0 || n.Flags&dissect.FlagGenerated != 0 {
+				w = n.Field.Width
+			}
+			return dissect.AppendHexNum(b, v.N, w)
+		}
 		return dissect.AppendUint(b, v.N)
 	case dissect.FTInt:
 		return dissect.AppendInt(b, v.Int())

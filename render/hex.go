@@ -6,16 +6,14 @@ import (
 	"github.com/mcdissect/mcdissect/dissect"
 )
 
-// maxHexLinesPerField bounds the dump of one long field (a 1024-byte level
-// chunk, a favicon); the rest is summarised in one line.
-const maxHexLinesPerField = 8
-
 // appendHexDump appends the PDU's bytes laid out by field: one block per
 // leaf field, in offset order, each line giving the offset, up to 16 bytes
 // in hex, the same bytes as ASCII, and the field's label on the block's
 // first line, so that a learner can match every tree line to its bytes.
 // Leaves cover every byte of a PDU (undissected bytes are leaves too), so
-// the blocks together are the whole PDU. hasChild is scratch space for the
+// the blocks together are the whole PDU, every byte of it, however long
+// a field (a 1024-byte level chunk, a favicon), as tshark's -x shows every
+// byte of a frame. hasChild is scratch space for the
 // leaf marks, returned for reuse: no allocation per record.
 func appendHexDump(dst []byte, p *dissect.PDU, o *Options, hasChild []bool) ([]byte, []bool) {
 	hasChild = slices.Grow(hasChild[:0], len(p.Nodes))[:len(p.Nodes)]
@@ -33,14 +31,7 @@ func appendHexDump(dst []byte, p *dissect.PDU, o *Options, hasChild []bool) ([]b
 		}
 		b := p.Data[n.Offset : n.Offset+n.Length]
 		mask := redacted(o, n)
-		lines := 0
 		for off := 0; off < len(b) || off == 0; off += 16 {
-			if lines == maxHexLinesPerField && len(b)-off > 16 {
-				dst = append(dst, "      … "...)
-				dst = dissect.AppendInt(dst, int64(len(b)-off))
-				dst = append(dst, " more bytes\n"...)
-				break
-			}
 			chunk := b[off:min(off+16, len(b))]
 			dst = appendOffset(dst, int(n.Offset)+off)
 			dst = append(dst, "  "...)
@@ -75,7 +66,6 @@ func appendHexDump(dst []byte, p *dissect.PDU, o *Options, hasChild []bool) ([]b
 				}
 			}
 			dst = append(dst, '\n')
-			lines++
 			if len(b) == 0 {
 				break
 			}

@@ -388,14 +388,16 @@ func (h *htmlRenderer) appendRecord(b []byte, r *record.Record) []byte {
 
 // maskedRanges are the byte ranges of the nodes --redact masks, nil
 // without --redact.
-func (h *htmlRenderer) maskedRanges(p *dissect.PDU) [][2]int {
-	if !h.o.Redact {
+func (h *htmlRenderer) maskedRanges(p *dissect.PDU) [][2]int { return maskedRanges(&h.o, p) }
+
+func maskedRanges(o *Options, p *dissect.PDU) [][2]int {
+	if !o.Redact {
 		return nil
 	}
 	var out [][2]int
 	for i := range p.Nodes {
 		n := &p.Nodes[i]
-		if redacted(&h.o, n) && n.Length > 0 && int(n.Offset)+int(n.Length) <= len(p.Data) {
+		if redacted(o, n) && n.Length > 0 && int(n.Offset)+int(n.Length) <= len(p.Data) {
 			out = append(out, [2]int{int(n.Offset), int(n.Length)})
 		}
 	}

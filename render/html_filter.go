@@ -42,8 +42,8 @@ type pageFilter struct {
 // follows (html_filter.js, pseudoOf): a member of the record ({"r": key}:
 // f frame, k protocol, dir direction, m message if any, st the TCP stream
 // if not -1, e its expert items' names, parts its frames), both ends of a
-// conversation ({"both": [source, destination]}: source values first, as
-// the combined field gives them), a flag of tcp.flags ({"bit": [field,
+// conversation ({"both": [first, second]}: in the order the combined
+// field gives them, Ethernet's destination first as in tshark), a flag of tcp.flags ({"bit": [field,
 // mask]}), or frame.time_epoch from frame.time ({"epoch": field}).
 // TestPageDerive checks each rule against the field on every sample.
 var derive = map[string]string{
@@ -58,7 +58,7 @@ var derive = map[string]string{
 	"ipv6.addr":             `{"both":["ipv6.src","ipv6.dst"]}`,
 	"tcp.port":              `{"both":["tcp.srcport","tcp.dstport"]}`,
 	"udp.port":              `{"both":["udp.srcport","udp.dstport"]}`,
-	"eth.addr":              `{"both":["eth.src","eth.dst"]}`,
+	"eth.addr":              `{"both":["eth.dst","eth.src"]}`,
 	"tcp.flags.fin":         `{"bit":["tcp.flags",1]}`,
 	"tcp.flags.syn":         `{"bit":["tcp.flags",2]}`,
 	"tcp.flags.reset":       `{"bit":["tcp.flags",4]}`,

@@ -20,6 +20,10 @@ type Options struct {
 	Separator  string
 	Aggregator string
 	Occurrence byte // 'a' all (default), 'f' first, 'l' last
+	// OccurrenceN, when not 0, keeps only the Nth occurrence (-E
+	// occurrence=N): 1 is the first, -1 the last, as Wireshark numbers
+	// a custom column's occurrences.
+	OccurrenceN int
 	// Quote, when set ('"' or '\''), wraps each field (and header name) in
 	// it, a quote inside a value doubled as in CSV, so that a separator
 	// inside a value cannot split it (-E quote=d|s).
@@ -69,7 +73,8 @@ func NewAppender(format string, o Options) Appender {
 	return New(format, io.Discard, o).(Appender)
 }
 
-// New returns the renderer for format "text", "json", "ek", "fields" or "html". It
+// New returns the renderer for format "text", "json", "ek", "fields",
+// "pdml", "psml" or "html". It
 // buffers its output; End flushes it.
 func New(format string, w io.Writer, o Options) Writer {
 	bw := bufio.NewWriterSize(w, 64<<10)
@@ -88,6 +93,10 @@ func New(format string, w io.Writer, o Options) Writer {
 		return &ekRenderer{w: bw, o: o, clock: stampCache{sep: 'T'}}
 	case "html":
 		return newHTML(bw, o)
+	case "pdml":
+		return newPDML(bw, o) // pdml.go
+	case "psml":
+		return &psmlRenderer{w: bw, o: o}
 	}
 	return &textRenderer{w: bw, o: o}
 }

@@ -55,7 +55,7 @@ var (
 	FieldIPHdrLen   = RegIP.Add(dissect.Field{Name: "ip.hdr_len", Label: "Header length", Type: dissect.FTUint, Unit: "bytes"})
 	FieldIPDSField  = RegIP.Uint("ip.dsfield", "Differentiated Services Field", dissect.BaseHex, nil)
 	FieldIPLen      = RegIP.Uint("ip.len", "Total length", dissect.BaseDec, nil)
-	FieldIPID       = RegIP.Uint("ip.id", "Identification", dissect.BaseDecHex, nil)
+	FieldIPID       = RegIP.Add(dissect.Field{Name: "ip.id", Label: "Identification", Type: dissect.FTUint, Base: dissect.BaseDecHex, Width: 2})
 	FieldIPFlags    = RegIP.Uint("ip.flags", "Flags", dissect.BaseHex, nil)
 	FieldIPFlagDF   = RegIP.Bool("ip.flags.df", "Don't fragment")
 	FieldIPFlagMF   = RegIP.Bool("ip.flags.mf", "More fragments")

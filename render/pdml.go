@@ -1,0 +1,385 @@
+package render
+
+import (
+	"bufio"
+	"encoding/hex"
+	"strings"
+
+	"github.com/mcdissect/mcdissect/dissect"
+	"github.com/mcdissect/mcdissect/dissect/netlayers"
+	"github.com/mcdissect/mcdissect/record"
+)
+
+// -T pdml and -T psml: tshark's XML, in the shape scripts read. PSML is
+// the packet list, one <packet> of <section>s (No., Time, Source,
+// Destination, Protocol, Length, Info) per record. PDML is the tree: per
+// record a <packet> of <proto>s (geninfo, frame, eth, ip or ipv6, tcp or
+// udp, then the Minecraft protocol), each of nested <field>s with tshark's
+// attributes: name, showname (the tree line), size and pos (the bytes it
+// spans: in the frame for the layers, in the PDU for Minecraft's), show
+// (its value as -T fields prints it, booleans as 1 and 0) and value (its
+// bytes in hex). Records are PDUs: a frame that completes two PDUs is two
+// packets, as in the other outputs. Text from the wire is escaped as
+// everywhere (dissect.AppendSafe), then for XML.
+
+type psmlRenderer struct {
+	w    *bufio.Writer
+	o    Options
+	line []byte
+}
+
+const xmlHead = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
+
+func (p *psmlRenderer) Begin() error {
+	b := append([]byte(xmlHead), "<psml version=\"0\" creator=\"mcdissect\">\n<structure>\n"...)
+	for _, t := range ColumnTitles {
+		b = append(b, "<section>"...)
+		b = appendXMLText(b, t)
+		b = append(b, "</section>\n"...)
+	}
+	b = append(b, "</structure>\n\n"...)
+	_, err := p.w.Write(b)
+	return err
+}
+
+func (p *psmlRenderer) Append(b []byte, r *record.Record, _ bool) []byte {
+	b = append(b, "<packet>\n"...)
+	for c := colNo; c <= colInfo; c++ {
+		b = append(b, "<section>"...)
+		start := len(b)
+		b = appendColumn(b, r, c, p.o.Time)
+		b = escapeXMLTail(b, start)
+		b = append(b, "</section>\n"...)
+	}
+	return append(b, "</packet>\n\n"...)
+}
+
+func (p *psmlRenderer) Record(r *record.Record) error {
+	p.line = p.Append(p.line[:0], r, false)
+	_, err := p.w.Write(p.line)
+	return err
+}
+
+func (p *psmlRenderer) Raw(b []byte, _ int) error { _, err := p.w.Write(b); return err }
+func (p *psmlRenderer) Flush() error              { return p.w.Flush() }
+func (p *psmlRenderer) End() error {
+	p.w.WriteString("</psml>\n")
+	return p.w.Flush()
+}
+
+type pdmlRenderer struct {
+	w    *bufio.Writer
+	o    Options
+	line []byte
+}
+
+func newPDML(w *bufio.Writer, o Options) *pdmlRenderer {
+	return &pdmlRenderer{w: w, o: o}
+}
+
+func (p *pdmlRenderer) Begin() error {
+	b := append([]byte(xmlHead), "<pdml version=\"0\" creator=\"mcdissect\""...)
+	if p.o.Title != "" {
+		b = append(b, " capture_file=\""...)
+		b = appendXMLAttr(b, p.o.Title)
+		b = append(b, '"')
+	}
+	b = append(b, ">\n"...)
+	_, err := p.w.Write(b)
+	return err
+}
+
+func (p *pdmlRenderer) Record(r *record.Record) error {
+	p.line = p.Append(p.line[:0], r, false)
+	_, err := p.w.Write(p.line)
+	return err
+}
+
+func (p *pdmlRenderer) Raw(b []byte, _ int) error { _, err := p.w.Write(b); return err }
+func (p *pdmlRenderer) Flush() error              { return p.w.Flush() }
+func (p *pdmlRenderer) End() error {
+	p.w.WriteString("</pdml>\n")
+	return p.w.Flush()
+}
+
+func (p *pdmlRenderer) Append(b []byte, r *record.Record, _ bool) []byte {
+	size := len(r.PDU.Data)
+	if i := r.Net.Find("frame.cap_len"); i >= 0 {
+		size = int(r.Net.Nodes[i].Value.N)
+	}
+	b = append(b, "<packet>\n"...)
+	// geninfo, as tshark writes it: the values of num, len and caplen in hex.
+	b = append(b, "  <proto name=\"geninfo\" pos=\"0\" showname=\"General information\" size=\""...)
+	b = dissect.AppendInt(b, int64(size))
+	b = append(b, "\">\n"...)
+	b = p.genField(b, "num", "Number", r.Frame, size)
+	if i := r.Net.Find("frame.len"); i >= 0 {
+		b = p.genField(b, "len", "Frame Length", r.Net.Nodes[i].Value.N, size)
+		b = p.genField(b, "caplen", "Captured Length", uint64(size), size)
+	}
+	b = append(b, "    <field name=\"timestamp\" pos=\"0\" show=\""...)
+	b = dissect.AppendAbsTime(b, r.Time)
+	b = append(b, "\" showname=\"Captured Time\" value=\""...)
+	b = netlayers.AppendEpoch9(b, r.Time)
+	b = append(b, "\" size=\""...)
+	b = dissect.AppendInt(b, int64(size))
+	b = append(b, "\"/>\n  </proto>\n"...)
+
+	// The frame and each layer under it are <proto>s side by side, as in
+	// tshark's PDML, then the Minecraft protocol's.
+	if len(r.Net.Nodes) > 0 {
+		b = p.appendTree(b, &r.Net, 0)
+		for i := 1; i < len(r.Net.Nodes); i++ {
+			if n := &r.Net.Nodes[i]; n.Field.Type == dissect.FTProtocol {
+				b = p.appendTree(b, &r.Net, int32(i))
+			}
+		}
+	}
+	if len(r.PDU.Nodes) > 0 {
+		b = p.appendTree(b, &r.PDU, 0)
+	}
+	return append(b, "</packet>\n\n"...)
+}
+
+// genField writes one of geninfo's fields.
+func (p *pdmlRenderer) genField(b []byte, name, showname string, v uint64, size int) []byte {
+	b = append(b, "    <field name=\""...)
+	b = append(b, name...)
+	b = append(b, "\" pos=\"0\" show=\""...)
+	b = dissect.AppendUint(b, v)
+	b = append(b, "\" showname=\""...)
+	b = append(b, showname...)
+	b = append(b, "\" value=\""...)
+	b = appendHexDigits(b, v)
+	b = append(b, "\" size=\""...)
+	b = dissect.AppendInt(b, int64(size))
+	return append(b, "\"/>\n"...)
+}
+
+func appendHexDigits(b []byte, v uint64) []byte {
+	n := dissect.AppendHexNum(nil, v, 0)
+	return append(b, n[2:]...)
+}
+
+func (p *pdmlRenderer) openProto(b []byte, name, showname string, size, pos int) []byte {
+	b = append(b, "  <proto name=\""...)
+	b = append(b, name...)
+	b = append(b, "\" showname=\""...)
+	b = appendXMLAttr(b, showname)
+	b = append(b, "\" size=\""...)
+	b = dissect.AppendInt(b, int64(size))
+	b = append(b, "\" pos=\""...)
+	b = dissect.AppendInt(b, int64(pos))
+	return append(b, "\">\n"...)
+}
+
+// appendShow writes a field's show attribute: -T fields' text of its
+// value, booleans as tshark's 1 and 0.
+func (p *pdmlRenderer) appendShow(b []byte, n *dissect.Node) []byte {
+	if redacted(&p.o, n) {
+		return append(b, redactedText...)
+	}
+	if n.Field.Type == dissect.FTBool {
+		if n.Value.Bool() {
+			return append(b, '1')
+		}
+		return append(b, '0')
+	}
+	start := len(b)
+	b = AppendRaw(b, n)
+	return escapeXMLTail(b, start)
+}
+
+// appendTree writes the subtree of pdu at root as a <proto>, every node
+// under it as a <field> nested under its parent, expert items as
+// _ws.expert fields under the node they name. A protocol under root (the
+// frame's Ethernet, IP, TCP) is left out: it is a <proto> of its own.
+func (p *pdmlRenderer) appendTree(b []byte, pdu *dissect.PDU, root int32) []byte {
+	masked := maskedRanges(&p.o, pdu)
+	var open []int32 // the nodes whose elements are open
+	closeTo := func(parent int32) {
+		for len(open) > 0 && open[len(open)-1] != parent {
+			k := open[len(open)-1]
+			open = open[:len(open)-1]
+			b = appendIndentXML(b, len(open)+1)
+			if k == root {
+				b = append(b, "</proto>\n"...)
+			} else {
+				b = append(b, "</field>\n"...)
+			}
+		}
+	}
+	for i := int(root); i < len(pdu.Nodes); i++ {
+		n := &pdu.Nodes[i]
+		if !under(pdu, int32(i), root) {
+			continue
+		}
+		closeTo(n.Parent)
+		b = appendIndentXML(b, len(open)+1)
+		secret := hidden(&p.o, pdu, i, masked)
+		top := int32(i) == root
+		if top {
+			b = append(b, "<proto name=\""...)
+		} else {
+			b = append(b, "<field name=\""...)
+		}
+		b = appendXMLAttr(b, n.Name())
+		b = append(b, "\" showname=\""...)
+		switch {
+		case top && n.Text != "":
+			b = appendXMLAttr(b, n.Text)
+		case top:
+			b = appendXMLAttr(b, n.Field.Label)
+		case secret && hasValue(n):
+			b = appendXMLAttr(b, string(appendNodeHead(nil, n))+redactedText)
+		default:
+			b = appendXMLAttr(b, strings.TrimSuffix(string(appendNodeTail(appendNodeHead(nil, n), n, &p.o)), tailRange(n)))
+		}
+		b = append(b, "\" size=\""...)
+		if n.Flags&dissect.FlagGenerated != 0 {
+			b = append(b, '0')
+		} else {
+			b = dissect.AppendInt(b, int64(n.Length))
+		}
+		b = append(b, "\" pos=\""...)
+		b = dissect.AppendInt(b, int64(n.Offset))
+		b = append(b, '"')
+		if !top && hasValue(n) {
+			b = append(b, " show=\""...)
+			if secret {
+				b = append(b, redactedText...)
+			} else {
+				b = p.appendShow(b, n)
+			}
+			b = append(b, '"')
+		}
+		if bs := dissect.NodeBytes(pdu, n); !top && len(bs) > 0 && n.Flags&dissect.FlagGenerated == 0 {
+			b = append(b, " value=\""...)
+			if secret {
+				b = append(b, strings.Repeat("**", len(bs))...)
+			} else {
+				b = hex.AppendEncode(b, bs)
+			}
+			b = append(b, '"')
+		}
+		if top || p.hasChildOrExpert(pdu, i) {
+			b = append(b, ">\n"...)
+			open = append(open, int32(i))
+			b = p.experts(b, pdu, int32(i), len(open)+1)
+		} else {
+			b = append(b, "/>\n"...)
+		}
+	}
+	closeTo(-1)
+	return b
+}
+
+// under reports whether node i is root or below it, with no other
+// protocol between them.
+func under(pdu *dissect.PDU, i, root int32) bool {
+	for ; i != root; i = pdu.Nodes[i].Parent {
+		if i <= 0 || pdu.Nodes[i].Field.Type == dissect.FTProtocol {
+			return false
+		}
+	}
+	return true
+}
+
+// tailRange is the " [off N, len M]" the tree line ends in, which PDML
+// says in its own attributes.
+func tailRange(n *dissect.Node) string {
+	if n.Flags&dissect.FlagGenerated != 0 {
+		return ""
+	}
+	return string(append(append(append(append([]byte(" [off "), dissect.AppendInt(nil, int64(n.Offset))...), ", len "...), dissect.AppendInt(nil, int64(n.Length))...), ']'))
+}
+
+func (p *pdmlRenderer) hasChildOrExpert(pdu *dissect.PDU, i int) bool {
+	if i+1 < len(pdu.Nodes) && pdu.Nodes[i+1].Parent == int32(i) {
+		return true
+	}
+	for _, e := range pdu.Experts {
+		if e.Node == int32(i) {
+			return true
+		}
+	}
+	return false
+}
+
+// experts writes the expert items hung on node i, as tshark's _ws.expert.
+func (p *pdmlRenderer) experts(b []byte, pdu *dissect.PDU, i int32, depth int) []byte {
+	for k := range pdu.Experts {
+		e := &pdu.Experts[k]
+		if e.Node != i {
+			continue
+		}
+		msg := string(dissect.AppendSafe(nil, e.Msg))
+		sev := e.Info.Severity.String()
+		b = appendIndentXML(b, depth)
+		b = append(b, "<field name=\"_ws.expert\" showname=\"Expert Info ("...)
+		b = appendXMLAttr(b, strings.ToUpper(sev[:1])+sev[1:]+"/"+e.Info.Name+"): "+msg)
+		b = append(b, "\" size=\"0\" pos=\"0\">\n"...)
+		for _, f := range [][2]string{{e.Info.Name, msg}, {"_ws.expert.message", msg}, {"_ws.expert.severity", sev}} {
+			b = appendIndentXML(b, depth+1)
+			b = append(b, "<field name=\""...)
+			b = appendXMLAttr(b, f[0])
+			b = append(b, "\" showname=\""...)
+			b = appendXMLAttr(b, f[1])
+			b = append(b, "\" size=\"0\" pos=\"0\" show=\""...)
+			b = appendXMLAttr(b, f[1])
+			b = append(b, "\"/>\n"...)
+		}
+		b = appendIndentXML(b, depth)
+		b = append(b, "</field>\n"...)
+	}
+	return b
+}
+
+func appendIndentXML(b []byte, depth int) []byte {
+	for ; depth > 0; depth-- {
+		b = append(b, ' ', ' ')
+	}
+	return b
+}
+
+// appendXMLAttr appends s escaped for an XML attribute, after the escaping
+// of wire text every output does (no control character is left).
+func appendXMLAttr(b []byte, s string) []byte {
+	start := len(b)
+	b = dissect.AppendSafe(b, s)
+	return escapeXMLTail(b, start)
+}
+
+func appendXMLText(b []byte, s string) []byte { return appendXMLAttr(b, s) }
+
+// escapeXMLTail escapes b[start:] for XML in place: & < > " and '.
+func escapeXMLTail(b []byte, start int) []byte {
+	k := start
+	for ; k < len(b); k++ {
+		if c := b[k]; c == '&' || c == '<' || c == '>' || c == '"' || c == '\'' {
+			break
+		}
+	}
+	if k == len(b) {
+		return b
+	}
+	tail := append([]byte(nil), b[k:]...)
+	b = b[:k]
+	for _, c := range tail {
+		switch c {
+		case '&':
+			b = append(b, "&amp;"...)
+		case '<':
+			b = append(b, "&lt;"...)
+		case '>':
+			b = append(b, "&gt;"...)
+		case '"':
+			b = append(b, "&quot;"...)
+		case '\'':
+			b = append(b, "&#x27;"...)
+		default:
+			b = append(b, c)
+		}
+	}
+	return b
+}
