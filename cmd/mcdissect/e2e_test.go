@@ -7,6 +7,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -134,7 +135,9 @@ func TestQueryAgainstPeers(t *testing.T) {
 		if sid == 0 {
 			sid = c.Result.SessionID
 		}
-		if sid != 0 && mine[0][3] != strconv.FormatUint(sid, 10) {
+		// query.session_id is hex-based: -T fields prints it as tshark
+		// would, 0x and eight digits.
+		if sid != 0 && mine[0][3] != fmt.Sprintf("0x%08x", sid) {
 			t.Errorf("%s: session ID %s, the client used %d", c.Client, mine[0][3], sid)
 		}
 		if c.ChallengeToken != 0 && mine[2][4] != strconv.FormatUint(c.ChallengeToken, 10) {
@@ -278,7 +281,7 @@ func TestErrors(t *testing.T) {
 		{"bad -d proto", []string{"-r", querySample, "-d", "udp.port==1,classic"}, exitUsage, "cannot be decoded over udp"},
 		{"unknown field", []string{"-r", querySample, "-T", "fields", "-e", "query.nope"}, exitUsage, `"query.nope" is not a field name`},
 		{"no input", []string{"-V"}, exitUsage, "no input"},
-		{"bad -T", []string{"-r", querySample, "-T", "xml"}, exitUsage, "choose text, json, ek, fields or html"},
+		{"bad -T", []string{"-r", querySample, "-T", "xml"}, exitUsage, "choose text, json, ek, fields, pdml, psml, html"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			out, stderr, code := mcd(t, nil, c.args...)
@@ -297,14 +300,14 @@ func TestErrors(t *testing.T) {
 
 // TestFilterError: a display filter that does not compile stops the run
 // before any packet is read, with tshark's three lines: the message, the
-// expression, a caret under the bad token.
+// expression, a caret under the bad token, and exits 2 as tshark does.
 func TestFilterError(t *testing.T) {
 	out, stderr, code := mcd(t, nil, "-r", querySample, "-Y", "udp.port == 25575 && tcp.prot == 1")
 	want := "mcdissect: \"tcp.prot\" is not a valid protocol or protocol field. Did you mean \"tcp.port\"?\n" +
 		"    udp.port == 25575 && tcp.prot == 1\n" +
 		"                         ^~~~~~~~\n"
-	if code != exitUsage || out != "" || stderr != want {
-		t.Errorf("exit %d, stdout %q, stderr\n%s\nwant exit %d, no output, stderr\n%s", code, out, stderr, exitUsage, want)
+	if code != exitFail || out != "" || stderr != want {
+		t.Errorf("exit %d, stdout %q, stderr\n%s\nwant exit %d, no output, stderr\n%s", code, out, stderr, exitFail, want)
 	}
 }
 

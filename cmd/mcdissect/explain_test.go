@@ -27,8 +27,10 @@ func TestEveryFieldExplained(t *testing.T) {
 	}
 }
 
-// TestGlossaryBlurb: -G fields prints golden/fields.txt, in tshark's
-// layout with the explanation (tshark's blurb) as the last column.
+// TestGlossaryBlurb: -G fields prints golden/fields.txt in tshark's
+// layout: a P line per protocol (long name, filter name), an F line per
+// field (label, filter name, tshark's type, protocol, base, bit mask,
+// blurb) with the explanation as tshark's blurb, the last column.
 func TestGlossaryBlurb(t *testing.T) {
 	out, _, code := mcd(t, nil, "-G", "fields")
 	if code != 0 {
@@ -38,23 +40,41 @@ func TestGlossaryBlurb(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if out != string(want) {
-		t.Errorf("-G fields differs from golden/fields.txt (go test ./golden -update rewrites it)")
+	// golden/fields.txt: F, label, name, type, protocol, description; the
+	// protocols' own fields are -G fields' P lines.
+	var golden, got []string
+	for _, l := range lines(string(want)) {
+		c := strings.Split(l, "\t")
+		if c[3] != "protocol" {
+			golden = append(golden, strings.Join([]string{c[1], c[2], c[4], c[5]}, "\t"))
+		}
 	}
 	experts, _, _ := mcd(t, nil, "-G", "experts")
 	if want, err := os.ReadFile("../../golden/experts.txt"); err != nil || experts != string(want) {
 		t.Errorf("-G experts differs from golden/experts.txt (go test ./golden -update rewrites it): %v", err)
 	}
+	protos := 0
 	for _, l := range lines(out) {
 		col := strings.Split(l, "\t")
-		if len(col) != 6 || col[0] != "F" {
-			t.Errorf("not F, label, name, type, protocol, blurb: %q", l)
+		if len(col) == 3 && col[0] == "P" {
+			protos++
+			continue
+		}
+		if len(col) != 8 || col[0] != "F" || !strings.HasPrefix(col[3], "FT_") || col[6] != "0x0" {
+			t.Errorf("not F, label, name, FT_ type, protocol, base, bit mask, blurb: %q", l)
 			continue
 		}
 		f, _, ok := dissect.LookupField(strings.TrimSuffix(col[2], ".<key>"))
-		if !ok || col[5] != f.Desc || col[5] == "" {
-			t.Errorf("%s: blurb %q is not its explanation", col[2], col[5])
+		if !ok || col[7] != f.Desc || col[7] == "" {
+			t.Errorf("%s: blurb %q is not its explanation", col[2], col[7])
 		}
+		got = append(got, strings.Join([]string{col[1], col[2], col[4], col[7]}, "\t"))
+	}
+	if strings.Join(got, "\n") != strings.Join(golden, "\n") {
+		t.Errorf("-G fields lists other fields than golden/fields.txt (go test ./golden -update rewrites it)")
+	}
+	if protos != len(dissect.Registries()) {
+		t.Errorf("%d P lines for %d protocols", protos, len(dissect.Registries()))
 	}
 }
 

@@ -48,7 +48,9 @@ type config struct {
 	lineBuffered, printPackets         bool
 	twoPass                            bool
 
-	out outputFlags // outputs.go: -t, -O, --color, --version
+	out    outputFlags // outputs.go: -t, -O, --color, --version
+	habits habitFlags  // habits.go: -n, -N, -o
+	note   string      // said on stderr before the run (-N)
 
 	opts  analyze.Options
 	ropts render.Options
@@ -63,6 +65,7 @@ Usage:
   mcdissect -i IFACE [flags]           capture live (needs root)
   mcdissect decode --proto P --from client|server HEX
                                        decode bytes typed on the command line
+  mcdissect completion bash|zsh|fish   print a shell completion script
 
 Examples:
   mcdissect -r samples/query-full.pcap                  one summary line per PDU
@@ -87,49 +90,7 @@ const memProfileFlag = "memprofile"
 
 func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	c := &config{}
-	fs := pflag.NewFlagSet("mcdissect", pflag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.SortFlags = false
-	fs.StringVarP(&c.read, "read-file", "r", "", "read packets from `FILE` (pcap or pcapng; - is standard input), e.g. -r samples/query-full.pcap")
-	fs.StringVarP(&c.iface, "interface", "i", "", "capture live on `IFACE`, e.g. -i lo (Linux; elsewhere the libpcap build, go build -tags pcap)")
-	fs.StringVarP(&c.capFilter, "capture-filter", "f", "", "capture `FILTER` for -i in tcpdump's syntax (host, net, port, portrange, tcp, udp, ip, ip6, src/dst, and/or/not; every tcpdump filter in the libpcap build), e.g. -f 'udp port 25565'")
-	fs.IntVarP(&c.snaplen, "snapshot-length", "s", 0, "keep at most `N` bytes of each packet of -i (default 262144), e.g. -s 1500")
-	fs.BoolVarP(&c.noPromisc, "no-promiscuous-mode", "p", false, "do not put the interface in promiscuous mode, e.g. -p")
-	fs.IntVarP(&c.bufferMiB, "buffer-size", "B", 0, "kernel capture buffer of `MiB` for -i (default 16), e.g. -B 64")
-	fs.BoolVarP(&c.listIfaces, "list-interfaces", "D", false, "list the interfaces -i can capture on, and exit, e.g. -D")
-	fs.BoolVar(&c.noKernelFilter, "no-kernel-filter", false, "with -i and no -f, capture every packet (by default the kernel passes only the ports mcdissect dissects and the Classic heartbeat's connections on port 80), e.g. --no-kernel-filter")
-	fs.BoolVar(&c.findServers, "find-servers", false, "with -i, pass the first packets of every connection to the heuristics too, and capture the ports where they find a Minecraft server from then on (Linux, with eBPF), e.g. --find-servers")
-	fs.StringArrayVarP(&c.autostop, "autostop", "a", nil, "stop at `COND` (repeatable): duration:S of a live capture, filesize:KB of the -w file (1 kB = 1000 bytes), packets:N read or captured, files:N of -b, e.g. -a duration:3600 -a filesize:100000")
-	fs.StringArrayVarP(&c.ring, "ring-buffer", "b", nil, "with -i and -w, write files in turn as dumpcap (repeatable): `OPT` filesize:KB, duration:S, interval:S or packets:N ends a file, files:N keeps the newest N; -w srv.pcapng makes srv_00001_YYYYmmddHHMMSS.pcapng, ..., e.g. -b filesize:100000 -b files:24")
-	fs.StringVarP(&c.dispFilter, "display-filter", "Y", "", "show only PDUs matching `FILTER`, e.g. -Y 'slp.handshake.next_state == 1 && mc.direction == \"c2s\"'")
-	fs.BoolVarP(&c.verbose, "verbose", "V", false, "show each PDU's full field tree with offsets and lengths, e.g. -V")
-	fs.BoolVar(&c.explain, "explain", false, "with -V, explain each field under its line, with the arithmetic of its bytes where it needs some, e.g. -V --explain")
-	fs.BoolVarP(&c.hex, "hex", "x", false, "add a hex and ASCII dump laid out field by field, e.g. -x")
-	fs.StringVarP(&c.format, "output-format", "T", "text", "output `FORMAT`: text, json, ek (Elasticsearch bulk, as tshark), fields or html (one self-contained page), e.g. -T html > lesson.html")
-	fs.StringArrayVarP(&c.fields, "field", "e", nil, "with -T fields, print `FIELD` (repeatable), e.g. -e frame.number -e query.motd")
-	fs.StringArrayVarP(&c.fieldOpts, "fields-option", "E", nil, "-T fields `OPTION`: header=y|n, separator=/t|/s|C, aggregator=C, occurrence=a|f|l, quote=d|s|n, e.g. -E header=y -E separator=, -E quote=d")
-	fs.IntVarP(&c.count, "count", "c", 0, "stop after `N` PDUs; with -w, after N packets read or captured, as tshark, e.g. -c 10")
-	fs.BoolVarP(&c.lineBuffered, "line-buffered", "l", false, "write each record out as soon as it is printed (as tshark -l), e.g. -l")
-	fs.BoolVarP(&c.printPackets, "print", "P", false, "with -w, print the records too (as tshark -P), e.g. -w out.pcapng -P")
-	fs.BoolVarP(&c.twoPass, "two-pass", "2", false, "read the file twice (as tshark -2): a request output before its response came (a busy capture) shows its Response in frame all the same, e.g. -r busy.pcap -2 -V")
-	fs.StringVarP(&c.write, "write-file", "w", "", "write the packets read to `FILE` (pcapng); with -Y only the frames of matching PDUs; -b for a ring of files, e.g. -w out.pcapng")
-	fs.StringArrayVarP(&c.decodeAs, "decode-as", "d", nil, "decode `RULE` <layer>.port==<port>,<proto> (repeatable), e.g. -d udp.port==25575,query -d tcp.port==25580,classic")
-	fs.StringArrayVarP(&c.stats, "statistics", "z", nil, "print `STAT` at the end (repeatable; -z help lists them), e.g. -z mc,servers -z conv,tcp -z io,stat,1")
-	fs.BoolVarP(&c.quiet, "quiet", "q", false, "print no per-PDU output (with -z), e.g. -q -z mc,stat")
-	fs.StringVarP(&c.glossary, "glossary", "G", "", "print a `REPORT` and exit: fields, protocols or experts, e.g. -G fields")
-	fs.BoolVar(&c.redact, "redact", false, "mask Classic salts and verification keys, every copy, in every output (and the undissected bytes of Classic and unclaimed streams, which may hold them); not with -w, e.g. --redact")
-	fs.StringVar(&c.classicSalt, "classic-salt", "", "the Classic server's heartbeat `SALT`, to check verification keys when the heartbeat was not captured, e.g. --classic-salt wo6kVAHjxoJcInKx")
-	fs.StringVar(&c.exportObjects, "export-objects", "", "write carried files as `KIND,DIR` ("+strings.Join(export.Help(), "; ")+"), e.g. --export-objects favicon,/tmp/icons")
-	fs.BoolVar(&c.noHeuristics, "no-heuristics", false, "pick protocols by port and -d only, e.g. --no-heuristics")
-	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write a pprof CPU profile to `FILE`, e.g. --cpuprofile cpu.out")
-	fs.StringVar(&c.memProfile, memProfileFlag, "", "write a pprof heap profile to `FILE` at exit, e.g. --memprofile mem.out")
-	c.out.add(fs)
-	c.ship.add(fs)
-	help := fs.BoolP("help", "h", false, "show this help")
-	fs.Usage = func() {
-		fmt.Fprint(stderr, usageHead)
-		fs.PrintDefaults()
-	}
+	fs, help := c.flagSet(stderr)
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -148,6 +109,55 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	return c, c.check()
 }
 
+// flagSet defines every flag into c; completion.go reads the same set.
+func (c *config) flagSet(stderr io.Writer) (*pflag.FlagSet, *bool) {
+	fs := pflag.NewFlagSet("mcdissect", pflag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.SortFlags = false
+	fs.StringVarP(&c.read, "read-file", "r", "", "read packets from `FILE` (pcap or pcapng; - is standard input), e.g. -r samples/query-full.pcap")
+	fs.StringVarP(&c.iface, "interface", "i", "", "capture live on `IFACE`, e.g. -i lo (Linux; elsewhere the libpcap build, go build -tags pcap)")
+	fs.StringVarP(&c.capFilter, "capture-filter", "f", "", "capture `FILTER` for -i in tcpdump's syntax (host, net, port, portrange, tcp, udp, ip, ip6, src/dst, and/or/not; every tcpdump filter in the libpcap build), e.g. -f 'udp port 25565'")
+	fs.IntVarP(&c.snaplen, "snapshot-length", "s", 0, "keep at most `N` bytes of each packet of -i (default 262144), e.g. -s 1500")
+	fs.BoolVarP(&c.noPromisc, "no-promiscuous-mode", "p", false, "do not put the interface in promiscuous mode, e.g. -p")
+	fs.IntVarP(&c.bufferMiB, "buffer-size", "B", 0, "kernel capture buffer of `MiB` for -i (default 16), e.g. -B 64")
+	fs.BoolVarP(&c.listIfaces, "list-interfaces", "D", false, "list the interfaces -i can capture on, and exit, e.g. -D")
+	fs.BoolVar(&c.noKernelFilter, "no-kernel-filter", false, "with -i and no -f, capture every packet (by default the kernel passes only the ports mcdissect dissects and the Classic heartbeat's connections on port 80), e.g. --no-kernel-filter")
+	fs.BoolVar(&c.findServers, "find-servers", false, "with -i, pass the first packets of every connection to the heuristics too, and capture the ports where they find a Minecraft server from then on (Linux, with eBPF), e.g. --find-servers")
+	fs.StringArrayVarP(&c.autostop, "autostop", "a", nil, "stop at `COND` (repeatable): duration:S of a live capture, filesize:KB of the -w file (1 kB = 1000 bytes), packets:N read or captured, files:N of -b, e.g. -a duration:3600 -a filesize:100000")
+	fs.StringArrayVarP(&c.ring, "ring-buffer", "b", nil, "with -i and -w, write files in turn as dumpcap (repeatable): `OPT` filesize:KB, duration:S, interval:S or packets:N ends a file, files:N keeps the newest N; -w srv.pcapng makes srv_00001_YYYYmmddHHMMSS.pcapng, ..., e.g. -b filesize:100000 -b files:24")
+	fs.StringVarP(&c.dispFilter, "display-filter", "Y", "", "show only PDUs matching `FILTER`, e.g. -Y 'slp.handshake.next_state == 1 && mc.direction == \"c2s\"'")
+	fs.BoolVarP(&c.verbose, "verbose", "V", false, "show each PDU's full field tree with offsets and lengths, e.g. -V")
+	fs.BoolVar(&c.explain, "explain", false, "with -V, explain each field under its line, with the arithmetic of its bytes where it needs some, e.g. -V --explain")
+	fs.BoolVarP(&c.hex, "hex", "x", false, "add a hex and ASCII dump laid out field by field, e.g. -x")
+	fs.StringVarP(&c.format, "output-format", "T", "text", "output `FORMAT`: text, json, ek (Elasticsearch bulk, as tshark), fields, pdml, psml (tshark's XML) or html (one self-contained page), e.g. -T html > lesson.html")
+	fs.StringArrayVarP(&c.fields, "field", "e", nil, "with -T fields, print `FIELD` (repeatable), e.g. -e frame.number -e query.motd")
+	fs.StringArrayVarP(&c.fieldOpts, "fields-option", "E", nil, "-T fields `OPTION`: header=y|n, separator=/t|/s|C, aggregator=C, occurrence=a|f|l|N (N: the Nth, -1 the last), quote=d|s|n, e.g. -E header=y -E separator=, -E quote=d")
+	fs.IntVarP(&c.count, "count", "c", 0, "stop after `N` PDUs; with -w, after N packets read or captured, as tshark, e.g. -c 10")
+	fs.BoolVarP(&c.lineBuffered, "line-buffered", "l", false, "write each record out as soon as it is printed (as tshark -l), e.g. -l")
+	fs.BoolVarP(&c.printPackets, "print", "P", false, "with -w, print the records too (as tshark -P), e.g. -w out.pcapng -P")
+	fs.BoolVarP(&c.twoPass, "two-pass", "2", false, "read the file twice (as tshark -2): a request output before its response came (a busy capture) shows its Response in frame all the same, e.g. -r busy.pcap -2 -V")
+	fs.StringVarP(&c.write, "write-file", "w", "", "write the packets read to `FILE` (pcapng); with -Y only the frames of matching PDUs; -b for a ring of files, e.g. -w out.pcapng")
+	fs.StringArrayVarP(&c.decodeAs, "decode-as", "d", nil, "decode `RULE` <layer>.port==<port>,<proto> (repeatable), e.g. -d udp.port==25575,query -d tcp.port==25580,classic")
+	fs.StringArrayVarP(&c.stats, "statistics", "z", nil, "print `STAT` at the end (repeatable; -z help lists them), e.g. -z mc,servers -z conv,tcp -z io,stat,1")
+	fs.BoolVarP(&c.quiet, "quiet", "q", false, "print no per-PDU output (with -z), e.g. -q -z mc,stat")
+	fs.StringVarP(&c.glossary, "glossary", "G", "", "print a `REPORT` and exit: fields, protocols or experts, e.g. -G fields")
+	fs.BoolVar(&c.redact, "redact", false, "mask Classic salts and verification keys, every copy, in every output (and the undissected bytes of Classic and unclaimed streams, which may hold them); not with -w, e.g. --redact")
+	fs.StringVar(&c.classicSalt, "classic-salt", "", "the Classic server's heartbeat `SALT`, to check verification keys when the heartbeat was not captured, e.g. --classic-salt wo6kVAHjxoJcInKx")
+	fs.StringVar(&c.exportObjects, "export-objects", "", "write carried files as `KIND,DIR` ("+strings.Join(export.Help(), "; ")+"), e.g. --export-objects favicon,/tmp/icons")
+	fs.BoolVar(&c.noHeuristics, "no-heuristics", false, "pick protocols by port and -d only, e.g. --no-heuristics")
+	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write a pprof CPU profile to `FILE`, e.g. --cpuprofile cpu.out")
+	fs.StringVar(&c.memProfile, memProfileFlag, "", "write a pprof heap profile to `FILE` at exit, e.g. --memprofile mem.out")
+	c.out.add(fs)
+	c.ship.add(fs)
+	c.habits.add(fs) // habits.go
+	help := fs.BoolP("help", "h", false, "show this help")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, usageHead)
+		fs.PrintDefaults()
+	}
+	return fs, help
+}
+
 // check validates combinations and resolves names, so that every mistake
 // is one clear line before any packet is read.
 func (c *config) check() error {
@@ -158,6 +168,11 @@ func (c *config) check() error {
 		c.statHelp = true // -z help lists the statistics and exits, as tshark
 		return nil
 	}
+	note, err := c.habits.check(c) // habits.go: -n, -N, -o
+	if err != nil {
+		return err
+	}
+	c.note = note
 	if c.read == "" && c.iface == "" {
 		return errors.New("no input: give -r FILE or -i IFACE (see --help)")
 	}
@@ -173,16 +188,14 @@ func (c *config) check() error {
 	if (c.snaplen != 0 || c.bufferMiB != 0 || c.noPromisc || c.noKernelFilter) && c.iface == "" {
 		return errors.New("-s, -B, -p and --no-kernel-filter are for live captures (-i)")
 	}
-	if c.findServers && (c.iface == "" || c.capFilter != "" || c.noKernelFilter || c.noHeuristics) {
-		return errors.New("--find-servers follows what the heuristics find in a live capture's default kernel filter: it needs -i, and neither -f, --no-kernel-filter nor --no-heuristics")
-	}
 	if c.snaplen < 0 || c.bufferMiB < 0 {
 		return errors.New("-s and -B must be positive")
 	}
-	switch c.format {
-	case "text", "json", "fields", "ek", "html":
-	default:
-		return fmt.Errorf("-T %q: choose text, json, ek, fields or html", c.format)
+	if c.findServers && (c.iface == "" || c.capFilter != "" || c.noKernelFilter || c.noHeuristics) {
+		return errors.New("--find-servers follows what the heuristics find in a live capture's default kernel filter: it needs -i, and neither -f, --no-kernel-filter nor --no-heuristics")
+	}
+	if !slices.Contains(outputFormats, c.format) { // completion.go
+		return fmt.Errorf("-T %q: choose %s", c.format, strings.Join(outputFormats, ", "))
 	}
 	if c.format == "fields" && len(c.fields) == 0 {
 		return errors.New("-T fields needs at least one -e FIELD")
@@ -203,7 +216,7 @@ func (c *config) check() error {
 		return errors.New("--redact cannot be used with -w: the saved frames would hold the secrets in clear (save without --redact, or redact the output instead)")
 	}
 	for _, name := range c.fields {
-		ref, err := record.ResolveField(name)
+		ref, err := render.ResolveField(name) // a field, a _ws.col.* column or frame.protocols
 		if err != nil {
 			return fmt.Errorf("-e: %v", err)
 		}
@@ -226,10 +239,11 @@ func (c *config) check() error {
 		case "aggregator":
 			c.ropts.Aggregator = tsharkChar(v)
 		case "occurrence":
-			if v != "a" && v != "f" && v != "l" {
-				return fmt.Errorf("-E occurrence=%q: choose a, f or l", v)
+			occ, n, err := occurrence(v) // habits.go
+			if err != nil {
+				return err
 			}
-			c.ropts.Occurrence = v[0]
+			c.ropts.Occurrence, c.ropts.OccurrenceN = occ, n
 		case "quote":
 			switch v {
 			case "d":
@@ -256,6 +270,7 @@ func (c *config) check() error {
 	if c.classicSalt != "" {
 		c.opts.Prefs = map[string]string{classic.PrefSalt: c.classicSalt}
 	}
+	c.habits.applyProtocolPrefs(c) // habits.go: -o NAME:VALUE of a protocol
 	c.opts.Redact = c.redact
 	if c.exportObjects != "" {
 		var err error

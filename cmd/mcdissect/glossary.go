@@ -8,23 +8,32 @@ import (
 )
 
 // glossary prints -G reports: the registries are the documentation. -G
-// fields has tshark's layout (F, label, filter name, type, protocol,
-// blurb): the blurb, last, is the field's explanation for learners.
+// fields has tshark's layout: a P line per protocol (long name, filter
+// name), then an F line per field (label, filter name, type, protocol,
+// base, bit mask, blurb), the blurb being the field's explanation for
+// learners; -G protocols tshark's columns (long name, short name, filter
+// name). Types, bases and names: glossary_tshark.go.
 func glossary(what string, w io.Writer) error {
 	switch what {
 	case "fields":
 		for _, r := range dissect.Registries() {
+			long, _ := protocolName(r)
+			fmt.Fprintf(w, "P\t%s\t%s\n", long, r.Proto)
 			for _, f := range r.Fields() {
+				if f == r.Root() {
+					continue
+				}
 				name := f.Name
 				if f.Keyed {
 					name += ".<key>"
 				}
-				fmt.Fprintf(w, "F\t%s\t%s\t%s\t%s\t%s\n", f.Label, name, f.Type, r.Proto, f.Desc)
+				fmt.Fprintf(w, "F\t%s\t%s\t%s\t%s\t%s\t0x0\t%s\n", f.Label, name, ftName(f), r.Proto, baseName(f), f.Desc)
 			}
 		}
 	case "protocols":
 		for _, r := range dissect.Registries() {
-			fmt.Fprintf(w, "%s\t%s\n", r.Long, r.Proto)
+			long, short := protocolName(r)
+			fmt.Fprintf(w, "%s\t%s\t%s\n", long, short, r.Proto)
 		}
 	case "experts":
 		for _, r := range dissect.Registries() {

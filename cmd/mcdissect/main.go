@@ -75,6 +75,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "decode" {
 		return runDecode(args[1:], stdout, stderr)
 	}
+	if len(args) > 0 && args[0] == "completion" {
+		return runCompletion(args[1:], stdout, stderr) // completion.go
+	}
 	cfg, err := parseFlags(args, stderr)
 	if err != nil {
 		if err == errHelp {
@@ -84,8 +87,15 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			printVersion(stdout)
 			return exitOK
 		}
+		if err == errPrefsHelp {
+			printPrefs(stdout) // habits.go
+			return exitOK
+		}
 		fmt.Fprintf(stderr, "mcdissect: %v\n", err)
 		return exitUsage
+	}
+	if cfg.note != "" {
+		fmt.Fprintln(stderr, cfg.note)
 	}
 	cfg.ropts.Colour = cfg.ropts.Colour || cfg.out.colourOn(stdout) && cfg.format == "text"
 	return cfg.run(stdin, stdout, stderr)

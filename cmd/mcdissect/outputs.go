@@ -33,7 +33,8 @@ type outputFlags struct {
 func (o *outputFlags) add(fs *pflag.FlagSet) {
 	fs.StringVarP(&o.timeFormat, "time-format", "t", "r", "summary time `FORMAT`, as tshark: a (absolute), ad (with date), adoy (with day of year), d (delta), dd (delta displayed), e (epoch), r (relative), u (UTC), ud (UTC with date), e.g. -t ad")
 	fs.StringVarP(&o.only, "only-protocols", "O", "", "like -V, but the tree of these `PROTOCOLS` only, the others as one line ("+strings.Join(onlyProtocols(), ", ")+"), e.g. -O slp,tcp")
-	fs.StringVar(&o.colour, "color", "auto", "colour the text output: `WHEN` is auto (a terminal, and NO_COLOR unset), always or never, e.g. --color=always")
+	fs.StringVar(&o.colour, "color", "auto", "colour the text output: `WHEN` is auto (a terminal, and NO_COLOR unset), always or never; --color alone is always, as tshark's, e.g. --color=never")
+	fs.Lookup("color").NoOptDefVal = "always" // a bare --color, and --color -c 1 leaves -c alone
 	fs.BoolVar(&o.version, "version", false, "print the version, Go's and gopacket's and the build tags, and exit, e.g. --version")
 }
 
