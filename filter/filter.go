@@ -36,10 +36,17 @@
 // with: numbers in decimal, 0x hex, 0 octal or 0b binary, 'c' characters;
 // True and False; "strings" with C escapes and r"raw" strings; byte
 // strings fe:fd:09, fe.fd, fe-fd or fefd; IPv4 and IPv6 addresses with an
-// optional /prefix; the value names of a field (query.type == "Handshake").
+// optional /prefix; the value names of a field (query.type == "Handshake");
+// absolute times (frame.time) in tshark's forms, ISO 8601 or
+// "Nov 22, 2026 10:19:40.5", local time without a zone (timelit.go).
+// Times compare as times, to the nanosecond, and a float that carries its
+// exact decimal (frame.time_epoch) compares exactly with a decimal literal.
 // Functions: len, count, lower, upper (ASCII), string.
 //
-// Errors name the bad token and show it under a caret, at compile time.
+// Errors name the bad token and show it under a caret, at compile time (a
+// bad time literal: under its bad part). The -T html page runs the same
+// language in the browser (render/html_filter.js); testdata/shared.txt is
+// the list of filters both must treat alike.
 package filter
 
 import (
