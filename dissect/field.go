@@ -69,7 +69,7 @@ func (f *Field) FTName() string {
 }
 
 // BaseName is the field's display base as Wireshark names it (tshark -G
-// fields): BASE_DEC, BASE_HEX or BASE_DEC_HEX for integers, "" otherwise.
+// fields): BASE_DEC, BASE_HEX, BASE_DEC_HEX or BASE_HEX_DEC for integers, "" otherwise.
 func (f *Field) BaseName() string {
 	switch f.Type {
 	case FTUint, FTInt:
@@ -78,6 +78,8 @@ func (f *Field) BaseName() string {
 			return "BASE_HEX"
 		case BaseDecHex:
 			return "BASE_DEC_HEX"
+		case BaseHexDec:
+			return "BASE_HEX_DEC"
 		}
 		return "BASE_DEC"
 	case FTFrameNum:
@@ -93,6 +95,7 @@ const (
 	BaseDec    Base = iota // 11
 	BaseHex                // 0x0b, zero-padded to the field's width on the wire
 	BaseDecHex             // 11 (0x0b)
+	BaseHexDec             // 0x0b (11), -T fields printing the hex
 )
 
 // Names maps integer values to their names. Lookups of values not in the

@@ -115,6 +115,11 @@ func appendBase(dst []byte, b Base, v uint64, width int) []byte {
 		dst = append(dst, " ("...)
 		dst = appendHexNum(dst, v, width)
 		return append(dst, ')')
+	case BaseHexDec:
+		dst = appendHexNum(dst, v, width)
+		dst = append(dst, " ("...)
+		dst = AppendUint(dst, v)
+		return append(dst, ')')
 	}
 	return AppendUint(dst, v)
 }

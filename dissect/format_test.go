@@ -17,6 +17,7 @@ func TestAppendValue(t *testing.T) {
 	hexF := &Field{Name: "fmt.id", Type: FTUint, Base: BaseHex}
 	hexW := &Field{Name: "fmt.idw", Type: FTUint, Base: BaseHex, Width: 4}
 	dh := &Field{Name: "fmt.dh", Type: FTUint, Base: BaseDecHex}
+	hd := &Field{Name: "fmt.hd", Type: FTUint, Base: BaseHexDec, Width: 2}
 	str := &Field{Name: "fmt.s", Type: FTString}
 	byt := &Field{Name: "fmt.b", Type: FTBytes}
 	flt := &Field{Name: "fmt.f", Type: FTFloat, Unit: "s"}
@@ -32,6 +33,7 @@ func TestAppendValue(t *testing.T) {
 		{Node{Field: hexF, Length: 4, Value: U(0x304)}, "0x00000304"},
 		{Node{Field: hexW, Length: 0, Value: U(1)}, "0x00000001"},
 		{Node{Field: dh, Length: 1, Value: U(11)}, "11 (0x0b)"},
+		{Node{Field: hd, Length: 2, Value: U(36120)}, "0x8d18 (36120)"},
 		{Node{Field: str, Value: B([]byte("§fmsh\x1b[2J\x00"))}, `"§fmsh\x1b[2J\x00"`},
 		{Node{Field: str, Value: S("a\"b\\c\u202e")}, `"a\"b\\c\u{202e}"`},
 		{Node{Field: str, Value: B([]byte{0xff, 'a'})}, `"\xffa"`},

@@ -131,7 +131,7 @@ func AppendRaw(b []byte, n *dissect.Node) []byte {
 	v := n.Value
 	switch n.Field.Type {
 	case dissect.FTUint, dissect.FTFrameNum:
-		if n.Field.Base == dissect.BaseHex {
+		if base := n.Field.Base; base == dissect.BaseHex || base == dissect.BaseHexDec {
 			// As tshark prints a BASE_HEX field: 0x and the digits of
 			// the field's width (tcp.flags 0x0018, query.session_id
 			// 0x01010101), the value names left out.

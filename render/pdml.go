@@ -161,18 +161,6 @@ func appendHexDigits(b []byte, v uint64) []byte {
 	return append(b, n[2:]...)
 }
 
-func (p *pdmlRenderer) openProto(b []byte, name, showname string, size, pos int) []byte {
-	b = append(b, "  <proto name=\""...)
-	b = append(b, name...)
-	b = append(b, "\" showname=\""...)
-	b = appendXMLAttr(b, showname)
-	b = append(b, "\" size=\""...)
-	b = dissect.AppendInt(b, int64(size))
-	b = append(b, "\" pos=\""...)
-	b = dissect.AppendInt(b, int64(pos))
-	return append(b, "\">\n"...)
-}
-
 // appendShow writes a field's show attribute: -T fields' text of its
 // value, booleans as tshark's 1 and 0.
 func (p *pdmlRenderer) appendShow(b []byte, n *dissect.Node) []byte {

@@ -192,10 +192,10 @@ func TestAutostopPackets(t *testing.T) {
 		t.Errorf("-a packets:7 shows frames %q, want %q", got, want)
 	}
 	for _, c := range []struct{ a, say string }{
-		{"duration:1", "-a duration:N is for live captures"},
-		{"foo:1", `invalid or unknown -a flag "foo:1"`},
-		{"packets:x", "is not a positive number"},
-		{"filesize:10", "no ring buffer"},
+		{"duration:1", "-a duration: is for live captures (-i)"},
+		{"foo:1", "choose duration:S, filesize:KB, packets:N or files:N"},
+		{"packets:x", "is not a positive whole number"},
+		{"filesize:10", "it needs -w"},
 	} {
 		if _, stderr, code := mcd(t, nil, "-r", querySample, "-a", c.a); code != exitUsage || !strings.Contains(stderr, c.say) {
 			t.Errorf("-a %s: exit %d, %q; want it to say %q", c.a, code, stderr, c.say)
