@@ -28,6 +28,10 @@ type Writer struct {
 	ipID uint16
 	// Step is how far a connection's clock moves per packet.
 	Step time.Duration
+	// Edit, when set, rewrites every frame the Writer builds (not those
+	// given to Raw) into the frames written in its place: VLAN tags, IPv6
+	// extension headers, fragments (edit.go).
+	Edit func(frame []byte) [][]byte
 }
 
 // Create creates the pcap file at path.
@@ -122,6 +126,19 @@ func (w *Writer) write(t time.Time, src, dst netip.Addr, proto layers.IPProtocol
 		return
 	}
 	frame := w.buf.Bytes()
+	if w.Edit != nil {
+		for _, f := range w.Edit(frame) {
+			w.writeCut(t, f, capLen)
+		}
+		return
+	}
+	w.writeCut(t, frame, capLen)
+}
+
+func (w *Writer) writeCut(t time.Time, frame []byte, capLen int) {
+	if w.err != nil {
+		return
+	}
 	ci := gopacket.CaptureInfo{Timestamp: t, CaptureLength: len(frame), Length: len(frame)}
 	if capLen >= 0 && capLen < len(frame) {
 		ci.CaptureLength = capLen
