@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/gopacket/gopacket"
-	"github.com/gopacket/gopacket/ip4defrag"
 	"github.com/gopacket/gopacket/layers"
 
 	"github.com/mcdissect/mcdissect/dissect"
@@ -88,8 +87,7 @@ func (o *Options) defaults() {
 type Analyzer struct {
 	opts Options
 
-	parser4 *gopacket.DecodingLayerParser // starts at IPv4
-	parser6 *gopacket.DecodingLayerParser // starts at IPv6
+	parser4 *gopacket.DecodingLayerParser // starts at IPv4 (IPv6: decodeIPv6)
 	ip4     layers.IPv4
 	ip6     layers.IPv6
 	udp     layers.UDP
@@ -98,8 +96,8 @@ type Analyzer struct {
 	decoded []gopacket.LayerType
 	trunc   truncFeedback // fastIPv4's
 	net     netLayers     // the frame's headers for its records (layers.go)
-	defrag  *ip4defrag.IPv4Defragmenter
-	frags   fragFrames
+	l3len   int           // the IP header's length, IPv6's extension headers included
+	frags   fragState     // fragment.go
 
 	// The front end's state (see back.go).
 	frame    uint64
@@ -133,6 +131,10 @@ type Stats struct {
 	// bytes before the start of a stream picked up mid-way, segments more
 	// than 1 GiB ahead. The CLI says so; they are never dropped silently.
 	TCPDropped uint64
+	// FragsGivenUp counts IP datagrams whose fragments never completed
+	// (each reported: fragment.go); FragOverlaps those completed whose
+	// fragments overlapped with different bytes (the first copy used).
+	FragsGivenUp, FragOverlaps uint64
 }
 
 // New makes an analyzer that gives its records to sink, in order, on a
@@ -148,7 +150,7 @@ func New(opts Options, sink Sink) *Analyzer {
 		size = 1 // -l: a record never waits for others to fill a batch
 	}
 	a := &Analyzer{opts: opts,
-		defrag:  ip4defrag.NewIPv4Defragmenter(),
+		frags:   newFragState(),
 		learned: map[netip.AddrPort]uint8{},
 		run:     &protocols.Run{Later: opts.Later, Prefs: opts.Prefs},
 		backEnd: &backEnd{sink: sink, borrow: opts.Lite},
@@ -163,12 +165,8 @@ func New(opts Options, sink Sink) *Analyzer {
 	}
 	a.backEnd.opts = &a.opts
 	a.big = make(chan *entry, maxBigRecords)
-	// gopacket 1.1.19 fixes a parser's first layer, so there is one per IP
-	// version; both decode into the same layer structs.
-	a.parser4 = gopacket.NewDecodingLayerParser(layers.LayerTypeIPv4, &a.ip4, &a.ip6, &a.udp, &a.tcp, &a.payload)
-	a.parser6 = gopacket.NewDecodingLayerParser(layers.LayerTypeIPv6, &a.ip4, &a.ip6, &a.udp, &a.tcp, &a.payload)
+	a.parser4 = gopacket.NewDecodingLayerParser(layers.LayerTypeIPv4, &a.ip4, &a.udp, &a.tcp, &a.payload)
 	a.parser4.IgnoreUnsupported = true
-	a.parser6.IgnoreUnsupported = true
 	a.tcpState = newTCPState(a)
 	go a.backEnd.run(a.pp)
 	return a
@@ -217,13 +215,15 @@ func (a *Analyzer) Packet(data []byte, ci gopacket.CaptureInfo, link layers.Link
 	}
 	var err error
 	truncated := false
-	if !a.fastIPv4(ver, data[off:], &truncated) {
-		parser := a.parser4
-		if ver == 6 {
-			parser = a.parser6
+	switch {
+	case ver == 6:
+		err = a.decodeIPv6(data[off:], &truncated)
+	case !a.fastIPv4(ver, data[off:], &truncated):
+		err = a.parser4.DecodeLayers(data[off:], &a.decoded)
+		truncated = a.parser4.Truncated
+		if len(a.decoded) > 0 {
+			a.l3len = int(a.ip4.IHL) * 4
 		}
-		err = parser.DecodeLayers(data[off:], &a.decoded)
-		truncated = parser.Truncated
 	}
 	truncated = truncated || ci.CaptureLength < ci.Length
 	if truncated {
@@ -236,9 +236,12 @@ func (a *Analyzer) Packet(data []byte, ci gopacket.CaptureInfo, link layers.Link
 		switch lt {
 		case layers.LayerTypeIPv4:
 			if a.ip4.Flags&layers.IPv4MoreFragments != 0 || a.ip4.FragOffset != 0 {
-				a.fragment(ci)
+				a.fragment4(ci)
 				return a.afterPacket()
 			}
+		case layers.LayerTypeIPv6Fragment:
+			a.fragment6(ci)
+			return a.afterPacket()
 		case layers.LayerTypeUDP:
 			a.stats.Decoded++
 			a.keepHead(8)
@@ -301,6 +304,7 @@ func (a *Analyzer) fastIPv4(ver int, data []byte, truncated *bool) bool {
 		return false
 	}
 	*truncated = bool(*df)
+	a.l3len = int(a.ip4.IHL) * 4
 	return true
 }
 
@@ -379,10 +383,8 @@ func (a *Analyzer) housekeeping() {
 		a.flushAt = a.now.Add(time.Second)
 		a.submit(job{op: opTick})
 		a.tcpState.flushIdle(a.now)
-		a.defrag.DiscardOlderThan(a.now.Add(-fragTimeout))
-		if old := a.frags.discardOlderThan(a.frame, a.now.Add(-fragTimeout)); len(old) > 0 {
-			a.fragNotes(old, a.frame, a.now)
-		}
+		a.frags.d.Expire(a.now)
+		a.fragGivenUp(a.frame, a.now)
 	}
 }
 
@@ -396,9 +398,9 @@ func (a *Analyzer) Finish() error {
 	a.finished = true
 	if a.failed() == nil {
 		a.tcpState.close()
-		if rest := a.frags.rest(); len(rest) > 0 {
-			a.fragNotes(rest, 0, time.Time{})
-		}
+		a.frags.d.End()
+		a.fragGivenUp(0, time.Time{})
+		a.fragRest()
 		a.submit(job{op: opFinish})
 	}
 	a.pp.close()
@@ -416,12 +418,8 @@ func (a *Analyzer) keepHead(transport int) {
 		return
 	}
 	end := a.netOff
-	switch {
-	case len(a.decoded) == 0:
-	case a.decoded[0] == layers.LayerTypeIPv4:
-		end += int(a.ip4.IHL) * 4
-	case a.decoded[0] == layers.LayerTypeIPv6:
-		end += 40
+	if len(a.decoded) > 0 {
+		end += a.l3len
 	}
 	a.net.bytes(a.data, end+transport)
 }

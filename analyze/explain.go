@@ -10,7 +10,8 @@ import (
 // (dissect.Registry.Explain); a test fails on a field without an entry.
 var pseudoExplanations = map[string]string{
 
-	"ip.fragments.incomplete": "An IPv4 datagram whose fragments never all arrived, reported at the end or when they time out. Its bytes cannot be dissected, as a datagram's protocol header is only in its first fragment.",
+	"ip.fragments.incomplete":   "An IPv4 datagram whose fragments never all arrived, reported when they time out (30 s of packet time), when holding them would pass the memory bound (the oldest goes first), when they do not fit together, or at the end. Its bytes cannot be dissected, as a datagram's protocol header is only in its first fragment. Past 1000 such datagrams, one note at the end gives the count of the rest.",
+	"ipv6.fragments.incomplete": "An IPv6 datagram whose fragments never all arrived: as ip.fragments.incomplete, for IPv6's fragment header. Query responses over 1280 bytes arrive so on IPv6 networks.",
 
 	"tcp.analysis.retransmission": "This segment carries bytes of the stream that an earlier segment already carried, as Wireshark's tcp.analysis.retransmission means it: the sender thought them lost. mcdissect uses the first copy and says so here, on the retransmission's own frame.",
 	"tcp.analysis.lost_segment":   "Bytes of the stream before this point were never captured, as Wireshark's tcp.analysis.lost_segment (\"previous segment(s) not captured\") means it: common at a capture's start and when the kernel drops packets under load. The missing length is in mc.gap.length.",
@@ -32,7 +33,7 @@ var pseudoExplanations = map[string]string{
 }
 
 func init() {
-	for _, r := range []*dissect.Registry{netlayers.RegIP, netlayers.RegTCP, dissect.Core} {
+	for _, r := range []*dissect.Registry{netlayers.RegIP, netlayers.RegIPv6, netlayers.RegTCP, dissect.Core} {
 		r.Explain(pseudoExplanations, nil)
 	}
 }

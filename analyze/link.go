@@ -55,8 +55,8 @@ func netStart(link layers.LinkType, d []byte) (off int, version int, ok bool) {
 	default:
 		return 0, 0, false
 	}
-	// 802.1Q and 802.1ad tags, possibly stacked.
-	for (etype == 0x8100 || etype == 0x88a8) && len(d) >= off+4 {
+	// 802.1Q, 802.1ad and QinQ (0x9100) tags, possibly stacked.
+	for (etype == 0x8100 || etype == 0x88a8 || etype == 0x9100) && len(d) >= off+4 {
 		etype = binary.BigEndian.Uint16(d[off+2 : off+4])
 		off += 4
 	}

@@ -1,8 +1,6 @@
 package analyze
 
 import (
-	"net/netip"
-	"slices"
 	"strconv"
 	"time"
 
@@ -17,7 +15,7 @@ import (
 // own at its frame (as Wireshark marks the frame itself: the retransmitted
 // bytes are in no PDU, the first copy was used), with the field
 // tcp.analysis.retransmission or tcp.analysis.out_of_order; a connection
-// evicted to bound memory, and IPv4 fragments never completed, are notes
+// evicted to bound memory, and IP fragments never completed, are notes
 // too; a stream on a Minecraft port that no protocol claims is reported
 // once per direction, when the connection ends, with its byte count and
 // first bytes.
@@ -28,11 +26,13 @@ var (
 	FieldLostSegment    = netlayers.RegTCP.Label("tcp.analysis.lost_segment", "Previous segment(s) not captured")
 	FieldEvicted        = dissect.Core.Label("mc.conn.evicted", "Connection no longer tracked (too many connections)")
 	FieldFragments      = netlayers.RegIP.Label("ip.fragments.incomplete", "IPv4 datagram whose fragments never all arrived")
+	FieldFragments6     = netlayers.RegIPv6.Label("ipv6.fragments.incomplete", "IPv6 datagram whose fragments never all arrived")
 
 	ExpertRetransmission = netlayers.RegTCP.Expert("tcp.analysis.retransmission", dissect.SevNote, "a segment carrying bytes already seen; the first copy was used")
 	ExpertOutOfOrder     = netlayers.RegTCP.Expert("tcp.analysis.out_of_order", dissect.SevWarn, "a segment carrying new bytes below the highest sequence number seen: it fills a hole")
 	ExpertEvicted        = dissect.Core.Expert("mc.conn.evicted", dissect.SevNote, "the connection was dropped from the connection table to bound memory; later segments start a new stream")
 	ExpertFragments      = netlayers.RegIP.Expert("ip.fragments.incomplete", dissect.SevWarn, "IPv4 fragments never completed: the datagram is not dissected")
+	ExpertFragments6     = netlayers.RegIPv6.Expert("ipv6.fragments.incomplete", dissect.SevWarn, "IPv6 fragments never completed: the datagram is not dissected")
 )
 
 // noteKind is a record.KindNote record's kind: job.gapLen indexes noteKinds.
@@ -47,6 +47,7 @@ const (
 	noteOutOfOrder
 	noteEvicted
 	noteFragments
+	noteFragments6
 )
 
 var noteKinds = [...]noteKind{
@@ -54,6 +55,7 @@ var noteKinds = [...]noteKind{
 	noteOutOfOrder:     {FieldOutOfOrder, ExpertOutOfOrder, "TCP Out-Of-Order"},
 	noteEvicted:        {FieldEvicted, ExpertEvicted, "Connection evicted"},
 	noteFragments:      {FieldFragments, ExpertFragments, "Unreassembled IPv4 fragments"},
+	noteFragments6:     {FieldFragments6, ExpertFragments6, "Unreassembled IPv6 fragments"},
 }
 
 func notePDU(p *dissect.PDU, proto string, dir dissect.Dir, kind int, msg string) {
@@ -194,42 +196,4 @@ func (h *tcpConn) reportUnclaimed(c *reassembly.ConnInfo) {
 		a.commit(l.first[:l.nFirst])
 	}
 	h.lost = nil
-}
-
-// fragTimeout is how long, in packet time, fragments wait for the rest of
-// their datagram.
-const fragTimeout = 30 * time.Second
-
-// fragNotes reports the datagrams of lists whose fragments never completed.
-func (a *Analyzer) fragNotes(lists []*fragList, frame uint64, t time.Time) {
-	slices.SortFunc(lists, func(x, y *fragList) int {
-		if x.parts[0].Frame < y.parts[0].Frame {
-			return -1
-		}
-		if x.parts[0].Frame > y.parts[0].Frame {
-			return 1
-		}
-		return 0
-	})
-	for _, l := range lists {
-		at, atT := frame, t
-		if at == 0 {
-			at, atT = l.last, l.ts
-		}
-		n := 0
-		for _, p := range l.parts {
-			n += p.Bytes
-		}
-		j := a.newJob()
-		j.op, j.kind, j.frame, j.time, j.dir, j.udp = opEmit, record.KindNote, at, atT, dissect.DirUnknown, udpNone
-		j.head = a.addHead(&l.head)
-		j.gapLen = noteFragments
-		j.reason = "datagram " + strconv.Itoa(int(l.key.id)) + " from " + l.key.src.String() + " to " + l.key.dst.String() + ": " +
-			strconv.Itoa(len(l.parts)) + " fragment(s) of " + strconv.Itoa(n) + " bytes captured, never completed"
-		b := a.pp.cur
-		j.addrs = int32(len(b.addrs))
-		b.addrs = append(b.addrs, netip.AddrPortFrom(l.key.src, 0), netip.AddrPortFrom(l.key.dst, 0))
-		a.addParts(j, l.parts)
-		a.commit(nil)
-	}
 }

@@ -21,7 +21,7 @@ func TestNothingSilent(t *testing.T) {
 		{"garbage stream on 25565", func(w *capgen.Writer) { w.GarbageStream(300000) }, []string{
 			"no protocol claims: 300000 bytes in 206 frames (4 to", "no protocol claims: 16384 bytes in 12 frames (184 to 195)"}},
 		{"fragments never completed", func(w *capgen.Writer) { w.IncompleteFragments(3, time.Time{}) }, []string{
-			"[Unreassembled IPv4 fragments] datagram 0 from 10.1.0.0 to 10.0.0.1: 1 fragment(s) of 72 bytes",
+			"[Unreassembled IPv4 fragments] IPv4 datagram 0 from 10.1.0.0 to 10.0.0.1: 1 fragment(s) of 72 bytes",
 			"datagram 1 from 10.1.0.1", "datagram 2 from 10.1.0.2"}},
 		{"SYN flood", func(w *capgen.Writer) { w.SYNFlood(100, false) }, nil},
 	} {

@@ -86,9 +86,12 @@ func appendParts(dst []byte, r *record.Record) []byte {
 	}
 	dst = append(dst, '[')
 	dst = dissect.AppendInt(dst, int64(len(r.Parts)))
-	if r.TCP {
+	switch {
+	case r.TCP:
 		dst = append(dst, " reassembled TCP segment"...)
-	} else {
+	case r.Src.Addr().Is6() && !r.Src.Addr().Is4In6():
+		dst = append(dst, " IPv6 fragment"...)
+	default:
 		dst = append(dst, " IPv4 fragment"...)
 	}
 	if len(r.Parts) != 1 {
