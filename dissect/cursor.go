@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"strconv"
+	"unsafe"
 )
 
 // Cursor walks a PDU's bytes, adding a node for each field it reads.
@@ -22,6 +23,7 @@ import (
 // IsMalformed tell a decoder which happened.
 type Cursor struct {
 	P      *PDU
+	data   []byte // what the cursor walks: P.Data, or in a Lite PDU derived bytes (Derive)
 	off    int
 	parent int32
 	stack  [16]int32 // open subtrees; a fixed array so opening one allocates nothing
@@ -36,14 +38,18 @@ type Cursor struct {
 // It is returned by value so that a decoder's cursor can live on its stack.
 func Begin(p *PDU, root *Field, data []byte, wireLen int) Cursor {
 	p.Reset(data, wireLen)
-	c := Cursor{P: p, parent: -1}
+	c := Cursor{P: p, data: p.Data, parent: -1}
 	c.Open(root, len(data))
 	return c
 }
 
-func (c *Cursor) Off() int       { return c.off }
-func (c *Cursor) Len() int       { return len(c.P.Data) }
-func (c *Cursor) Remaining() int { return len(c.P.Data) - c.off }
+func (c *Cursor) Off() int { return c.off }
+
+// Data is what the cursor walks: the PDU's data, or in a Lite PDU the
+// bytes given to Derive. Offsets (Off, node offsets) index into it.
+func (c *Cursor) Data() []byte   { return c.data }
+func (c *Cursor) Len() int       { return len(c.data) }
+func (c *Cursor) Remaining() int { return len(c.data) - c.off }
 func (c *Cursor) Failed() bool   { return c.failed }
 
 // IsTruncated reports whether the walk stopped because the capture cut
@@ -69,7 +75,7 @@ func (c *Cursor) Peek(n int) []byte {
 	if n > c.Remaining() {
 		n = c.Remaining()
 	}
-	return c.P.Data[c.off : c.off+n]
+	return c.data[c.off : c.off+n]
 }
 
 // Open starts a subtree of f at the cursor, n bytes long; n < 0 means "as
@@ -143,7 +149,7 @@ func (c *Cursor) Take(f *Field, n int) ([]byte, int32) {
 		c.Field(f, n, Value{})
 		return nil, -1
 	}
-	b := c.P.Data[c.off : c.off+n]
+	b := c.data[c.off : c.off+n]
 	return b, c.Field(f, n, B(b))
 }
 
@@ -171,7 +177,7 @@ func (c *Cursor) Invalid(f *Field, msg string) int32 {
 }
 
 func (c *Cursor) fail(f *Field, msg string, wrong bool) int32 {
-	i := c.P.AddNode(c.parent, f, c.off, c.Remaining(), B(c.P.Data[c.off:]))
+	i := c.P.AddNode(c.parent, f, c.off, c.Remaining(), B(c.data[c.off:]))
 	e, flag := ExpertMalformed, FlagMalformed
 	if !wrong && c.P.Cut() {
 		e, flag = ExpertTruncated, FlagTruncated
@@ -183,7 +189,7 @@ func (c *Cursor) fail(f *Field, msg string, wrong bool) int32 {
 		c.P.Nodes[i].Flags |= flag
 	}
 	c.P.AddExpert(i, e, f.Name+" at offset "+strconv.Itoa(c.off)+": "+msg)
-	c.off = len(c.P.Data)
+	c.off = len(c.data)
 	c.failed = true
 	return i
 }
@@ -212,7 +218,7 @@ func (c *Cursor) Uint8(f *Field) (uint8, int32) {
 	if c.failed || c.Remaining() < 1 {
 		return 0, c.Field(f, 1, Value{})
 	}
-	v := c.P.Data[c.off]
+	v := c.data[c.off]
 	return v, c.Field(f, 1, U(uint64(v)))
 }
 
@@ -220,7 +226,7 @@ func (c *Cursor) Int8(f *Field) (int8, int32) {
 	if c.failed || c.Remaining() < 1 {
 		return 0, c.Field(f, 1, Value{})
 	}
-	v := int8(c.P.Data[c.off])
+	v := int8(c.data[c.off])
 	return v, c.Field(f, 1, I(int64(v)))
 }
 
@@ -228,7 +234,7 @@ func (c *Cursor) Uint16(f *Field) (uint16, int32) {
 	if c.failed || c.Remaining() < 2 {
 		return 0, c.Field(f, 2, Value{})
 	}
-	v := binary.BigEndian.Uint16(c.P.Data[c.off:])
+	v := binary.BigEndian.Uint16(c.data[c.off:])
 	return v, c.Field(f, 2, U(uint64(v)))
 }
 
@@ -238,7 +244,7 @@ func (c *Cursor) Uint16LE(f *Field) (uint16, int32) {
 	if c.failed || c.Remaining() < 2 {
 		return 0, c.Field(f, 2, Value{})
 	}
-	v := binary.LittleEndian.Uint16(c.P.Data[c.off:])
+	v := binary.LittleEndian.Uint16(c.data[c.off:])
 	i := c.Field(f, 2, U(uint64(v)))
 	if c.owns(i) {
 		c.P.Nodes[i].Flags |= FlagLittleEndian
@@ -250,7 +256,7 @@ func (c *Cursor) Int16(f *Field) (int16, int32) {
 	if c.failed || c.Remaining() < 2 {
 		return 0, c.Field(f, 2, Value{})
 	}
-	v := int16(binary.BigEndian.Uint16(c.P.Data[c.off:]))
+	v := int16(binary.BigEndian.Uint16(c.data[c.off:]))
 	return v, c.Field(f, 2, I(int64(v)))
 }
 
@@ -258,7 +264,7 @@ func (c *Cursor) Uint32(f *Field) (uint32, int32) {
 	if c.failed || c.Remaining() < 4 {
 		return 0, c.Field(f, 4, Value{})
 	}
-	v := binary.BigEndian.Uint32(c.P.Data[c.off:])
+	v := binary.BigEndian.Uint32(c.data[c.off:])
 	return v, c.Field(f, 4, U(uint64(v)))
 }
 
@@ -266,7 +272,7 @@ func (c *Cursor) Int32(f *Field) (int32, int32) {
 	if c.failed || c.Remaining() < 4 {
 		return 0, c.Field(f, 4, Value{})
 	}
-	v := int32(binary.BigEndian.Uint32(c.P.Data[c.off:]))
+	v := int32(binary.BigEndian.Uint32(c.data[c.off:]))
 	return v, c.Field(f, 4, I(int64(v)))
 }
 
@@ -274,7 +280,7 @@ func (c *Cursor) Uint64(f *Field) (uint64, int32) {
 	if c.failed || c.Remaining() < 8 {
 		return 0, c.Field(f, 8, Value{})
 	}
-	v := binary.BigEndian.Uint64(c.P.Data[c.off:])
+	v := binary.BigEndian.Uint64(c.data[c.off:])
 	return v, c.Field(f, 8, U(v))
 }
 
@@ -282,7 +288,7 @@ func (c *Cursor) Int64(f *Field) (int64, int32) {
 	if c.failed || c.Remaining() < 8 {
 		return 0, c.Field(f, 8, Value{})
 	}
-	v := int64(binary.BigEndian.Uint64(c.P.Data[c.off:]))
+	v := int64(binary.BigEndian.Uint64(c.data[c.off:]))
 	return v, c.Field(f, 8, I(v))
 }
 
@@ -292,7 +298,7 @@ func (c *Cursor) CString(f *Field) ([]byte, int32) {
 	if c.failed {
 		return nil, -1
 	}
-	rest := c.P.Data[c.off:]
+	rest := c.data[c.off:]
 	n := bytes.IndexByte(rest, 0)
 	if n < 0 {
 		return nil, c.fail(f, "no NUL terminator in the "+strconv.Itoa(len(rest))+" bytes left", false)
@@ -309,9 +315,95 @@ func (c *Cursor) Finish() {
 		c.Close()
 	}
 	if r := c.Remaining(); r > 0 && !c.failed {
-		i := c.P.AddNode(c.parent, FieldUndissected, c.off, r, B(c.P.Data[c.off:]))
+		i := c.P.AddNode(c.parent, FieldUndissected, c.off, r, B(c.data[c.off:]))
 		c.P.AddExpert(i, ExpertUndissected, strconv.Itoa(r)+" bytes at offset "+strconv.Itoa(c.off)+" are not part of any field")
-		c.off = len(c.P.Data)
+		c.off = len(c.data)
 	}
 	c.Close()
+}
+
+// Derive makes b, bytes the decoder derived from the PDU's own (a
+// decrypted or inflated packet), the bytes the cursor reads next, and
+// opens a subtree of f over them: Wireshark's new data source, laid flat.
+// The bytes are appended to the PDU's data after everything before them
+// (P.Data becomes a new buffer and P.Derived grows by len(b)), so that
+// nodes point into them as into wire bytes; the root and every open
+// subtree are stretched to cover them, and nodes that viewed the old data
+// view the new. Close the subtree as usual; whatever of b is not read
+// becomes undissected at Finish. The cursor should have read every byte
+// before it (they are not read after).
+//
+// A Lite PDU keeps its data: the cursor reads b on its own, adds no node
+// and leaves the PDU as it was (its Message and Info are what decoders
+// set). A failed cursor derives nothing and returns -1.
+func (c *Cursor) Derive(f *Field, b []byte) int32 {
+	if c.failed {
+		return -1
+	}
+	if c.P.Lite {
+		c.data, c.off = b, 0
+		return c.Open(f, len(b))
+	}
+	old := c.P.Data
+	nd := make([]byte, len(old)+len(b))
+	copy(nd, old)
+	copy(nd[len(old):], b)
+	c.P.Data, c.data = nd, nd
+	c.P.Derived += len(b)
+	c.P.WireLen += len(b)
+	viewNew(c.P, old, nd)
+	c.off = len(old)
+	for i := range c.P.Nodes {
+		// open subtrees (length -1 until closed) stretch by themselves;
+		// the root and fixed-length ancestors of the cursor are stretched
+		// here
+		if n := &c.P.Nodes[i]; n.Length >= 0 && int(n.Offset+n.Length) == len(old) && c.isOpen(int32(i)) {
+			n.Length += int32(len(b))
+		}
+	}
+	return c.Open(f, len(b))
+}
+
+// isOpen reports whether node i is the current parent or one of its open
+// ancestors.
+func (c *Cursor) isOpen(i int32) bool {
+	if i == c.parent {
+		return true
+	}
+	for d := 0; d < c.depth; d++ {
+		if c.stack[d] == i {
+			return true
+		}
+	}
+	return false
+}
+
+// viewNew makes the values of p's nodes that view old view the same bytes
+// in nd, a copy of old with more after it.
+func viewNew(p *PDU, old, nd []byte) {
+	if len(old) == 0 {
+		return
+	}
+	lo := &old[0]
+	for i := range p.Nodes {
+		v := &p.Nodes[i].Value.B
+		if len(*v) == 0 || cap(*v) == 0 {
+			continue
+		}
+		if off, ok := within(*v, old, lo); ok {
+			*v = nd[off : off+len(*v)]
+		}
+	}
+}
+
+// within reports whether v lies in old (whose first byte is lo) and at
+// what offset. unsafe: addresses are compared, nothing is read through
+// them (Go has no safe way to ask whether two slices share memory).
+func within(v, old []byte, lo *byte) (int, bool) {
+	base := uintptr(unsafe.Pointer(lo))
+	p := uintptr(unsafe.Pointer(unsafe.SliceData(v)))
+	if p < base || p+uintptr(len(v)) > base+uintptr(len(old)) {
+		return 0, false
+	}
+	return int(p - base), true
 }

@@ -179,7 +179,42 @@ var global = struct {
 	fields  map[string]*Field
 	experts map[string]*ExpertInfo
 	regs    []*Registry
+	lazies  []*lazyFields
 }{fields: map[string]*Field{}, experts: map[string]*ExpertInfo{}}
+
+type lazyFields struct {
+	prefix string
+	once   sync.Once
+	load   func()
+}
+
+// Lazy registers load, which adds fields whose names start with prefix,
+// to run once: before a look-up of such a name (LookupField) finds it
+// missing, and before Registries lists them all (-G, a misspelt filter
+// name). A protocol whose thousands of fields come from data (Java's
+// play packets) registers them only when they are asked for, not at
+// every start-up. Decoders that use such fields call load themselves
+// (through their own sync.Once) before their first use.
+func Lazy(prefix string, load func()) {
+	global.Lock()
+	global.lazies = append(global.lazies, &lazyFields{prefix: prefix, load: load})
+	global.Unlock()
+}
+
+// runLazy runs the lazy loaders whose prefix matches name ("" for all).
+func runLazy(name string) bool {
+	global.Lock()
+	ls := append([]*lazyFields(nil), global.lazies...)
+	global.Unlock()
+	ran := false
+	for _, l := range ls {
+		if name == "" || strings.HasPrefix(name, l.prefix) {
+			l.once.Do(l.load)
+			ran = true
+		}
+	}
+	return ran
+}
 
 // NewRegistry creates the registry of protocol proto and registers its root
 // field. A protocol name registered twice panics: registries are built in
@@ -374,6 +409,7 @@ func LookupRegistry(proto string) *Registry {
 
 // Registries returns every registry, sorted by protocol name.
 func Registries() []*Registry {
+	runLazy("")
 	global.Lock()
 	defer global.Unlock()
 	out := append([]*Registry(nil), global.regs...)
@@ -384,6 +420,13 @@ func Registries() []*Registry {
 // LookupField finds a field by filter name. A name under a keyed field
 // ("query.kv.hostname") returns the keyed field and the key.
 func LookupField(name string) (f *Field, key string, ok bool) {
+	if f, key, ok = lookupField(name); !ok && runLazy(name) {
+		f, key, ok = lookupField(name)
+	}
+	return f, key, ok
+}
+
+func lookupField(name string) (f *Field, key string, ok bool) {
 	global.Lock()
 	defer global.Unlock()
 	if f, ok := global.fields[name]; ok {

@@ -145,6 +145,14 @@ type PDU struct {
 	Info    string   // the one-line summary (tshark's Info column)
 	Dir     Dir
 
+	// Derived is how many bytes at the end of Data are not the PDU's wire
+	// bytes but bytes its decoder derived from them (a decrypted or
+	// inflated packet, Cursor.Derive), laid after them so that nodes can
+	// point into them; WireLen counts them too. The PDU's own bytes are
+	// Data[:len(Data)-Derived], WireLen-Derived of them on the wire.
+	// Reset clears it.
+	Derived int
+
 	// Pending is set by a conversation tracker on a request whose response
 	// may still come: the pipeline holds the PDU (and those after it) until
 	// the tracker clears it, so that "Response in frame N" can be added.
@@ -185,8 +193,12 @@ func (p *PDU) Reset(data []byte, wireLen int) {
 		p.Objects = p.Objects[:0]
 	}
 	p.Message, p.Info = "", ""
-	p.Dir, p.Pending = DirUnknown, false
+	p.Dir, p.Pending, p.Derived = DirUnknown, false, 0
 }
+
+// OwnBytes returns the PDU's wire bytes as captured: Data without the
+// bytes a decoder derived (Derived).
+func (p *PDU) OwnBytes() []byte { return p.Data[:len(p.Data)-p.Derived] }
 
 // SetInfo sets Info to the text of b. A Lite PDU's Info views a buffer
 // the PDU keeps for the purpose, valid until SetInfo is next called on it

@@ -1,0 +1,160 @@
+package java
+
+import (
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/mcdissect/mcdissect/dissect"
+)
+
+// maxInfoText bounds text quoted in an Info line.
+const maxInfoText = 96
+
+// info builds a packet's Info line: its name, and for the packets people
+// look for, what they carry (chat text, a disconnect reason, a position,
+// a keep-alive ID, a player's name, a plugin channel and the brand).
+func info(pk *packet, w *walker, st State, dir dissect.Dir) []byte {
+	var buf [160]byte
+	b := append(buf[:0], pk.msg...)
+	get := func(name string) (val, *typ, bool) {
+		s, ok := pk.slots[name]
+		if !ok || s >= len(w.top) {
+			return val{}, nil, false
+		}
+		return w.top[s], pk.types[name], true
+	}
+	num := func(label, name string) {
+		if v, _, ok := get(name); ok {
+			b = append(b, label...)
+			b = strconv.AppendInt(b, v.i, 10)
+		}
+	}
+	text := func(label string, names ...string) bool {
+		for _, n := range names {
+			v, t, ok := get(n)
+			if !ok {
+				continue
+			}
+			s := textOf(v, t)
+			if s == "" && len(v.s) == 0 {
+				continue
+			}
+			b = append(b, label...)
+			b = appendQuoted(b, s)
+			return true
+		}
+		return false
+	}
+	if w.cur.Failed() {
+		return b
+	}
+	switch pk.name {
+	case "keep_alive":
+		num(", ID ", "keepAliveId")
+	case "ping", "pong", "ping_request", "ping_response":
+		num(", ID ", "id")
+		num(", ID ", "time")
+	case "chat", "chat_message", "system_chat", "profileless_chat", "action_bar":
+		text(": ", "message", "content", "text")
+	case "player_chat":
+		if !text(": ", "plainMessage", "signedChatContent", "unsignedChatContent", "message") {
+			text(": ", "formattedMessage")
+		}
+	case "chat_command", "chat_command_signed":
+		text(": /", "command")
+	case "kick_disconnect", "disconnect":
+		text(": ", "reason")
+	case "position", "position_look", "vehicle_move", "flying", "look":
+		pos := false
+		for _, n := range []string{"x", "y", "z"} {
+			if v, t, ok := get(n); ok && t != nil && (t.k == kF64 || t.k == kF32) {
+				if !pos {
+					b = append(b, ", "...)
+					pos = true
+				} else {
+					b = append(b, ' ')
+				}
+				b = append(b, n...)
+				b = append(b, '=')
+				b = strconv.AppendInt(b, v.i, 10)
+			}
+		}
+	case "login":
+		num(", entity ID ", "entityId")
+	case "custom_payload":
+		if v, _, ok := get("channel"); ok {
+			b = append(b, ", "...)
+			b = appendQuoted(b, string(v.s))
+			if d, _, ok := get("data"); ok && (string(v.s) == "minecraft:brand" || string(v.s) == "MC|Brand") {
+				if s, n, st := readVarInt(d.s); st == viOK && int(s) >= 0 && n+int(s) <= len(d.s) {
+					b = append(b, ": "...)
+					b = appendQuoted(b, string(d.s[n:n+int(s)]))
+				} else {
+					b = append(b, ": "...)
+					b = appendQuoted(b, string(d.s))
+				}
+			}
+		}
+	case "named_entity_spawn", "spawn_entity":
+		num(", entity ID ", "entityId")
+	case "map_chunk":
+		num(", chunk x ", "x")
+		num(" z ", "z")
+	case "rel_entity_move", "entity_move_look", "entity_teleport", "entity_velocity":
+		num(", entity ID ", "entityId")
+	case "teleport_confirm", "accept_teleportation":
+		num(", teleport ID ", "teleportId")
+	case "block_change", "block_dig", "block_place":
+		if len(w.pos) == 3 {
+			b = append(b, " at "...)
+			for i, p := range w.pos {
+				if i > 0 {
+					b = append(b, ' ')
+				}
+				b = append(b, p.s...)
+				b = append(b, '=')
+				b = strconv.AppendInt(b, p.i, 10)
+			}
+		}
+	}
+	return b
+}
+
+// textOf is a value's text: chat as plain text, strings as they are.
+func textOf(v val, t *typ) string {
+	if t == nil {
+		return string(v.s)
+	}
+	k := t.k
+	if k == kOption && t.elem != nil {
+		k = t.elem.k
+	}
+	switch k {
+	case kString:
+		if t.chat || (t.k == kOption && t.elem.chat) {
+			return chatJSON(v.s)
+		}
+		return string(v.s)
+	case kNBT, kOptNBT:
+		return chatNBT(v.s, true)
+	case kAnonNBT, kAnonOptNBT:
+		return chatNBT(v.s, false)
+	}
+	return string(v.s)
+}
+
+// appendQuoted appends s in quotes, cut to maxInfoText bytes.
+func appendQuoted(b []byte, s string) []byte {
+	b = append(b, '"')
+	if len(s) > maxInfoText {
+		n := maxInfoText
+		for n > 0 && !utf8.RuneStart(s[n]) {
+			n--
+		}
+		b = append(b, s[:n]...)
+		b = append(b, "…"...)
+	} else {
+		b = append(b, s...)
+	}
+	return append(b, '"')
+}

@@ -1,0 +1,400 @@
+package java
+
+import (
+	"encoding/json"
+	"errors"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/mcdissect/mcdissect/dissect"
+	"github.com/mcdissect/mcdissect/dissect/java/mcdata"
+)
+
+// State is a Java connection state this package dissects.
+type State uint8
+
+const (
+	Config State = iota // configuration (1.20.2+)
+	Play
+	Login
+	nStates
+)
+
+var stateKeys = [nStates]string{"configuration", "play", "login"}
+var statePaths = [nStates]string{"config", "play", "login"}
+
+func (s State) String() string {
+	switch s {
+	case Config:
+		return "configuration"
+	case Play:
+		return "play"
+	case Login:
+		return "login"
+	}
+	return "Unknown (" + strconv.Itoa(int(s)) + ")"
+}
+
+// Version is one version's packets, compiled.
+type Version struct {
+	Name     string // the release the data is for ("1.20.4")
+	Protocol int
+	Exact    bool   // false: the data of the closest version stands in
+	Data     string // the minecraft-data file: "pc/1.20.3"
+	c        *compiled
+}
+
+type compiled struct {
+	packets [nStates][2][]*packet // by state, direction (0 c2s, 1 s2c), packet ID
+}
+
+// packet is one packet type of a state and direction.
+type packet struct {
+	name  string // minecraft-data's name: "keep_alive"
+	msg   string // PDU.Message: "Keep alive"
+	f     *dissect.Field
+	t     *typ
+	slots map[string]int // top-level field name -> slot, for Info
+	types map[string]*typ
+}
+
+var (
+	cmu      sync.Mutex
+	compiles = map[*mcdata.Version]*compiled{}
+)
+
+// ForProtocol returns the data for protocol number proto (the handshake's):
+// the version that has it, or the closest one (Exact false).
+func ForProtocol(proto int) (*Version, error) {
+	b, err := mcdata.Load()
+	if err != nil {
+		return nil, err
+	}
+	mv, name, exact := b.Lookup(proto)
+	if mv == nil {
+		return nil, errors.New("no protocol data")
+	}
+	return version(b, mv, name, proto, exact)
+}
+
+// ForName returns the data for a release named like "1.20.4", for
+// sessions whose handshake was not captured.
+func ForName(name string) (*Version, error) {
+	b, err := mcdata.Load()
+	if err != nil {
+		return nil, err
+	}
+	mv, vn, ok := b.ByName(name)
+	if !ok {
+		return nil, errors.New("no protocol data for Minecraft " + name)
+	}
+	return version(b, mv, vn.Name, vn.Protocol, true)
+}
+
+// Releases lists the release names the data has, oldest first.
+func Releases() []string {
+	b, err := mcdata.Load()
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, n := range b.Names() {
+		out = append(out, n.Name)
+	}
+	return out
+}
+
+func version(b *mcdata.Blob, mv *mcdata.Version, name string, proto int, exact bool) (*Version, error) {
+	if err := register(); err != nil {
+		return nil, err
+	}
+	cmu.Lock()
+	defer cmu.Unlock()
+	c, ok := compiles[mv]
+	if !ok {
+		var err error
+		if c, err = compileVersion(b, mv, runtimeNamer); err != nil {
+			return nil, err
+		}
+		compiles[mv] = c
+	}
+	return &Version{Name: name, Protocol: proto, Exact: exact, Data: mv.Path, c: c}, nil
+}
+
+// compileVersion compiles every packet of the configuration, play and
+// login states of mv.
+func compileVersion(b *mcdata.Blob, mv *mcdata.Version, nm namer) (*compiled, error) {
+	out := &compiled{}
+	for st := State(0); st < nStates; st++ {
+		dirs, ok := mv.States[stateKeys[st]]
+		if !ok {
+			continue
+		}
+		for di, dk := range []string{"toServer", "toClient"} {
+			local := dirs[dk]
+			c := &compiler{defs: b.Defs, global: mv.Types, local: local, namer: nm, parsed: map[int]any{}}
+			ids, types, err := packetMap(c)
+			if err != nil {
+				return nil, errors.New(mv.Path + " " + stateKeys[st] + " " + dk + ": " + err.Error())
+			}
+			for id, name := range ids {
+				if id < 0 || id > 1024 {
+					continue
+				}
+				tn := types[name]
+				if tn == "" {
+					continue
+				}
+				path := statePaths[st] + "." + snake(name)
+				sc := newScope(nil)
+				t := c.named(tn, nil, path, sc)
+				p := &packet{name: name, msg: label(name), f: nm(path, dissect.FTNone, label(name)), t: t}
+				p.slots, p.types = topSlots(c, tn, t)
+				for len(out.packets[st][di]) <= id {
+					out.packets[st][di] = append(out.packets[st][di], nil)
+				}
+				out.packets[st][di][id] = p
+			}
+		}
+	}
+	return out, nil
+}
+
+// topSlots maps a packet container's top-level field names to slots.
+func topSlots(c *compiler, tn string, t *typ) (map[string]int, map[string]*typ) {
+	slots, types := map[string]int{}, map[string]*typ{}
+	if t.k != kContainer {
+		return slots, types
+	}
+	var walk func(t *typ)
+	walk = func(t *typ) {
+		for _, f := range t.fields {
+			if f.name != "" && f.slot >= 0 {
+				slots[f.name] = f.slot
+				types[f.name] = f.t
+			} else if f.t.k == kContainer && !f.t.frame {
+				walk(f.t)
+			}
+		}
+	}
+	walk(t)
+	return slots, types
+}
+
+// packetMap reads a state and direction's "packet" type: the packet ID
+// mapper and the switch from names to packet types.
+func packetMap(c *compiler) (map[int]string, map[string]string, error) {
+	d, ok := c.def("packet")
+	if !ok {
+		return nil, nil, errors.New("no packet type")
+	}
+	arr, _ := d.([]any)
+	if len(arr) != 2 {
+		return nil, nil, errors.New("packet type is not a container")
+	}
+	fields, _ := arr[1].([]any)
+	ids := map[int]string{}
+	types := map[string]string{}
+	for _, f := range fields {
+		m, _ := f.(map[string]any)
+		t, _ := m["type"].([]any)
+		if len(t) != 2 {
+			continue
+		}
+		o, _ := t[1].(map[string]any)
+		switch t[0] {
+		case "mapper":
+			mp, _ := o["mappings"].(map[string]any)
+			for k, v := range mp {
+				n, err := strconv.ParseInt(k, 0, 32)
+				s, _ := v.(string)
+				if err == nil {
+					ids[int(n)] = s
+				}
+			}
+		case "switch":
+			fs, _ := o["fields"].(map[string]any)
+			for k, v := range fs {
+				if s, ok := v.(string); ok {
+					types[k] = s
+				}
+			}
+		}
+	}
+	return ids, types, nil
+}
+
+// lookup finds packet id of state st in direction dir.
+func (v *Version) lookup(st State, dir dissect.Dir, id int32) *packet {
+	di := 1
+	if dir == dissect.DirC2S {
+		di = 0
+	}
+	ps := v.c.packets[st][di]
+	if id < 0 || int(id) >= len(ps) {
+		return nil
+	}
+	return ps[id]
+}
+
+// PacketName is minecraft-data's name of packet id ("" if none).
+func (v *Version) PacketName(st State, dir dissect.Dir, id int32) string {
+	if p := v.lookup(st, dir, id); p != nil {
+		return p.name
+	}
+	return ""
+}
+
+// Has reports whether the version's data has state st at all.
+func (v *Version) Has(st State) bool {
+	return len(v.c.packets[st][0]) > 0 || len(v.c.packets[st][1]) > 0
+}
+
+// Result is what Decode learnt of a packet.
+type Result struct {
+	Name string // minecraft-data's name, "" when the ID is unknown
+	// Ints are the packet's top-level integer fields by name, for the
+	// caller's state machine (set_compression's threshold).
+	Threshold int64
+	Known     bool
+}
+
+// Decode dissects the body of packet id (the bytes after the packet ID,
+// at the cursor, to the end of its data) of state st in direction dir,
+// sets p.Message and p.Info, and returns what a state machine needs.
+// idNode is the packet ID's node (its text becomes the name).
+func (v *Version) Decode(cur *dissect.Cursor, st State, dir dissect.Dir, id int32, idNode int32) Result {
+	p := cur.P
+	pk := v.lookup(st, dir, id)
+	if pk == nil {
+		p.Message = "Unknown " + st.String() + " packet"
+		p.SetInfo([]byte("Unknown " + st.String() + " packet 0x" + strconv.FormatInt(int64(id), 16)))
+		cur.Malformed(idNode, ExpertUnknownID, "packet ID "+strconv.FormatInt(int64(id), 10)+" is not a "+dir.String()+" packet of the "+st.String()+" state in "+v.Data)
+		if r := cur.Remaining(); r > 0 {
+			cur.Take(anonField(dissect.FTBytes), r)
+		}
+		return Result{}
+	}
+	if idNode > 0 && !p.Lite {
+		p.Nodes[idNode].Text = hexID(id) + " (" + pk.name + ")"
+	}
+	p.Message = pk.msg
+	w := walker{cur: cur, lite: p.Lite}
+	start := cur.Off()
+	cur.Open(pk.f, -1)
+	if !v.Exact && !p.Lite {
+		p.AddGenerated(cur.Parent(), FieldVersion, dissect.S(v.Data), "")
+		cur.Expert(cur.Parent(), ExpertApprox, "protocol "+strconv.Itoa(v.Protocol)+" has no data of its own in minecraft-data; read with "+v.Data)
+	}
+	w.walk(pk.t, nil)
+	if r := cur.Remaining(); r > 0 && !cur.Failed() {
+		off := cur.Off()
+		_, i := cur.Take(dissect.FieldUndissected, r)
+		cur.Expert(i, ExpertLeftOver, strconv.Itoa(r)+" bytes at offset "+strconv.Itoa(off)+" after the last field of "+pk.name+" in "+v.Data)
+	}
+	cur.Close()
+	_ = start
+	res := Result{Name: pk.name, Known: true}
+	res.Threshold = -1
+	if pk.name == "set_compression" || pk.name == "compress" {
+		if s, ok := pk.slots["threshold"]; ok && s < len(w.top) {
+			res.Threshold = w.top[s].i
+		}
+	}
+	p.SetInfo(info(pk, &w, st, dir))
+	return res
+}
+
+func hexID(id int32) string {
+	const digits = "0123456789abcdef"
+	if id >= 0 && id < 256 {
+		return "0x" + string([]byte{digits[id>>4], digits[id&15]})
+	}
+	return strconv.FormatInt(int64(id), 10)
+}
+
+// Transition says what a packet does to the connection's state: the
+// state the direction goes to after it, or st itself.
+func Transition(st State, name string) State {
+	switch {
+	case st == Config && name == "finish_configuration":
+		return Play
+	case st == Play && (name == "start_configuration" || name == "configuration_acknowledged"):
+		return Config
+	}
+	return st
+}
+
+// compileAll is for tests and the generator: every version's packets.
+func compileAll(b *mcdata.Blob, nm namer) error {
+	for _, v := range b.Versions {
+		if _, err := compileVersion(b, v, nm); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// typeNames lists every type name a version's definitions refer to, for
+// tests of the natives.
+func typeNames(b *mcdata.Blob) map[string]bool {
+	out := map[string]bool{}
+	var walk func(any)
+	walk = func(t any) {
+		switch v := t.(type) {
+		case string:
+			if !strings.HasPrefix(v, "$") {
+				out[v] = true
+			}
+		case []any:
+			if len(v) == 2 {
+				if s, ok := v[0].(string); ok {
+					out[s] = true
+				}
+				walkOpts(v[1], walk)
+			}
+		}
+	}
+	for _, raw := range b.Defs {
+		var v any
+		if json.Unmarshal(raw, &v) == nil {
+			walk(v)
+		}
+	}
+	return out
+}
+
+func walkOpts(o any, walk func(any)) {
+	switch v := o.(type) {
+	case []any: // container fields, bitfield parts
+		for _, e := range v {
+			if m, ok := e.(map[string]any); ok {
+				if t, ok := m["type"]; ok {
+					walk(t)
+				}
+			} else {
+				walk(e)
+			}
+		}
+	case map[string]any:
+		for k, x := range v {
+			switch k {
+			case "type", "countType", "default":
+				walk(x)
+			case "fields":
+				if m, ok := x.(map[string]any); ok {
+					for _, y := range m {
+						walk(y)
+					}
+				}
+			case "otherwise", "base":
+				if m, ok := x.(map[string]any); ok {
+					walk(m["type"])
+				}
+			}
+		}
+	case string:
+		walk(v)
+	}
+}
