@@ -24,6 +24,8 @@ import (
 type Cursor struct {
 	P      *PDU
 	data   []byte // what the cursor walks: P.Data, or in a Lite PDU derived bytes (Derive)
+	// liteDerived: data is bytes given to Derive in a Lite PDU, not P.Data
+	liteDerived bool
 	off    int
 	parent int32
 	stack  [16]int32 // open subtrees; a fixed array so opening one allocates nothing
@@ -44,6 +46,17 @@ func Begin(p *PDU, root *Field, data []byte, wireLen int) Cursor {
 }
 
 func (c *Cursor) Off() int { return c.off }
+
+// Rest is how many bytes of the PDU, on the wire, follow the cursor
+// (WireLen - Off): a "rest of the packet" field read with it fails as
+// truncated when the capture cut the PDU. In derived bytes of a Lite PDU
+// it is what is left of them.
+func (c *Cursor) Rest() int {
+	if c.liteDerived {
+		return c.Remaining()
+	}
+	return c.P.WireLen - c.off
+}
 
 // Data is what the cursor walks: the PDU's data, or in a Lite PDU the
 // bytes given to Derive. Offsets (Off, node offsets) index into it.
@@ -341,7 +354,7 @@ func (c *Cursor) Derive(f *Field, b []byte) int32 {
 		return -1
 	}
 	if c.P.Lite {
-		c.data, c.off = b, 0
+		c.data, c.off, c.liteDerived = b, 0, true
 		return c.Open(f, len(b))
 	}
 	old := c.P.Data

@@ -42,7 +42,7 @@ var (
 		dissect.FTNone:   RegJava.Label("mc.java.anon.tree", "Value"),
 	}
 
-	FieldNBTHeader     = RegNBT.Bytes("mc.nbt.header", "Tag type and name")
+	FieldNBTHeader     = RegNBT.Str("mc.nbt.header", "Tag type and name")
 	FieldNBTEnd        = RegNBT.Uint("mc.nbt.end", "End", dissect.BaseDec, nil)
 	FieldNBTListHeader = RegNBT.Uint("mc.nbt.list_header", "Element type and count", dissect.BaseDec, nil)
 	FieldNBTGzip       = RegNBT.Bytes("mc.nbt.gzip", "Gzip'd NBT")

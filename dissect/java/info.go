@@ -81,6 +81,18 @@ func info(pk *packet, w *walker, st State, dir dissect.Dir) []byte {
 		}
 	case "login":
 		num(", entity ID ", "entityId")
+	case "registry_data":
+		text(" ", "id", "codec")
+	case "update_time":
+		num(", world age ", "age")
+	case "game_state_change":
+		num(", reason ", "reason")
+	case "entity_destroy":
+		if v, _, ok := get("entityIds"); ok {
+			b = append(b, ", "...)
+			b = strconv.AppendInt(b, v.i, 10)
+			b = append(b, " entities"...)
+		}
 	case "custom_payload":
 		if v, _, ok := get("channel"); ok {
 			b = append(b, ", "...)

@@ -17,12 +17,11 @@ type State uint8
 const (
 	Config State = iota // configuration (1.20.2+)
 	Play
-	Login
 	nStates
 )
 
-var stateKeys = [nStates]string{"configuration", "play", "login"}
-var statePaths = [nStates]string{"config", "play", "login"}
+var stateKeys = [nStates]string{"configuration", "play"}
+var statePaths = [nStates]string{"config", "play"}
 
 func (s State) String() string {
 	switch s {
@@ -30,8 +29,6 @@ func (s State) String() string {
 		return "configuration"
 	case Play:
 		return "play"
-	case Login:
-		return "login"
 	}
 	return "Unknown (" + strconv.Itoa(int(s)) + ")"
 }
@@ -122,8 +119,8 @@ func version(b *mcdata.Blob, mv *mcdata.Version, name string, proto int, exact b
 	return &Version{Name: name, Protocol: proto, Exact: exact, Data: mv.Path, c: c}, nil
 }
 
-// compileVersion compiles every packet of the configuration, play and
-// login states of mv.
+// compileVersion compiles every packet of the configuration and play
+// states of mv (handshake, status and login are dissect/slp's own).
 func compileVersion(b *mcdata.Blob, mv *mcdata.Version, nm namer) (*compiled, error) {
 	out := &compiled{}
 	for st := State(0); st < nStates; st++ {
@@ -149,7 +146,7 @@ func compileVersion(b *mcdata.Blob, mv *mcdata.Version, nm namer) (*compiled, er
 				path := statePaths[st] + "." + snake(name)
 				sc := newScope(nil)
 				t := c.named(tn, nil, path, sc)
-				p := &packet{name: name, msg: label(name), f: nm(path, dissect.FTNone, label(name)), t: t}
+				p := &packet{name: name, msg: message(name), f: nm(path, dissect.FTNone, label(name)), t: t}
 				p.slots, p.types = topSlots(c, tn, t)
 				for len(out.packets[st][di]) <= id {
 					out.packets[st][di] = append(out.packets[st][di], nil)
@@ -304,6 +301,24 @@ func (v *Version) Decode(cur *dissect.Cursor, st State, dir dissect.Dir, id int3
 	}
 	p.SetInfo(info(pk, &w, st, dir))
 	return res
+}
+
+// message is a packet's PDU.Message: its name as a label, but for the
+// few whose minecraft-data name misleads.
+func message(name string) string {
+	switch name {
+	case "login":
+		return "Join game"
+	case "kick_disconnect":
+		return "Disconnect"
+	case "map_chunk":
+		return "Chunk data"
+	case "flying":
+		return "Player on ground"
+	case "custom_payload":
+		return "Plugin message"
+	}
+	return label(name)
 }
 
 func hexID(id int32) string {

@@ -106,10 +106,7 @@ func (w *walker) walk(t *typ, f *dissect.Field) val {
 	case kString, kBuffer:
 		return w.bytes(t, orAnon(f, t))
 	case kRest:
-		r := c.P.WireLen - c.P.Derived - c.Off()
-		if c.P.Derived > 0 || r < 0 {
-			r = c.Remaining()
-		}
+		r := max(c.Rest(), 0)
 		b, _ := c.Take(orAnon(f, t), r)
 		return val{s: b}
 	case kUUID:

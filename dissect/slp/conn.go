@@ -22,6 +22,7 @@ type Conn struct {
 	// up on (-2): the first pass notes how each ended, the second shows
 	// the link when it gives up on one (GiveUp).
 	Later *dissect.Later
+	opts Options
 	// The decoding's memory, made at the first Decode: the pipeline keeps
 	// one Conn for framing and another for decoding per connection, and
 	// the framing one never needs it. On bench/realmix's capture (50,000
@@ -36,6 +37,9 @@ type decoding struct {
 	dec track // decoding's view
 
 	playNoted bool
+	encNoted  bool
+	java      javaState
+	ibuf      []byte // inflated packets (inflateAll)
 	statusReq pending
 	legacyReq pending
 	pings     [4]pingReq // pings waiting for their pong, oldest first
@@ -88,10 +92,37 @@ func NewConn() *Conn {
 	return c
 }
 
+// Options are a connection's settings from the command line; the
+// pipeline gives the framing and the decoding Conn of a connection the
+// same ones, before their first Frame or Decode.
+type Options struct {
+	// Keys opens encrypted Java sessions (--keylog): without them the
+	// bytes after Encryption Response stay undissected.
+	Keys *KeyLog
+	// Version is the Java release ("1.20.4") of a session whose
+	// handshake the capture does not have: its bytes are read as
+	// packets of State from the first one on, with compression guessed
+	// from the frames. Empty: such a session is resynchronised as a
+	// status ping is, or left undissected.
+	Version string
+	// State is the state such a session is in: "play" (the default) or
+	// "configuration".
+	State string
+}
+
+// NewConnWith returns the state of a new connection with options o.
+func NewConnWith(o Options) *Conn {
+	c := &Conn{opts: o}
+	c.fr.keys = o.Keys
+	c.fr.reset()
+	return c
+}
+
 // decoder makes the decoding's memory at the first use.
 func (c *Conn) decoder() {
 	if c.decoding == nil {
 		c.decoding = &decoding{}
+		c.dec.keys = c.opts.Keys
 		c.dec.reset()
 	}
 }
@@ -147,7 +178,10 @@ func (c *Conn) frameNow(i int, buf []byte) dissect.Frame {
 	d := &c.fr.d[i]
 	d.seen = true
 	if d.enc {
-		return c.lose(d, "encrypted: the client sent Encryption Response, every later byte is AES/CFB8 ciphertext")
+		if d.cfb == nil {
+			return c.lose(d, "encrypted: the client sent Encryption Response, every later byte is AES/CFB8 ciphertext"+c.fr.keyHint())
+		}
+		return c.frameEncrypted(i, buf)
 	}
 	r := c.fr.frameAt(i, buf)
 	switch r.st {
@@ -158,6 +192,30 @@ func (c *Conn) frameNow(i int, buf []byte) dissect.Frame {
 		return c.lose(d, r.reason)
 	}
 	return dissect.Frame{Len: r.n, Status: r.st}
+}
+
+// frameEncrypted frames the ciphertext at the front of buf with a copy of
+// the direction's cipher, and commits the cipher to the PDU it consumes.
+func (c *Conn) frameEncrypted(i int, buf []byte) dissect.Frame {
+	d := &c.fr.d[i]
+	var hdr [5]byte
+	n := copy(hdr[:], buf)
+	try := *d.cfb
+	try.decrypt(hdr[:n], hdr[:n])
+	r := c.fr.frameAt(i, hdr[:n])
+	switch {
+	case r.st == dissect.FrameLost:
+		return c.lose(d, r.reason+" (decrypted)")
+	case r.st == dissect.FrameNeedMore && r.n == 0:
+		return dissect.Frame{Status: dissect.FrameNeedMore}
+	case r.n > len(buf):
+		return dissect.Frame{Len: r.n, Status: dissect.FrameNeedMore}
+	}
+	total := r.n
+	plain := make([]byte, total)
+	d.cfb.decrypt(plain, buf[:total])
+	c.fr.advance(i, kModern, plain)
+	return dissect.Frame{Len: total, Status: dissect.FrameOK}
 }
 
 func (c *Conn) lose(d *dirState, reason string) dissect.Frame {
@@ -200,7 +258,10 @@ var spares = sync.Pool{New: func() any { return new(spareBufs) }}
 // ones need (16384 JSON values, a megabyte of Forge data): such buffers
 // are dropped rather than kept for the next connection.
 const (
-	maxSpareNodes = 4096
+	// maxSpareInflate: a bigger inflate buffer is not kept for the next
+	// packet
+	maxSpareInflate = 256 << 10
+	maxSpareNodes   = 4096
 	maxSpareBytes = 64 << 10
 )
 

@@ -3,6 +3,7 @@ package slp
 import (
 	"bytes"
 	"encoding/binary"
+	"encoding/hex"
 	"io"
 	"slices"
 	"strconv"
@@ -97,22 +98,43 @@ func (c *Conn) DecodeCut(p *dissect.PDU, data []byte, wireLen int, m dissect.Met
 	}
 	d := t.d[i] // the state before this PDU
 	var l link
+	var plain []byte // the decrypted PDU
 	switch {
 	case len(data) == 0:
 		p.Message, p.Info = "Empty", "Empty PDU"
 		if p.Cut() {
 			cur.Fail(FieldLength, "the capture holds none of the PDU's "+strconv.Itoa(wireLen)+" bytes")
 		}
+	case d.enc && d.cfb != nil:
+		// decrypted with the key log: the plaintext is laid after the
+		// ciphertext and dissected as a plain session's bytes
+		plain = make([]byte, len(data))
+		t.d[i].cfb.decrypt(plain, data)
+		cur.Field(FieldEncrypted, len(data), dissect.B(data))
+		cur.Derive(FieldDecrypted, plain)
+		if !p.Lite {
+			p.AddGenerated(cur.Parent(), FieldSecretHow, dissect.S(t.secretHow), "")
+			p.AddGenerated(cur.Parent(), FieldSecret, dissect.S(hex.EncodeToString(t.secret)), "")
+		}
+		l = c.modern(&cur, &d, i, m)
+		cur.Close()
 	case d.enc:
 		p.Message = "Encrypted data"
 		p.Info = "Encrypted data, " + strconv.Itoa(len(data)) + " bytes"
-		cur.Take(FieldData, wireLen)
+		_, n := cur.Take(FieldData, wireLen)
+		if !c.encNoted && n >= 0 {
+			c.encNoted = true
+			cur.Expert(n, ExpertNoKey, "encrypted: not dissected"+t.keyHint())
+		}
 	case k != kModern:
 		l = c.legacy(&cur, k)
 	default:
 		l = c.modern(&cur, &d, i, m)
 	}
 	cur.Finish()
+	if plain != nil {
+		data = plain
+	}
 	if wireLen > len(data) {
 		// a PDU cut by the capture's end or a gap: say so where it is listed
 		p.Info += " [cut: " + strconv.Itoa(len(data)) + " of " + strconv.Itoa(wireLen) + " bytes]"
@@ -240,10 +262,12 @@ func (c *Conn) modern(cur *dissect.Cursor, d *dirState, i int, m dissect.Meta) l
 			return link{}
 		}
 		if dl != 0 {
-			c.compressed(cur, dli, off, dl, phase, i)
-			return link{}
+			if !c.compressed(cur, dli, off, dl, phase, i) {
+				return link{}
+			}
+			dli = -1 // the cursor is in the inflated packet
 		}
-		if !p.Lite {
+		if !p.Lite && dli > 0 {
 			p.Nodes[dli].Text = "0 (not compressed)"
 		}
 	}
@@ -261,25 +285,7 @@ func (c *Conn) modern(cur *dissect.Cursor, d *dirState, i int, m dissect.Meta) l
 	}
 	names := packetNames(phase, i)
 	if phase == phPlay {
-		p.Message = playName
-		// Computed here, not read back from the node: in Lite mode there is none.
-		var idText string
-		if id > 0xff || id < 0 {
-			idText = strconv.FormatInt(int64(id), 10) + " (" + playName + ")"
-		} else {
-			idText = playIDTexts[id]
-		}
-		if !p.Lite {
-			p.Nodes[idi].Text = idText
-		}
-		var buf [64]byte
-		info := append(buf[:0], playName+" "...)
-		info = append(info, idText[:4]...)
-		info = append(info, ", "...)
-		info = dissect.AppendInt(info, int64(cur.Remaining()))
-		info = append(info, " bytes of data"...)
-		p.Info = string(info)
-		c.play(cur)
+		c.javaBody(cur, i, id, idi)
 		return link{}
 	}
 	if id < 0 || int(id) >= len(names) || (phase == phLogin && !loginIDExists(i, id, t.proto)) {
@@ -356,7 +362,7 @@ func dirName(i int) string {
 // rest is how many bytes of the PDU, on the wire, follow the cursor: a
 // "rest of the packet" field read with it fails as truncated when the
 // capture cut the PDU.
-func rest(cur *dissect.Cursor) int { return cur.P.WireLen - cur.Off() }
+func rest(cur *dissect.Cursor) int { return cur.Rest() }
 
 // play shows a configuration or play packet's body as data, with one note
 // per connection.
@@ -864,10 +870,13 @@ const (
 	InflateCap = 2 << 20
 )
 
-// compressed shows a compressed frame: the zlib body, its inflated size
-// and the packet ID inside. Inflation stops at the declared length (a zlib
-// bomb is reported, not obeyed) and at InflateCap.
-func (c *Conn) compressed(cur *dissect.Cursor, dli int32, dlOff int, dl int32, phase uint8, i int) {
+// compressed reads a compressed frame's zlib body and inflates it: the
+// inflated packet is laid after the frame's bytes (Cursor.Derive) and the
+// cursor left at its start, and compressed reports true. Inflation stops
+// at the declared length (a zlib bomb is reported, not obeyed) and at
+// InflateCap; a body that does not inflate, or a frame the capture cut,
+// is shown as it is and compressed reports false.
+func (c *Conn) compressed(cur *dissect.Cursor, dli int32, dlOff int, dl int32, phase uint8, i int) bool {
 	p := cur.P
 	// the position prefixes are built only for an expert item
 	dlPos := func() string { return "slp.data_length at offset " + strconv.Itoa(dlOff) + ": " }
@@ -882,61 +891,59 @@ func (c *Conn) compressed(cur *dissect.Cursor, dli int32, dlOff int, dl int32, p
 	body, zi := cur.Take(FieldCompressed, rest(cur))
 	if zi < 0 {
 		p.Message, p.Info = "Compressed packet", "Compressed packet (cut)"
-		return
+		return false
 	}
 	if cur.P.Cut() {
 		p.Message, p.Info = "Compressed packet", "Compressed packet (cut), "+strconv.Itoa(len(body))+" bytes of zlib data"
-		return
+		return false
 	}
 	limit := int64(InflateCap)
 	if dl >= 0 && int64(dl) < limit {
 		limit = int64(dl)
 	}
-	var head [5]byte
-	n, headN, err := c.inflate(body, limit+1, head[:])
+	out, err := c.inflateAll(body, limit+1)
+	n := int64(len(out))
 	zpos := func() string { return "slp.compressed at offset " + strconv.Itoa(zoff) + ": " }
 	p.AddGenerated(zi, FieldInflated, dissect.U(uint64(n)), "")
+	ok := true
 	switch {
 	case err != nil:
 		cur.Malformed(zi, ExpertCompressInvalid, zpos()+"zlib error after "+strconv.FormatInt(n, 10)+" inflated bytes: "+err.Error())
+		ok = false
 	case n > limit && limit == int64(dl):
 		cur.Malformed(zi, ExpertCompressBomb, zpos()+strconv.Itoa(len(body))+" bytes of zlib data inflate past the declared "+strconv.FormatInt(int64(dl), 10)+" bytes; stopped there")
+		ok = false
 	case n > limit:
 		cur.Expert(zi, ExpertCompressCapped, zpos()+"inflation stopped at the "+strconv.Itoa(InflateCap)+"-byte cap of "+strconv.FormatInt(int64(dl), 10)+" declared")
+		ok = false
 	case n < int64(dl):
 		cur.Malformed(zi, ExpertCompressShort, zpos()+"inflates to "+strconv.FormatInt(n, 10)+" bytes, "+strconv.FormatInt(int64(dl), 10)+" declared")
 	}
-	name := "Compressed packet"
-	if id, _, st := readVarInt(head[:headN]); st == viOK {
-		names := packetNames(phase, i)
-		idText := hexByte(byte(id))
-		switch {
-		case phase == phPlay:
-			name = playName
-		case id >= 0 && int(id) < len(names):
-			name = names[id]
+	if !ok {
+		name := "Compressed packet"
+		if id, _, st := readVarInt(out); st == viOK {
+			names := packetNames(phase, i)
+			switch {
+			case phase == phPlay:
+				name = playName
+			case id >= 0 && int(id) < len(names):
+				name = names[id]
+			}
+			if !p.Lite {
+				p.AddGenerated(zi, FieldInnerID, dissect.U(uint64(uint32(id))), hexByte(byte(id))+" ("+name+")")
+			}
 		}
-		if !p.Lite {
-			p.AddGenerated(zi, FieldInnerID, dissect.U(uint64(uint32(id))), idText+" ("+name+")")
-		}
+		p.Message = name
+		p.Info = name + " (compressed " + strconv.Itoa(len(body)) + " → " + strconv.FormatInt(min(n, limit), 10) + " bytes)"
+		return false
 	}
-	p.Message = name
-	p.Info = name + " (compressed " + strconv.Itoa(len(body)) + " → " + strconv.FormatInt(min(n, limit), 10) + " bytes)"
-	switch phase {
-	case phLogin:
-		cur.Expert(zi, ExpertCompressedLogin, zpos()+"a compressed "+name+": its fields are inside the zlib data and not shown")
-	case phPlay:
-		if !c.playNoted {
-			c.playNoted = true
-			cur.Expert(zi, ExpertPlay, zpos()+"configuration and play packets are out of scope; this connection's later packets are framed (length, ID, inflated size) but their bodies are not dissected")
-		}
-	}
+	cur.Derive(FieldInflatedPacket, out)
+	return true
 }
 
-// inflate inflates zlib data z, reading at most limit bytes of output
-// into a fixed scratch buffer, and keeps the first len(head) bytes. It
-// returns how many bytes it inflated (at most limit).
-func (c *Conn) inflate(z []byte, limit int64, head []byte) (n int64, headN int, err error) {
+// inflateAll inflates zlib data z into the connection's inflate buffer,
+// at most limit bytes, and returns them (valid until the next call).
+func (c *Conn) inflateAll(z []byte, limit int64) ([]byte, error) {
 	c.borrow()
 	if c.zsrc == nil {
 		c.zsrc = new(bytes.Reader)
@@ -944,29 +951,28 @@ func (c *Conn) inflate(z []byte, limit int64, head []byte) (n int64, headN int, 
 	c.zsrc.Reset(z)
 	zr, err := c.inflater(c.zsrc)
 	if err != nil {
-		return 0, 0, err
+		return nil, err
 	}
-	if c.zbuf == nil {
-		c.zbuf = make([]byte, 32<<10)
-	}
-	for n < limit {
-		want := int64(len(c.zbuf))
-		if limit-n < want {
-			want = limit - n
+	out := c.ibuf[:0]
+	for int64(len(out)) < limit {
+		if len(out) == cap(out) {
+			out = append(out, 0)[:len(out)]
 		}
-		k, rerr := zr.Read(c.zbuf[:want])
-		if headN < len(head) {
-			headN += copy(head[headN:], c.zbuf[:k])
+		want := min(int64(cap(out)), limit)
+		k, rerr := zr.Read(out[len(out):want])
+		out = out[:len(out)+k]
+		if rerr == io.EOF {
+			break
 		}
-		n += int64(k)
 		if rerr != nil {
-			if rerr == io.EOF {
-				return n, headN, nil
-			}
-			return n, headN, rerr
+			c.ibuf = out[:0]
+			return out, rerr
 		}
 	}
-	return n, headN, nil
+	if cap(out) <= maxSpareInflate {
+		c.ibuf = out[:0]
+	}
+	return out, nil
 }
 
 // Binary helpers for legacy packets.

@@ -19,13 +19,19 @@ var explanations = map[string]string{
 	"slp": "Server List Ping, the TCP exchange the game's multiplayer screen uses to show a server's MOTD, player count and icon, on the game port (25565 by default). Since 1.7 every packet is a VarInt length, a VarInt packet ID and data; older clients use the legacy FE ping instead (SLP capture write-up).",
 
 	// Frame header.
-	"slp.length":          "The length of the packet ID and data that follow, as a VarInt: seven bits a byte, least significant group first, the top bit of a byte saying that another byte follows. Small packets need one byte, and the protocol caps a packet at 2^21 − 1 bytes, three VarInt bytes (protocol wiki).",
-	"slp.packet_id":       "Which packet this is, as a VarInt. The same number means different packets in different states and directions: 0x00 is the Handshake, the Status Request, the Status Response or Login Start depending on where the connection stands.",
-	"slp.data_length":     "Once Set Compression has been sent, every packet carries this VarInt after its length: the size of the packet ID and data once inflated, or 0 when the packet was small enough to be sent uncompressed (protocol wiki).",
-	"slp.compressed":      "The packet ID and data compressed with zlib, sent because the packet reached the compression threshold. The dissector inflates it with a cap, so that a small packet cannot make it allocate gigabytes.",
-	"slp.inflated_size":   "How many bytes the zlib data inflated to. It must equal the declared data length; a mismatch means a broken or hostile sender.",
-	"slp.inner_packet_id": "The packet ID read from the inflated data of a compressed packet. Compression hides the packet ID, so it is only known after inflating.",
-	"slp.data":            "The data of a packet this dissector frames but does not read field by field, such as the packets of the play state. It is shown raw, so that no byte goes unaccounted for.",
+	"slp.length":             "The length of the packet ID and data that follow, as a VarInt: seven bits a byte, least significant group first, the top bit of a byte saying that another byte follows. Small packets need one byte, and the protocol caps a packet at 2^21 − 1 bytes, three VarInt bytes (protocol wiki).",
+	"slp.packet_id":          "Which packet this is, as a VarInt. The same number means different packets in different states and directions: 0x00 is the Handshake, the Status Request, the Status Response or Login Start depending on where the connection stands.",
+	"slp.data_length":        "Once Set Compression has been sent, every packet carries this VarInt after its length: the size of the packet ID and data once inflated, or 0 when the packet was small enough to be sent uncompressed (protocol wiki).",
+	"slp.compressed":         "The packet ID and data compressed with zlib, sent because the packet reached the compression threshold. The dissector inflates it with a cap, so that a small packet cannot make it allocate gigabytes.",
+	"slp.inflated_size":      "How many bytes the zlib data inflated to. It must equal the declared data length; a mismatch means a broken or hostile sender.",
+	"slp.inner_packet_id":    "The packet ID read from the inflated data of a compressed packet. Compression hides the packet ID, so it is only known after inflating.",
+	"slp.inflated":           "The compressed packet inflated by the dissector and laid after the frame's own bytes (offsets past the frame's length are in it): its packet ID and fields follow, read as an uncompressed packet's.",
+	"slp.encrypted":          "The frame as it crossed the wire, AES/CFB8 ciphertext: from the client's Encryption Response on, both directions are encrypted with the shared secret (key and IV).",
+	"slp.decrypted":          "The frame decrypted with the shared secret the key log gave (--keylog), laid after the ciphertext: length, packet ID and fields follow as in an unencrypted session.",
+	"slp.shared_secret":      "The 16-byte shared secret that opened this session, in hex, from the key log: --redact masks it.",
+	"slp.shared_secret.from": "Where the secret came from: a MC_SHARED_SECRET line of the key log matching the encrypted secret of Encryption Response, or the server's RSA private key, which decrypts it.",
+	"slp.java.state":         "The state the direction is in as the dissector followed it: configuration (1.20.2+, after Login Acknowledged, until Finish Configuration) or play.",
+	"slp.data":               "The data of a packet this dissector frames but does not read field by field, such as the packets of the play state. It is shown raw, so that no byte goes unaccounted for.",
 
 	// Handshake.
 	"slp.handshake.protocol_version":     "The protocol number of the client's game version, as a VarInt: 767 is 1.21 and 1.21.1, sent as ff 05. A client that only wants the status may send -1 (five bytes, ff ff ff ff 0f), meaning it does not care about versions.",

@@ -17,6 +17,16 @@ var (
 	FieldInflated   = Registry.Uint("slp.inflated_size", "Inflated size", dissect.BaseDec, nil)
 	FieldInnerID    = Registry.Add(dissect.Field{Name: "slp.inner_packet_id", Label: "Packet ID (inflated)", Type: dissect.FTUint, Base: dissect.BaseHex})
 	FieldData       = Registry.Bytes("slp.data", "Packet data (not dissected)")
+	// FieldInflatedPacket is a compressed packet inflated, laid after the
+	// frame's bytes (dissect.Cursor.Derive).
+	FieldInflatedPacket = Registry.Label("slp.inflated", "Inflated packet")
+	// FieldEncrypted and FieldDecrypted: an encrypted frame opened with the
+	// key log, the ciphertext and the plaintext laid after it.
+	FieldEncrypted = Registry.Bytes("slp.encrypted", "Encrypted data (AES/CFB8)")
+	FieldDecrypted = Registry.Label("slp.decrypted", "Decrypted data")
+	FieldSecret    = Registry.Add(dissect.Field{Name: "slp.shared_secret", Label: "Shared secret", Type: dissect.FTString, Sensitive: true})
+	FieldSecretHow = Registry.Str("slp.shared_secret.from", "Secret found by")
+	FieldJavaState = Registry.Str("slp.java.state", "State")
 )
 
 // Handshake.
@@ -180,6 +190,7 @@ var (
 	ExpertCompressInvalid = Registry.Expert("slp.compression.invalid", dissect.SevError, "zlib data that does not inflate")
 	ExpertCompressShort   = Registry.Expert("slp.compression.size_mismatch", dissect.SevError, "zlib data inflating to fewer bytes than declared")
 	ExpertCompressSmall   = Registry.Expert("slp.compression.below_threshold", dissect.SevWarn, "a compressed packet smaller than the compression threshold")
+	ExpertNoKey           = Registry.Expert("slp.encrypted.no_key", dissect.SevNote, "an encrypted session the key log does not open: its bytes are counted, not dissected")
 	ExpertEncryption      = Registry.Expert("slp.login.encryption", dissect.SevNote, "encryption starts: the rest of the connection is not dissected")
 	ExpertCompressionOn   = Registry.Expert("slp.login.compression", dissect.SevNote, "compression starts: later packets carry a data length and a zlib body")
 	ExpertPlay            = Registry.Expert("slp.play.undissected", dissect.SevNote, "configuration and play packets are framed but their bodies are out of scope")

@@ -2,6 +2,7 @@ package slp
 
 import (
 	"encoding/binary"
+	"encoding/hex"
 	"strconv"
 
 	"github.com/mcdissect/mcdissect/dissect"
@@ -35,6 +36,7 @@ type dirState struct {
 	compress bool  // frames carry a data length (after Set Compression)
 	phase    uint8 // phHandshake...
 	reason   string
+	cfb      *cfb8 // when enc and the key log opened the session: the direction's cipher
 }
 
 // track follows a connection's state from the PDUs it is shown. Frame and
@@ -52,14 +54,61 @@ type track struct {
 	encResp   bool // the client sent Encryption Response
 	loginDone bool // the server sent Login Success
 
+	// encryption (keylog.go): the key log, the encrypted shared secret
+	// the client sent, and how the secret was found ("" if not)
+	keys      *KeyLog
+	secretEnc []byte
+	secret    []byte
+	secretHow string
+
 	// resync (framing only, resync.go)
 	resyncing [2]bool   // looking for a frame boundary after missing bytes
 	pings     [4]uint64 // the payloads of the client's last pings
 	nPings    int
 }
 
+// keyHint says which key would open an encrypted session, for the
+// record of its undissected bytes.
+func (t *track) keyHint() string {
+	if len(t.secretEnc) == 0 {
+		return ""
+	}
+	h := hex.EncodeToString(t.secretEnc)
+	return "; a key log line \"MC_SHARED_SECRET " + h + " <secret>\" or the server's RSA private key (--keylog) would open it"
+}
+
+// openCipher reads the encrypted shared secret from an Encryption
+// Response's body and, when the key log opens it, sets up both directions'
+// ciphers (key = IV = the secret).
+func (t *track) openCipher(body []byte) {
+	var enc []byte
+	if t.proto > 0 && t.proto < 47 {
+		if len(body) >= 2 {
+			n := int(binary.BigEndian.Uint16(body))
+			if n <= len(body)-2 {
+				enc = body[2 : 2+n]
+			}
+		}
+	} else if n, k, st := readVarInt(body); st == viOK && n >= 0 && int(n) <= len(body)-k {
+		enc = body[k : k+int(n)]
+	}
+	t.secretEnc = append([]byte(nil), enc...)
+	sec, how, ok := t.keys.Secret(enc)
+	if !ok {
+		return
+	}
+	c2s, err1 := newCFB8(sec)
+	s2c, err2 := newCFB8(sec)
+	if err1 != nil || err2 != nil {
+		return
+	}
+	t.secret, t.secretHow = sec, how
+	t.d[0].cfb, t.d[1].cfb = c2s, s2c
+}
+
 func (t *track) reset() {
-	*t = track{}
+	keys := t.keys
+	*t = track{keys: keys}
 	t.d[1].phase = phStatus // the server never sends in handshaking state
 }
 
@@ -373,6 +422,7 @@ func (t *track) advance(i int, k kind, b []byte) {
 			t.encResp = true
 			d.enc = true
 			t.d[1].enc = true
+			t.openCipher(body)
 		case t.loginDone:
 			if t.proto < 764 || h.id == 3 {
 				d.phase = phPlay
