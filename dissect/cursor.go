@@ -22,18 +22,18 @@ import (
 // (Invalid, Malformed, a negative length: Malformed). IsTruncated and
 // IsMalformed tell a decoder which happened.
 type Cursor struct {
-	P      *PDU
-	data   []byte // what the cursor walks: P.Data, or in a Lite PDU derived bytes (Derive)
+	P    *PDU
+	data []byte // what the cursor walks: P.Data, or in a Lite PDU derived bytes (Derive)
 	// liteDerived: data is bytes given to Derive in a Lite PDU, not P.Data
 	liteDerived bool
-	off    int
-	parent int32
-	stack  [16]int32 // open subtrees; a fixed array so opening one allocates nothing
-	depth  int
-	over   int // subtrees opened past the stack's depth: added flat, closed without a pop
-	failed bool
-	trunc  bool // the walk ran out of bytes the capture cut off
-	bad    bool // some bytes present are wrong
+	off         int
+	parent      int32
+	stack       [16]int32 // open subtrees; a fixed array so opening one allocates nothing
+	depth       int
+	over        int // subtrees opened past the stack's depth: added flat, closed without a pop
+	failed      bool
+	trunc       bool // the walk ran out of bytes the capture cut off
+	bad         bool // some bytes present are wrong
 }
 
 // Begin resets p for data and returns a cursor with the protocol root open.

@@ -22,7 +22,7 @@ type Conn struct {
 	// up on (-2): the first pass notes how each ended, the second shows
 	// the link when it gives up on one (GiveUp).
 	Later *dissect.Later
-	opts Options
+	opts  Options
 	// The decoding's memory, made at the first Decode: the pipeline keeps
 	// one Conn for framing and another for decoding per connection, and
 	// the framing one never needs it. On bench/realmix's capture (50,000
@@ -262,7 +262,7 @@ const (
 	// packet
 	maxSpareInflate = 256 << 10
 	maxSpareNodes   = 4096
-	maxSpareBytes = 64 << 10
+	maxSpareBytes   = 64 << 10
 )
 
 func spare(b []byte) []byte {
