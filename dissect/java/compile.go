@@ -79,6 +79,9 @@ type typ struct {
 	baseF  *dissect.Field
 	// entry is the field of an array's elements
 	entry *dissect.Field
+	// sf: in a switch's case, the field of the named field the switch is
+	// the type of, typed as this case is (cases differ in type)
+	sf *dissect.Field
 	// kString fields whose value is chat (JSON) or NBT chat: a plain
 	// text node is added under them
 	chat bool
@@ -472,6 +475,7 @@ func (c *compiler) container(opt any, path string, sc *scope, anon bool) *typ {
 		ft := c.compile(m["type"], fp, own)
 		cf := cfield{t: ft, name: fname, slot: -1}
 		cf.f = c.namer(fp, fieldType(ft), label(fname))
+		c.caseFields(ft, fp, label(fname))
 		if isChatName(fname) {
 			switch {
 			case ft.k == kString, ft.k == kAnonNBT, ft.k == kNBT:
@@ -496,6 +500,53 @@ func (c *compiler) container(opt any, path string, sc *scope, anon bool) *typ {
 		t.nslots, t.frame = own.n, true
 	}
 	return t
+}
+
+// caseFields gives each case of a switch (through options and nested
+// switches) the field of path typed as the case is.
+func (c *compiler) caseFields(t *typ, path, lbl string) {
+	switch t.k {
+	case kSwitch:
+		cases := make([]*typ, 0, len(t.icases)+len(t.scases)+1)
+		for _, k := range sortedInts(t.icases) {
+			cases = append(cases, t.icases[k])
+		}
+		for _, k := range sortedStrings(t.scases) {
+			cases = append(cases, t.scases[k])
+		}
+		cases = append(cases, t.def)
+		for _, ct := range cases {
+			if ct == nil || ct.k == kVoid || ct.sf != nil {
+				continue
+			}
+			if ct.k == kSwitch || ct.k == kOption {
+				c.caseFields(ct, path, lbl)
+			}
+			ct.sf = c.namer(path, fieldType(ct), lbl)
+		}
+	case kOption:
+		if t.elem.k == kSwitch {
+			c.caseFields(t.elem, path, lbl)
+		}
+	}
+}
+
+func sortedInts(m map[int64]*typ) []int64 {
+	out := make([]int64, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	return out
+}
+
+func sortedStrings(m map[string]*typ) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // anonField compiles an anonymous field: a container or bitfield whose

@@ -47,14 +47,15 @@ func (w *walker) nbt(t *typ, f *dissect.Field) val {
 		return val{}
 	}
 	if b[0] == tagEnd {
-		if t.k != kOptNBT && t.k != kAnonOptNBT && t.k != kAnonNBT {
-			// a required NBT that is TAG_End: vanilla writes it for "none" too
-		}
+		// TAG_End alone: no NBT (vanilla writes it for "none" in the
+		// required forms too)
 		ff := f
 		if ff == nil {
 			ff = FieldNBTEnd
 		}
-		c.Field(ff, 1, dissect.U(0))
+		if i := c.Field(ff, 1, dissect.U(0)); i > 0 && !w.lite {
+			c.P.Nodes[i].Text = "none (TAG_End)"
+		}
 		return val{}
 	}
 	if f != nil {

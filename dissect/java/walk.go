@@ -118,7 +118,11 @@ func (w *walker) walk(t *typ, f *dissect.Field) val {
 	case kContainer:
 		return w.container(t, f)
 	case kSwitch:
-		return w.walk(w.choose(t), f)
+		ct := w.choose(t)
+		if f != nil && ct.sf != nil {
+			f = ct.sf
+		}
+		return w.walk(ct, f)
 	case kArray:
 		return w.array(t, f)
 	case kOption:
