@@ -76,7 +76,7 @@ func info(pk *packet, w *walker, st State, dir dissect.Dir) []byte {
 				}
 				b = append(b, n...)
 				b = append(b, '=')
-				b = strconv.AppendInt(b, v.i, 10)
+				b = strconv.AppendFloat(b, v.f, 'g', 8, 64)
 			}
 		}
 	case "login":

@@ -25,6 +25,7 @@ const (
 // mappers their number) and, for text, its bytes (a view of the PDU).
 type val struct {
 	i int64
+	f float64 // floats' own value (i is it truncated)
 	s []byte
 }
 
@@ -93,7 +94,7 @@ func (w *walker) walk(t *typ, f *dissect.Field) val {
 		}
 		v := float64(math.Float32frombits(binary.BigEndian.Uint32(b)))
 		c.Field(orAnon(f, t), 4, dissect.F(v))
-		return val{i: int64(v)}
+		return val{i: int64(v), f: v}
 	case kF64:
 		b := c.Peek(8)
 		if len(b) < 8 {
@@ -102,7 +103,7 @@ func (w *walker) walk(t *typ, f *dissect.Field) val {
 		}
 		v := math.Float64frombits(binary.BigEndian.Uint64(b))
 		c.Field(orAnon(f, t), 8, dissect.F(v))
-		return val{i: int64(v)}
+		return val{i: int64(v), f: v}
 	case kString, kBuffer:
 		return w.bytes(t, orAnon(f, t))
 	case kRest:

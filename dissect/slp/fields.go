@@ -24,8 +24,8 @@ var (
 	// key log, the ciphertext and the plaintext laid after it.
 	FieldEncrypted = Registry.Bytes("slp.encrypted", "Encrypted data (AES/CFB8)")
 	FieldDecrypted = Registry.Label("slp.decrypted", "Decrypted data")
-	FieldSecret    = Registry.Add(dissect.Field{Name: "slp.shared_secret", Label: "Shared secret", Type: dissect.FTString, Sensitive: true})
-	FieldSecretHow = Registry.Str("slp.shared_secret.from", "Secret found by")
+	FieldSecret    = Registry.Add(dissect.Field{Name: "slp.decrypted.secret", Label: "Shared secret", Type: dissect.FTString, Sensitive: true})
+	FieldSecretHow = Registry.Str("slp.decrypted.secret_from", "Secret found by")
 	FieldJavaState = Registry.Str("slp.java.state", "State")
 )
 

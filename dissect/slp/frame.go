@@ -74,7 +74,10 @@ func (t *track) keyHint() string {
 		return ""
 	}
 	h := hex.EncodeToString(t.secretEnc)
-	return "; a key log line \"MC_SHARED_SECRET " + h + " <secret>\" or the server's RSA private key (--keylog) would open it"
+	if len(h) > 16 {
+		h = h[:16] + "…"
+	}
+	return "; the key log line MC_SHARED_SECRET for the encrypted secret " + h + " (Encryption Response's slp.login.shared_secret) or the server's RSA private key would open it (--keylog)"
 }
 
 // openCipher reads the encrypted shared secret from an Encryption

@@ -1,0 +1,296 @@
+package slp
+
+import (
+	"encoding/binary"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcdissect/mcdissect/dissect"
+	"github.com/mcdissect/mcdissect/dissect/dissecttest"
+)
+
+// The play samples (samples/play-*.pcap, samples/gen/capture.sh play-*):
+// mineflayer or go-mc bots against minecraft-protocol's server, in several
+// versions. Their logs are the truth: every chat line, position and kick
+// reason the peers logged must be a dissected field, and no byte may be
+// left undissected.
+
+// capturedPDU is one PDU of a sample, framed and decoded in capture order.
+type capturedPDU struct {
+	p     *dissect.PDU
+	frame int
+}
+
+// readStreams frames and decodes the one TCP connection of a pcap (Ethernet,
+// IPv4, loopback: in order, retransmissions dropped by sequence number)
+// with fresh Conns made by mk, in capture order.
+func readStreams(t *testing.T, path string, mk func() *Conn) []capturedPDU {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b) < 24 || binary.LittleEndian.Uint32(b) != 0xa1b2c3d4 && binary.LittleEndian.Uint32(b) != 0xa1b23c4d {
+		t.Fatalf("%s: not a little-endian pcap", path)
+	}
+	fr, dec := mk(), mk()
+	var out []capturedPDU
+	var server uint16
+	next := [2]uint32{}
+	seen := [2]bool{}
+	buf := [2][]byte{}
+	lost := [2]bool{}
+	frame := 0
+	for off := 24; off+16 <= len(b); {
+		sec, usec := binary.LittleEndian.Uint32(b[off:]), binary.LittleEndian.Uint32(b[off+4:])
+		incl := int(binary.LittleEndian.Uint32(b[off+8:]))
+		pkt := b[off+16 : off+16+incl]
+		off += 16 + incl
+		frame++
+		ts := time.Unix(int64(sec), int64(usec)*1000)
+		if len(pkt) < 14+20 || binary.BigEndian.Uint16(pkt[12:]) != 0x0800 {
+			continue
+		}
+		ip := pkt[14:]
+		ihl := int(ip[0]&15) * 4
+		tot := int(binary.BigEndian.Uint16(ip[2:]))
+		if ip[9] != 6 {
+			continue
+		}
+		tcp := ip[ihl:tot]
+		sport, dport := binary.BigEndian.Uint16(tcp), binary.BigEndian.Uint16(tcp[2:])
+		seq := binary.BigEndian.Uint32(tcp[4:])
+		flags := tcp[13]
+		payload := tcp[int(tcp[12]>>4)*4:]
+		if flags&0x02 != 0 { // SYN
+			i := 0
+			if flags&0x10 != 0 {
+				i, server = 1, sport
+			} else {
+				server = dport
+			}
+			next[i], seen[i] = seq+1, true
+			continue
+		}
+		i := 0
+		if sport == server {
+			i = 1
+		}
+		if len(payload) == 0 || !seen[i] {
+			continue
+		}
+		d := int32(seq - next[i])
+		if d+int32(len(payload)) <= 0 {
+			continue // a retransmission of bytes already had
+		}
+		if d > 0 {
+			t.Fatalf("%s frame %d: %d bytes missing", path, frame, d)
+		}
+		payload = payload[-d:]
+		next[i] += uint32(len(payload))
+		buf[i] = append(buf[i], payload...)
+		dir := dissect.DirC2S
+		if i == 1 {
+			dir = dissect.DirS2C
+		}
+		for len(buf[i]) > 0 && !lost[i] {
+			f := fr.Frame(dir, buf[i], false)
+			if f.Status == dissect.FrameLost {
+				lost[i] = true
+				p := &dissect.PDU{}
+				p.Info = f.Reason
+				out = append(out, capturedPDU{p: p, frame: frame})
+				break
+			}
+			if f.Status != dissect.FrameOK {
+				break
+			}
+			p := &dissect.PDU{}
+			pdu := slices.Clone(buf[i][:f.Len])
+			dec.Decode(p, pdu, dissect.Meta{Frame: uint64(frame), Time: ts, Client: "127.0.0.1:1", Server: "127.0.0.1:" + strconv.Itoa(int(server)), Dir: dir})
+			out = append(out, capturedPDU{p: p, frame: frame})
+			buf[i] = buf[i][f.Len:]
+		}
+	}
+	fr.Close()
+	dec.Close()
+	return out
+}
+
+// peerLog is what the peers of a play sample logged.
+type peerLog struct {
+	chatIn    []string    // chat lines the server received
+	chatOut   []string    // server chat lines the bot received
+	positions [][3]string // positions the server received
+	kick      string      // the kick reason the bot received
+	version   string
+}
+
+func readPeerLog(t *testing.T, path string) peerLog {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var l peerLog
+	s := string(b)
+	for _, m := range regexp.MustCompile(`\[server\] chat from \S+ "(.*)"`).FindAllStringSubmatch(s, -1) {
+		l.chatIn = append(l.chatIn, m[1])
+	}
+	for _, m := range regexp.MustCompile(`\[(?:bot\]|gomc-bot\] .*) message "(.*)"`).FindAllStringSubmatch(s, -1) {
+		l.chatOut = append(l.chatOut, m[1])
+	}
+	for _, m := range regexp.MustCompile(`\[server\] position from \S+ (\S+) (\S+) (\S+)`).FindAllStringSubmatch(s, -1) {
+		l.positions = append(l.positions, [3]string{m[1], m[2], m[3]})
+	}
+	if m := regexp.MustCompile(`kicked .*(Kicked by mcdissect: bye \w+)`).FindStringSubmatch(s); m != nil {
+		l.kick = m[1]
+	}
+	if m := regexp.MustCompile(`version (\d[\d.]*)`).FindStringSubmatch(s); m != nil {
+		l.version = m[1]
+	}
+	return l
+}
+
+// texts collects, in order, the displays of the nodes named name in PDUs
+// of direction dir.
+func texts(pdus []capturedPDU, dir dissect.Dir, names ...string) []string {
+	return textsOf(pdus, dir, "", names...)
+}
+
+// textsOf is texts of the PDUs whose Message is msg ("" any).
+func textsOf(pdus []capturedPDU, dir dissect.Dir, msg string, names ...string) []string {
+	var out []string
+	for _, c := range pdus {
+		if c.p.Dir != dir || msg != "" && c.p.Message != msg {
+			continue
+		}
+		for i := range c.p.Nodes {
+			n := &c.p.Nodes[i]
+			if slices.Contains(names, n.Name()) {
+				out = append(out, strings.Trim(dissecttest.Display(n), `"`))
+			}
+		}
+	}
+	return out
+}
+
+func TestPeerLogs(t *testing.T) {
+	pcaps, _ := filepath.Glob("../../samples/play-*.pcap")
+	if len(pcaps) < 5 {
+		t.Fatalf("%d play samples", len(pcaps))
+	}
+	for _, pcap := range pcaps {
+		name := strings.TrimSuffix(filepath.Base(pcap), ".pcap")
+		t.Run(name, func(t *testing.T) {
+			l := readPeerLog(t, strings.TrimSuffix(pcap, ".pcap")+".log")
+			var keys []*KeyLog
+			if kl, err := os.ReadFile(strings.TrimSuffix(pcap, ".pcap") + ".keylog"); err == nil {
+				k, err := ParseKeyLog(kl)
+				if err != nil {
+					t.Fatal(err)
+				}
+				pem, err := os.ReadFile(strings.TrimSuffix(pcap, ".pcap") + ".key.pem")
+				if err != nil {
+					t.Fatal(err)
+				}
+				k2, err := ParseKeyLog(pem)
+				if err != nil {
+					t.Fatal(err)
+				}
+				keys = append(keys, k, k2)
+			} else {
+				keys = append(keys, nil)
+			}
+			for _, k := range keys {
+				pdus := readStreams(t, pcap, func() *Conn { return NewConnWith(Options{Keys: k}) })
+				checkPeerPDUs(t, pdus, l, k != nil)
+			}
+		})
+	}
+}
+
+func checkPeerPDUs(t *testing.T, pdus []capturedPDU, l peerLog, encrypted bool) {
+	t.Helper()
+	for _, c := range pdus {
+		p := c.p
+		if len(p.Nodes) == 0 {
+			t.Fatalf("frame %d: framing lost: %s", c.frame, p.Info)
+		}
+		if err := dissect.Check(p); err != nil {
+			t.Errorf("frame %d %s: %v", c.frame, p.Message, err)
+		}
+		for _, e := range p.Experts {
+			switch e.Info.Name {
+			case "slp.login.compression", "slp.login.encryption":
+			default:
+				t.Errorf("frame %d %s: expert %s: %s", c.frame, p.Message, e.Info.Name, e.Msg)
+			}
+		}
+		if p.Find("mc.undissected") >= 0 {
+			t.Errorf("frame %d %s: undissected bytes", c.frame, p.Message)
+		}
+	}
+	if got := texts(pdus, dissect.DirC2S, "mc.play.chat.message", "mc.play.chat_message.message"); !slices.Equal(got, l.chatIn) || len(got) == 0 {
+		t.Errorf("client chat %q, the server logged %q", got, l.chatIn)
+	}
+	var got0 []string
+	for _, m := range []string{"Chat", "System chat"} {
+		got0 = append(got0, textsOf(pdus, dissect.DirS2C, m, "mc.java.chat_text")...)
+	}
+	if got := got0; !slices.Equal(got, l.chatOut) || len(got) == 0 {
+		t.Errorf("server chat %q, the bot logged %q", got, l.chatOut)
+	}
+	xs := texts(pdus, dissect.DirC2S, "mc.play.position.x", "mc.play.position_look.x")
+	ys := texts(pdus, dissect.DirC2S, "mc.play.position.y", "mc.play.position_look.y")
+	zs := texts(pdus, dissect.DirC2S, "mc.play.position.z", "mc.play.position_look.z")
+	var got [][3]string
+	for i := range xs {
+		got = append(got, [3]string{xs[i], ys[i], zs[i]})
+	}
+	if !slices.Equal(got, l.positions) || len(got) < 4 {
+		t.Errorf("positions %v, the server logged %v", got, l.positions)
+	}
+	kicks := textsOf(pdus, dissect.DirS2C, "Disconnect", "mc.java.chat_text")
+	if l.kick == "" || !slices.ContainsFunc(kicks, func(s string) bool { return strings.Contains(s, l.kick) }) {
+		t.Errorf("kick %q not among %q", l.kick, kicks)
+	}
+	if encrypted {
+		n := 0
+		for _, c := range pdus {
+			if i := c.p.Find("slp.decrypted.secret"); i >= 0 {
+				n++
+				if !c.p.Nodes[i].Field.Sensitive {
+					t.Errorf("secret not sensitive")
+				}
+			}
+		}
+		if n == 0 {
+			t.Errorf("no PDU was decrypted")
+		}
+	}
+}
+
+// TestEncryptedWithoutKey: without a key the encrypted session's bytes
+// are not framed, and the reason names the encrypted secret that a key
+// log line would need.
+func TestEncryptedWithoutKey(t *testing.T) {
+	pdus := readStreams(t, "../../samples/play-online-1-20-4.pcap", NewConn)
+	lost := 0
+	for _, c := range pdus {
+		if len(c.p.Nodes) == 0 {
+			lost++
+			if !strings.Contains(c.p.Info, "MC_SHARED_SECRET for the encrypted secret") {
+				t.Errorf("reason %q", c.p.Info)
+			}
+		}
+	}
+	if lost != 2 {
+		t.Errorf("%d directions lost, want both", lost)
+	}
+}
