@@ -13,6 +13,7 @@ set -euo pipefail
 GEN="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 SAMPLES="$(dirname "$GEN")"
 NODE_DIR="$GEN/node"
+PLAY_DIR="$GEN/play"   # the play-state peers: mineflayer and a newer minecraft-protocol (own lock file)
 GO_DIR="$GEN/go"
 BIN="${MCD_BIN:-}"   # where the Go peers are built (a temp dir unless MCD_BIN is set)
 H=127.0.0.1
@@ -26,6 +27,10 @@ setup() {
   if [ ! -d "$NODE_DIR/node_modules" ]; then
     log "npm ci in $NODE_DIR"
     (cd "$NODE_DIR" && npm ci --no-audit --no-fund >&2)
+  fi
+  if [ ! -d "$PLAY_DIR/node_modules" ]; then
+    log "npm ci in $PLAY_DIR"
+    (cd "$PLAY_DIR" && npm ci --no-audit --no-fund >&2)
   fi
   [ -n "$BIN" ] || BIN="$(mktemp -d /tmp/mcdissect-gen.XXXXXX)"
   if [ ! -x "$BIN/queryd" ]; then
@@ -264,7 +269,38 @@ t_slp_play_midstream() { # a capture that starts while 3 nmp clients are logged 
   cap_stop; srv_stop $NMP_PID; finish
 }
 
-ALL="query_clients query_gamedig query_25565 query_full_300players slp_status_msu slp_status_mcutil slp_status_gamedig slp_status_nmp slp_status_craftping slp_status_gomc slp_legacy login_offline login_online slp_status_concurrent slp_status_losses slp_status_losses_heuristic slp_status_midstream slp_play_midstream"
+# play_one NAME VERSION PORT CLIENT [online]: minecraft-protocol's server (gen/play/server.js) in
+# the play state at VERSION; CLIENT is "mineflayer" (gen/play/bot.js) or "gomc" (go-mc's bot,
+# gen/go/cmd/gomc-bot). The bot joins, chats, sends four positions and is kicked. "online":
+# encrypted, the session check answered by the server script's local stand-in; the bot logs
+# the shared secret (samples/NAME.keylog) and the server writes its RSA key (samples/NAME.key.pem).
+play_one() {
+  local N=$1 V=$2 P=$3 CL=$4 MODE=${5:-offline}; begin "$N"; port_free $P
+  [ "$MODE" = online ] && port_free 443
+  (cd "$PLAY_DIR" && MCD_SERVER_KEY="$SAMPLES/$N.key.pem" exec node server.js "$V" "$P" 40 "$MODE") 2>>"$LOG.server" &
+  local S=$!; srv_wait_tcp $P
+  cap_start "$PCAP" "port $P"
+  case "$CL" in
+    mineflayer) echo "## node bot.js $V $P" >>"$LOG"; (cd "$PLAY_DIR" && timeout 30 node --no-deprecation bot.js "$V" "$P") >>"$LOG" 2>&1 || echo "(exit $?)" >>"$LOG" ;;
+    gomc) echo "## gomc-bot -addr $H:$P" >>"$LOG"; timeout 30 "$BIN/gomc-bot" -addr "$H:$P" >>"$LOG" 2>&1 || echo "(exit $?)" >>"$LOG" ;;
+  esac
+  cap_stop; srv_stop $S
+  if [ "$MODE" = online ]; then
+    grep -o 'MC_SHARED_SECRET [0-9a-f]* [0-9a-f]*' "$LOG" >"$SAMPLES/$N.keylog"
+    chown --reference="$SAMPLES" "$SAMPLES/$N.keylog" "$SAMPLES/$N.key.pem" 2>/dev/null || true
+  fi
+  finish
+}
+t_play_1_8_8()        { play_one play-1-8-8        1.8.8   25601 mineflayer; }
+t_play_1_12_2()       { play_one play-1-12-2       1.12.2  25602 mineflayer; }
+t_play_1_16_5()       { play_one play-1-16-5       1.16.5  25603 mineflayer; }
+t_play_1_20_4()       { play_one play-1-20-4       1.20.4  25604 mineflayer; }
+t_play_1_21_4()       { play_one play-1-21-4       1.21.4  25605 mineflayer; }
+t_play_1_21_11()      { play_one play-1-21-11      1.21.11 25606 mineflayer; }
+t_play_gomc_1_20_2()  { play_one play-gomc-1-20-2  1.20.2  25607 gomc; }
+t_play_online_1_20_4() { play_one play-online-1-20-4 1.20.4 25608 mineflayer online; }
+
+ALL="query_clients query_gamedig query_25565 query_full_300players slp_status_msu slp_status_mcutil slp_status_gamedig slp_status_nmp slp_status_craftping slp_status_gomc slp_legacy login_offline login_online slp_status_concurrent slp_status_losses slp_status_losses_heuristic slp_status_midstream slp_play_midstream play_1_8_8 play_1_12_2 play_1_16_5 play_1_20_4 play_1_21_4 play_1_21_11 play_gomc_1_20_2 play_online_1_20_4"
 
 [ $# -gt 0 ] || set -- list
 if [ "$1" = list ]; then echo $ALL | tr ' ' '\n' | tr _ -; exit 0; fi
