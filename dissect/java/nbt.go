@@ -202,8 +202,7 @@ func (w *walker) payloadSize(tt int, hdr int) (int, bool) {
 		} else if tt == tagLongArray {
 			el = 8
 		}
-		if n < 0 || n*el > int64(len(rest)-4) {
-			c.Invalid(f, "NBT array of "+strconv.FormatInt(n, 10)+" elements, "+strconv.Itoa(len(rest)-4)+" bytes left")
+		if !w.fits(f, n, el, hdr+4, "NBT array of "+strconv.FormatInt(n, 10)+" elements") {
 			return 0, false
 		}
 		return 4 + int(n*el), true
@@ -243,8 +242,11 @@ func (w *walker) list(depth int) {
 	if n <= 0 {
 		return
 	}
-	if et == tagEnd || et >= len(nbtFields) || n > int64(c.Remaining()) {
-		c.Invalid(FieldNBTListHeader, "NBT list of "+strconv.FormatInt(n, 10)+" "+nbtName(et)+", "+strconv.Itoa(c.Remaining())+" bytes left")
+	if et == tagEnd || et >= len(nbtFields) {
+		c.Invalid(FieldNBTListHeader, "NBT list of "+strconv.FormatInt(n, 10)+" "+nbtName(et))
+		return
+	}
+	if !w.fits(FieldNBTListHeader, n, int64(nbtMin[et]), 0, "NBT list of "+strconv.FormatInt(n, 10)+" "+nbtName(et)) {
 		return
 	}
 	for k := int64(0); k < n && !c.Failed(); k++ {
@@ -258,6 +260,9 @@ func nbtName(t int) string {
 	}
 	return "Unknown (" + strconv.Itoa(t) + ")"
 }
+
+// nbtMin is the fewest bytes a payload of each tag type takes.
+var nbtMin = [...]int{0, 1, 2, 4, 8, 4, 8, 4, 2, 5, 1, 4, 4}
 
 var nbtNames = [...]string{"End", "Byte", "Short", "Int", "Long", "Float", "Double", "Byte array", "String", "List", "Compound", "Int array", "Long array"}
 

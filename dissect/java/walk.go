@@ -370,8 +370,7 @@ func (w *walker) bytes(t *typ, f *dissect.Field) val {
 		c.Invalid(f, "string of "+strconv.FormatInt(n, 10)+" bytes, the protocol allows "+strconv.Itoa(maxString))
 		return val{}
 	}
-	if int64(k)+n > int64(c.Remaining()) {
-		c.Fail(f, "needs "+strconv.FormatInt(int64(k)+n, 10)+" bytes, "+strconv.Itoa(c.Remaining())+" left")
+	if !w.fits(f, n, 1, k, "length "+strconv.FormatInt(n, 10)) {
 		return val{}
 	}
 	b := c.Peek(k + int(n))[k:]
@@ -406,14 +405,42 @@ func (w *walker) array(t *typ, f *dissect.Field) val {
 		return val{}
 	}
 	min := minLen(t.elem)
-	if min > 0 && n*int64(min) > int64(c.Remaining()) || min == 0 && n > maxZeroWidth {
-		c.Invalid(FieldCount, "count "+strconv.FormatInt(n, 10)+": elements of at least "+strconv.Itoa(min)+" bytes, "+strconv.Itoa(c.Remaining())+" left")
+	if min == 0 && n > maxZeroWidth {
+		c.Invalid(FieldCount, "count "+strconv.FormatInt(n, 10)+" of elements that may take no byte: more than "+strconv.Itoa(maxZeroWidth))
+		return val{}
+	}
+	if !w.fits(FieldCount, n, int64(min), 0, "count "+strconv.FormatInt(n, 10)+", elements of at least "+strconv.Itoa(min)+" bytes") {
 		return val{}
 	}
 	for k := int64(0); k < n && !c.Failed(); k++ {
 		w.walk(t.elem, t.entry)
 	}
 	return val{i: n}
+}
+
+// fits checks a count read from the wire before anything is allocated or
+// looped over: n elements of at least size bytes, after skip more bytes,
+// must fit in what the packet has on the wire (else malformed) and in what
+// the capture has (else truncated: the capture cut it). f gets the failure.
+func (w *walker) fits(f *dissect.Field, n, size int64, skip int, what string) bool {
+	c := w.cur
+	if n < 0 {
+		c.Invalid(f, what+": negative")
+		return false
+	}
+	need := n * size
+	if size != 0 && need/size != n {
+		need = math.MaxInt64
+	}
+	if wire := int64(c.Rest() - skip); need > wire {
+		c.Invalid(f, what+": "+strconv.FormatInt(wire, 10)+" bytes left in the packet")
+		return false
+	}
+	if left := int64(c.Remaining() - skip); need > left {
+		c.Fail(f, what+": "+strconv.FormatInt(left, 10)+" bytes left in the capture")
+		return false
+	}
+	return true
 }
 
 // minLen is the fewest bytes a value of t takes.
@@ -663,8 +690,11 @@ func (w *walker) holderSet(t *typ, f *dissect.Field) val {
 		return val{}
 	}
 	k := int64(n) - 1
-	if k < 0 || k > int64(c.Remaining()) {
-		c.Invalid(FieldCount, "holder set of "+strconv.FormatInt(k, 10)+" ids, "+strconv.Itoa(c.Remaining())+" bytes left")
+	if k < 0 {
+		c.Invalid(FieldCount, "holder set of "+strconv.FormatInt(k, 10)+" ids")
+		return val{}
+	}
+	if !w.fits(FieldCount, k, 1, 0, "holder set of "+strconv.FormatInt(k, 10)+" ids") {
 		return val{}
 	}
 	for j := int64(0); j < k && !c.Failed() && t.elem != nil; j++ {
