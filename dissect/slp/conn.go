@@ -147,6 +147,12 @@ func (c *Conn) Frame(dir dissect.Dir, buf []byte, afterGap bool) dissect.Frame {
 	if d.lost {
 		return dissect.Frame{Status: dissect.FrameLost, Reason: d.reason}
 	}
+	if afterGap && c.opts.Version != "" && !d.started && !d.seen && !t.hsSeen {
+		// a session picked up mid-way whose version the user named: read
+		// from the first bytes on as configuration or play packets
+		t.midway(i)
+		afterGap = false
+	}
 	if afterGap && !t.resyncing[i] {
 		switch {
 		case d.started || d.seen:

@@ -96,6 +96,11 @@ func (c *Conn) DecodeCut(p *dissect.PDU, data []byte, wireLen int, m dissect.Met
 			t.d[0].phase, t.d[1].phase = phStatus, phStatus
 		}
 	}
+	if c.opts.Version != "" && !t.hsSeen && !t.d[i].started && t.legacy != 1 && len(data) > 0 && !t.mid[i] && (i == 1 || Detect(data) == DetectNo) {
+		// a session picked up mid-way whose version the user named
+		t.midway(i)
+		t.d[i].compress = guessCompressed(data)
+	}
 	d := t.d[i] // the state before this PDU
 	var l link
 	var plain []byte // the decrypted PDU

@@ -190,6 +190,7 @@ var (
 	ExpertCompressInvalid = Registry.Expert("slp.compression.invalid", dissect.SevError, "zlib data that does not inflate")
 	ExpertCompressShort   = Registry.Expert("slp.compression.size_mismatch", dissect.SevError, "zlib data inflating to fewer bytes than declared")
 	ExpertCompressSmall   = Registry.Expert("slp.compression.below_threshold", dissect.SevWarn, "a compressed packet smaller than the compression threshold")
+	ExpertMidway          = Registry.Expert("slp.java.midway", dissect.SevNote, "a session picked up mid-way, read with the version the user named (Options.Version); its compression is guessed")
 	ExpertNoKey           = Registry.Expert("slp.encrypted.no_key", dissect.SevNote, "an encrypted session the key log does not open: its bytes are counted, not dissected")
 	ExpertEncryption      = Registry.Expert("slp.login.encryption", dissect.SevNote, "encryption starts: the rest of the connection is not dissected")
 	ExpertCompressionOn   = Registry.Expert("slp.login.compression", dissect.SevNote, "compression starts: later packets carry a data length and a zlib body")

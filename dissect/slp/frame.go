@@ -61,10 +61,38 @@ type track struct {
 	secret    []byte
 	secretHow string
 
+	// mid[i]: direction i was picked up mid-way and read as play
+	// (Options.Version); its compression is guessed from its first packet
+	mid [2]bool
+
 	// resync (framing only, resync.go)
 	resyncing [2]bool   // looking for a frame boundary after missing bytes
 	pings     [4]uint64 // the payloads of the client's last pings
 	nPings    int
+}
+
+// midway puts direction i of a session whose handshake was not captured
+// in the configuration/play phase (Options.Version).
+func (t *track) midway(i int) {
+	t.d[i].phase = phPlay
+	t.mid[i] = true
+}
+
+// guessCompressed tells from a direction's first packet of a session
+// picked up mid-way whether frames carry a data length: a 0 (not
+// compressed) followed by a packet ID, or a data length followed by a
+// zlib header (78). Uncompressed packets rarely start with ID 0 and a
+// length of at least 2.
+func guessCompressed(b []byte) bool {
+	_, n, st := readVarInt(b)
+	if st != viOK || n >= len(b) {
+		return false
+	}
+	if b[n] == 0 {
+		return len(b)-n >= 2
+	}
+	dl, k, st := readVarInt(b[n:])
+	return st == viOK && dl > 0 && n+k < len(b) && b[n+k] == 0x78
 }
 
 // keyHint says which key would open an encrypted session, for the

@@ -16,6 +16,15 @@ type javaState struct {
 	tried bool
 	st    [2]java.State
 	init  [2]bool
+	// midNoted: the mid-way note was given on the direction's first packet
+	midNoted [2]bool
+}
+
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
 }
 
 // javaVersion is the connection's protocol data: the handshake's protocol
@@ -28,7 +37,11 @@ func (c *Conn) javaVersion() (*java.Version, error) {
 		case c.dec.proto > 0:
 			j.v, j.err = java.ForProtocol(int(c.dec.proto))
 		case c.opts.Version != "":
-			j.v, j.err = java.ForName(c.opts.Version)
+			if n, err := strconv.Atoi(c.opts.Version); err == nil {
+				j.v, j.err = java.ForProtocol(n)
+			} else {
+				j.v, j.err = java.ForName(c.opts.Version)
+			}
 		default:
 			j.err = errNoVersion
 		}
@@ -75,6 +88,10 @@ func (c *Conn) javaBody(cur *dissect.Cursor, i int, id int32, idi int32) {
 	st := j.st[i]
 	if !p.Lite {
 		p.AddGenerated(cur.Parent(), FieldJavaState, dissect.S(st.String()), "")
+	}
+	if c.dec.mid[i] && !c.java.midNoted[i] {
+		c.java.midNoted[i] = true
+		cur.Expert(idi, ExpertMidway, "no handshake seen: read as "+st.String()+" packets of "+v.Name+" as the version option says, compression "+onOff(c.dec.d[i].compress)+" (guessed from the first packet)")
 	}
 	dir := dissect.DirC2S
 	if i == 1 {

@@ -31,6 +31,14 @@ type capturedPDU struct {
 // IPv4, loopback: in order, retransmissions dropped by sequence number)
 // with fresh Conns made by mk, in capture order.
 func readStreams(t *testing.T, path string, mk func() *Conn) []capturedPDU {
+	return readConns(t, path, 0, mk)
+}
+
+// readConns is readStreams for every connection of a pcap to server port
+// server (0: learnt from the SYN): a connection whose SYN is not in the
+// capture starts where its first payload does, its first bytes framed
+// after a gap as the reassembler frames them.
+func readConns(t *testing.T, path string, server uint16, mk func() *Conn) []capturedPDU {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -39,13 +47,17 @@ func readStreams(t *testing.T, path string, mk func() *Conn) []capturedPDU {
 	if len(b) < 24 || binary.LittleEndian.Uint32(b) != 0xa1b2c3d4 && binary.LittleEndian.Uint32(b) != 0xa1b23c4d {
 		t.Fatalf("%s: not a little-endian pcap", path)
 	}
-	fr, dec := mk(), mk()
+	type conn struct {
+		fr, dec *Conn
+		next    [2]uint32
+		seen    [2]bool
+		gap     [2]bool
+		buf     [2][]byte
+		lost    [2]bool
+	}
+	conns := map[uint16]*conn{}
+	var order []uint16
 	var out []capturedPDU
-	var server uint16
-	next := [2]uint32{}
-	seen := [2]bool{}
-	buf := [2][]byte{}
-	lost := [2]bool{}
 	frame := 0
 	for off := 24; off+16 <= len(b); {
 		sec, usec := binary.LittleEndian.Uint32(b[off:]), binary.LittleEndian.Uint32(b[off+4:])
@@ -68,24 +80,33 @@ func readStreams(t *testing.T, path string, mk func() *Conn) []capturedPDU {
 		seq := binary.BigEndian.Uint32(tcp[4:])
 		flags := tcp[13]
 		payload := tcp[int(tcp[12]>>4)*4:]
-		if flags&0x02 != 0 { // SYN
-			i := 0
+		if flags&0x02 != 0 && server == 0 { // SYN
+			server = dport
 			if flags&0x10 != 0 {
-				i, server = 1, sport
-			} else {
-				server = dport
+				server = sport
 			}
-			next[i], seen[i] = seq+1, true
-			continue
 		}
-		i := 0
+		i, client := 0, sport
 		if sport == server {
-			i = 1
+			i, client = 1, dport
 		}
-		if len(payload) == 0 || !seen[i] {
+		c := conns[client]
+		if c == nil {
+			c = &conn{fr: mk(), dec: mk()}
+			conns[client] = c
+			order = append(order, client)
+		}
+		if flags&0x02 != 0 {
+			c.next[i], c.seen[i] = seq+1, true
 			continue
 		}
-		d := int32(seq - next[i])
+		if len(payload) == 0 {
+			continue
+		}
+		if !c.seen[i] {
+			c.next[i], c.seen[i], c.gap[i] = seq, true, true
+		}
+		d := int32(seq - c.next[i])
 		if d+int32(len(payload)) <= 0 {
 			continue // a retransmission of bytes already had
 		}
@@ -93,16 +114,16 @@ func readStreams(t *testing.T, path string, mk func() *Conn) []capturedPDU {
 			t.Fatalf("%s frame %d: %d bytes missing", path, frame, d)
 		}
 		payload = payload[-d:]
-		next[i] += uint32(len(payload))
-		buf[i] = append(buf[i], payload...)
+		c.next[i] += uint32(len(payload))
+		c.buf[i] = append(c.buf[i], payload...)
 		dir := dissect.DirC2S
 		if i == 1 {
 			dir = dissect.DirS2C
 		}
-		for len(buf[i]) > 0 && !lost[i] {
-			f := fr.Frame(dir, buf[i], false)
+		for len(c.buf[i]) > 0 && !c.lost[i] {
+			f := c.fr.Frame(dir, c.buf[i], c.gap[i])
 			if f.Status == dissect.FrameLost {
-				lost[i] = true
+				c.lost[i] = true
 				p := &dissect.PDU{}
 				p.Info = f.Reason
 				out = append(out, capturedPDU{p: p, frame: frame})
@@ -111,15 +132,18 @@ func readStreams(t *testing.T, path string, mk func() *Conn) []capturedPDU {
 			if f.Status != dissect.FrameOK {
 				break
 			}
+			c.gap[i] = false
 			p := &dissect.PDU{}
-			pdu := slices.Clone(buf[i][:f.Len])
-			dec.Decode(p, pdu, dissect.Meta{Frame: uint64(frame), Time: ts, Client: "127.0.0.1:1", Server: "127.0.0.1:" + strconv.Itoa(int(server)), Dir: dir})
+			pdu := slices.Clone(c.buf[i][:f.Len])
+			c.dec.Decode(p, pdu, dissect.Meta{Frame: uint64(frame), Time: ts, Client: "127.0.0.1:" + strconv.Itoa(int(client)), Server: "127.0.0.1:" + strconv.Itoa(int(server)), Dir: dir})
 			out = append(out, capturedPDU{p: p, frame: frame})
-			buf[i] = buf[i][f.Len:]
+			c.buf[i] = c.buf[i][f.Len:]
 		}
 	}
-	fr.Close()
-	dec.Close()
+	for _, k := range order {
+		conns[k].fr.Close()
+		conns[k].dec.Close()
+	}
 	return out
 }
 
@@ -292,5 +316,41 @@ func TestEncryptedWithoutKey(t *testing.T) {
 	}
 	if lost != 2 {
 		t.Errorf("%d directions lost, want both", lost)
+	}
+}
+
+// TestMidwayVersion reads samples/slp-play-midstream.pcap, three 1.21.1
+// sessions picked up in the play state (no SYN, no handshake), with the
+// version named (Options.Version): every packet is a keep-alive, both
+// ways, the server's IDs echoed by the clients, and nothing is left
+// undissected. Without the version the play state is not read.
+func TestMidwayVersion(t *testing.T) {
+	pdus := readConns(t, "../../samples/slp-play-midstream.pcap", 25565, func() *Conn { return NewConnWith(Options{Version: "1.21.1"}) })
+	ids := map[dissect.Dir][]string{}
+	notes := 0
+	for _, c := range pdus {
+		p := c.p
+		if len(p.Nodes) == 0 {
+			t.Fatalf("frame %d: lost: %s", c.frame, p.Info)
+		}
+		if err := dissect.Check(p); err != nil {
+			t.Fatal(err)
+		}
+		if p.Message != "Keep alive" || p.Find("mc.undissected") >= 0 {
+			t.Errorf("frame %d: %s %s", c.frame, p.Message, p.Info)
+		}
+		for _, e := range p.Experts {
+			if e.Info != ExpertMidway {
+				t.Errorf("frame %d: %s %s", c.frame, e.Info.Name, e.Msg)
+			}
+			notes++
+		}
+		ids[p.Dir] = append(ids[p.Dir], display(t, p, "mc.play.keep_alive.keep_alive_id"))
+	}
+	if len(ids[dissect.DirS2C]) < 3 || !slices.Equal(ids[dissect.DirS2C], ids[dissect.DirC2S]) {
+		t.Errorf("keep-alive IDs: server %v, clients %v", ids[dissect.DirS2C], ids[dissect.DirC2S])
+	}
+	if notes != 6 {
+		t.Errorf("%d mid-way notes, want one per direction of the 3 sessions", notes)
 	}
 }
