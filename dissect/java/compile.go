@@ -277,6 +277,12 @@ func (c *compiler) named(name string, opt any, path string, sc *scope) *typ {
 			t.ref = c.resolve(s, sc)
 		}
 		t.elem = c.compile(o["type"], path, sc)
+		if t.elem.k == kInt && t.elem.size == 1 {
+			// an array of bytes (light arrays, 2048 to a section) is
+			// shown as the bytes it is: one node, not one per byte
+			t.k = kBuffer
+			return t
+		}
 		t.entry = c.entryField(path, t.elem)
 		return t
 	case "bitfield":
