@@ -82,6 +82,7 @@ type assetSet struct {
 	favicons [][]byte // `data:image/png;base64,...`
 	levels   []level  // gzip streams with their sizes
 	config   [][]byte // server frames after Set Compression, compressed format
+	chunks   [][]byte // Chunk Data frames of the play state (play.go), compressed
 }
 
 type level struct {
@@ -133,6 +134,9 @@ func makeAssets(big ...bool) *assetSet {
 			body = append(body, 0) // has data: false (known pack)
 		}
 		a.config = append(a.config, compressedFrame(nil, body))
+	}
+	for i := range 16 {
+		a.chunks = append(a.chunks, compressedFrame(nil, makeChunk(r, int32(i%4-2), int32(i/4-2))))
 	}
 	return a
 }

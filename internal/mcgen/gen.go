@@ -34,12 +34,16 @@ type Config struct {
 	// 512×64×512 blocks (4 and 16 MiB inflated) instead of 64×32×64 to
 	// 128×64×128.
 	BigLevels bool
+	// Play makes every SLP connection log in and go on into the play
+	// state (1.21.1): chunks, entity movement, positions, chat,
+	// keep-alives (play.go).
+	Play bool
 }
 
 // Mixes are the named workloads of cmd/mcgen -mix and bench/compare.sh:
 // the same generator with other shares, connection counts, level sizes or
 // segment sizes, so that a benchmark is never a sample of one capture.
-var Mixes = []string{"project", "slp", "query", "classic-big", "onebyte"}
+var Mixes = []string{"project", "slp", "query", "classic-big", "onebyte", "play"}
 
 // ApplyMix sets cfg for a named mix (Mixes) on top of its Size and Seed.
 func ApplyMix(cfg *Config, mix string) error {
@@ -54,11 +58,14 @@ func ApplyMix(cfg *Config, mix string) error {
 	case "classic-big":
 		cfg.Share = [3]int{5, 5, 90}
 		cfg.BigLevels = true
+	case "play":
+		cfg.Share = [3]int{5, 90, 5} // Java sessions in the play state, a little of the rest
+		cfg.Play = true
 	case "onebyte":
 		cfg.MaxSeg = 1 // every TCP payload byte a segment of its own
 		cfg.Conns = 16 // what is open at the end is finished byte by byte too
 	default:
-		return errors.New("mcgen: unknown mix " + mix + " (one of project, slp, query, classic-big, onebyte)")
+		return errors.New("mcgen: unknown mix " + mix + " (one of project, slp, query, classic-big, onebyte, play)")
 	}
 	return nil
 }

@@ -178,6 +178,9 @@ type slpActor struct {
 	uuid    [16]byte
 	pingVal uint64
 	body    []byte
+	// the play state (Config.Play): bursts left, the player's position
+	bursts     int
+	px, py, pz float64
 }
 
 func (s *slpActor) proto() int { return SLP }
@@ -188,8 +191,22 @@ func (s *slpActor) init(g *gen) int {
 	s.srv.churn(&g.r)
 	s.open(g, cl, s.sv)
 	s.state = 0
-	s.login = g.r.intn(5) == 0
+	s.login = g.r.intn(5) == 0 || g.cfg.Play
 	s.ping = g.r.permille(850)
+	if g.cfg.Play {
+		g.st.SLPLogin++
+		s.name = appendName(s.name[:0], &g.r)
+		fillUUID(&s.uuid, &g.r)
+		s.bursts = 100 + g.r.intn(700)
+		s.px, s.py, s.pz = float64(g.r.intn(2000)-1000)+0.5, 64, float64(g.r.intn(2000)-1000)+0.5
+		n := 0
+		for _, c := range g.a.config {
+			n += len(c)
+		}
+		// the first chunks, then per burst: a new chunk one time in 20,
+		// some 60 bytes otherwise
+		return 22*70 + 400 + n + (10+s.bursts/20)*len(g.a.chunks[0]) + s.bursts*60
+	}
 	if s.login {
 		g.st.SLPLogin++
 		s.name = appendName(s.name[:0], &g.r)
@@ -226,6 +243,9 @@ func (s *slpActor) appendHandshake(b []byte, next int) []byte {
 func (s *slpActor) step() bool {
 	s.begin()
 	defer s.end()
+	if s.state >= 20 {
+		return s.playStep()
+	}
 	r := &s.g.r
 	c, sv := &s.pend[0], &s.pend[1]
 	switch s.state {
@@ -311,12 +331,16 @@ func (s *slpActor) step() bool {
 		*c = plainFrame(*c, ackFinishConfig)
 		s.emit(0, false)
 		s.state = 17
+		if s.g.cfg.Play {
+			s.state = 20
+		}
 	}
 	return false
 }
 
 // finish runs the conversation to its end: a few bursts at most.
 func (s *slpActor) finish() {
+	s.bursts = 0 // a play session leaves at its next burst
 	for !s.step() {
 		s.g.advance()
 	}
