@@ -1,6 +1,8 @@
 package java
 
 import (
+	"os"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -89,5 +91,27 @@ func TestNativeTypes(t *testing.T) {
 	sort.Strings(missing)
 	if len(missing) > 0 {
 		t.Errorf("type names neither native here nor defined: %v", missing)
+	}
+}
+
+// TestInfoNames: every packet info's switch names is in infoNames, so
+// that a summary reads its fields (and no other packet's).
+func TestInfoNames(t *testing.T) {
+	src, err := os.ReadFile("info.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sw := string(src)[strings.Index(string(src), "switch pk.name {"):strings.Index(string(src), "// infoNames are")]
+	n := 0
+	for _, c := range regexp.MustCompile(`\tcase ((?:"[a-z_]+",? ?)+):`).FindAllStringSubmatch(sw, -1) {
+		for _, m := range regexp.MustCompile(`"([a-z_]+)"`).FindAllStringSubmatch(c[1], -1) {
+			n++
+			if !infoNames[m[1]] {
+				t.Errorf("%s is a case of info's switch, not in infoNames", m[1])
+			}
+		}
+	}
+	if n != len(infoNames) {
+		t.Errorf("%d case names, %d in infoNames", n, len(infoNames))
 	}
 }

@@ -21,6 +21,10 @@ func info(pk *packet, w *walker, st State, dir dissect.Dir) []byte {
 		if !ok || s >= len(w.top) {
 			return val{}, nil, false
 		}
+		if s >= w.topDone && w.cur.Failed() {
+			w.short = true // the walk stopped before it
+			return val{}, nil, false
+		}
 		return w.top[s], pk.types[name], true
 	}
 	num := func(label, name string) {
@@ -44,9 +48,6 @@ func info(pk *packet, w *walker, st State, dir dissect.Dir) []byte {
 			return true
 		}
 		return false
-	}
-	if w.cur.Failed() {
-		return b
 	}
 	switch pk.name {
 	case "keep_alive":
@@ -130,6 +131,50 @@ func info(pk *packet, w *walker, st State, dir dissect.Dir) []byte {
 		}
 	}
 	return b
+}
+
+// infoNames are the packets whose Info line shows fields (the cases of
+// info's switch; TestInfoNames keeps the two together): a summary reads
+// no other packet's fields.
+var infoNames = map[string]bool{
+	"keep_alive": true,
+	"ping": true,
+	"pong": true,
+	"ping_request": true,
+	"ping_response": true,
+	"chat": true,
+	"chat_message": true,
+	"system_chat": true,
+	"profileless_chat": true,
+	"action_bar": true,
+	"player_chat": true,
+	"chat_command": true,
+	"chat_command_signed": true,
+	"kick_disconnect": true,
+	"disconnect": true,
+	"position": true,
+	"position_look": true,
+	"vehicle_move": true,
+	"flying": true,
+	"look": true,
+	"login": true,
+	"registry_data": true,
+	"update_time": true,
+	"game_state_change": true,
+	"entity_destroy": true,
+	"custom_payload": true,
+	"named_entity_spawn": true,
+	"spawn_entity": true,
+	"map_chunk": true,
+	"rel_entity_move": true,
+	"entity_move_look": true,
+	"entity_teleport": true,
+	"entity_velocity": true,
+	"teleport_confirm": true,
+	"accept_teleportation": true,
+	"block_change": true,
+	"block_dig": true,
+	"block_place": true,
 }
 
 // textOf is a value's text: chat as plain text, strings as they are.

@@ -255,6 +255,8 @@ type Result struct {
 	// caller's state machine (set_compression's threshold).
 	Threshold int64
 	Known     bool
+	// InfoShort: the walk stopped before a field the Info line shows
+	InfoShort bool
 }
 
 // Decode dissects the body of packet id (the bytes after the packet ID,
@@ -277,7 +279,14 @@ func (v *Version) Decode(cur *dissect.Cursor, st State, dir dissect.Dir, id int3
 		p.Nodes[idNode].Text = hexID(id) + " (" + pk.name + ")"
 	}
 	p.Message = pk.msg
-	w := walker{cur: cur, lite: p.Lite}
+	if p.Lite && !infoNames[pk.name] && pk.name != "set_compression" && pk.name != "compress" {
+		// no tree and an Info line without fields: nothing to read
+		p.SetInfo([]byte(pk.msg))
+		return Result{Name: pk.name, Known: true, Threshold: -1}
+	}
+	w := walkers.Get().(*walker)
+	defer w.release()
+	*w = walker{cur: cur, lite: p.Lite, vals: w.vals[:0], bases: w.bases[:0], top: w.top[:0], pos: w.pos[:0]}
 	start := cur.Off()
 	cur.Open(pk.f, -1)
 	if !v.Exact && !p.Lite {
@@ -299,8 +308,38 @@ func (v *Version) Decode(cur *dissect.Cursor, st State, dir dissect.Dir, id int3
 			res.Threshold = w.top[s].i
 		}
 	}
-	p.SetInfo(info(pk, &w, st, dir))
+	p.SetInfo(info(pk, w, st, dir))
+	res.InfoShort = w.short
 	return res
+}
+
+// walkers are reused from packet to packet, for their value stacks.
+var walkers = sync.Pool{New: func() any { return new(walker) }}
+
+// release gives w back, dropping what it points at.
+func (w *walker) release() {
+	clear(w.vals)
+	clear(w.top)
+	w.cur = nil
+	walkers.Put(w)
+}
+
+var scratch = sync.Pool{New: func() any { return &dissect.PDU{Lite: true} }}
+
+// InfoFits reports whether the first bytes of a packet (its ID and body,
+// cut anywhere) hold every field its Info line shows: a summary that
+// reads only what it shows may then inflate no more of a compressed
+// packet than head, and say the same as a tree of the whole.
+func (v *Version) InfoFits(st State, dir dissect.Dir, head []byte) bool {
+	p := scratch.Get().(*dissect.PDU)
+	defer scratch.Put(p)
+	cur := dissect.Begin(p, RegJava.Root(), head, len(head)+1)
+	id, idi := varInt(&cur, anonField(dissect.FTInt))
+	if cur.Failed() {
+		return false
+	}
+	res := v.Decode(&cur, st, dir, id, idi)
+	return !res.InfoShort
 }
 
 // message is a packet's PDU.Message: its name as a label, but for the

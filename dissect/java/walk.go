@@ -37,8 +37,12 @@ type walker struct {
 	depth int
 	lite  bool
 	pos   []val // the last position read (x, y, z), for Info lines
-	// top holds the packet container's values once the walk is done
-	top []val
+	// top holds the packet container's values once the walk is done;
+	// topDone is how many of its slots were read whole (a cut walk stops
+	// short), and short is set when Info wanted one that was not
+	top     []val
+	topDone int
+	short   bool
 }
 
 func (w *walker) frameVal(r ref) (val, bool) {
@@ -197,8 +201,6 @@ func (w *walker) container(t *typ, f *dissect.Field) val {
 		}
 		w.bases = append(w.bases, base)
 	}
-	cb := w.bases
-	_ = cb
 	for i := range t.fields {
 		fd := &t.fields[i]
 		v := w.walk(fd.t, fd.f)
@@ -210,6 +212,12 @@ func (w *walker) container(t *typ, f *dissect.Field) val {
 		}
 		if c.Failed() {
 			break
+		}
+		if len(w.bases) == 1 {
+			w.topDone = max(w.topDone, fd.slot+1)
+			for _, b := range fd.t.bits {
+				w.topDone = max(w.topDone, b.slot+1)
+			}
 		}
 	}
 	if t.frame {

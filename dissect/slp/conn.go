@@ -40,6 +40,9 @@ type decoding struct {
 	encNoted  bool
 	java      javaState
 	ibuf      []byte // inflated packets (inflateAll)
+	// liteCut, when not -1: the Lite PDU being decoded reads an inflated
+	// head only; its expert items from this index on are dropped
+	liteCut int
 	statusReq pending
 	legacyReq pending
 	pings     [4]pingReq // pings waiting for their pong, oldest first
@@ -121,7 +124,7 @@ func NewConnWith(o Options) *Conn {
 // decoder makes the decoding's memory at the first use.
 func (c *Conn) decoder() {
 	if c.decoding == nil {
-		c.decoding = &decoding{}
+		c.decoding = &decoding{liteCut: -1}
 		c.dec.keys = c.opts.Keys
 		c.dec.reset()
 	}

@@ -136,6 +136,12 @@ func (c *Conn) DecodeCut(p *dissect.PDU, data []byte, wireLen int, m dissect.Met
 	default:
 		l = c.modern(&cur, &d, i, m)
 	}
+	if c.liteCut >= 0 {
+		// the summary's walk of an inflated head stopped where the head
+		// ends, which says nothing of the packet
+		p.Experts = p.Experts[:c.liteCut]
+		c.liteCut = -1
+	}
 	cur.Finish()
 	if plain != nil {
 		data = plain
@@ -906,6 +912,16 @@ func (c *Conn) compressed(cur *dissect.Cursor, dli int32, dlOff int, dl int32, p
 	if dl >= 0 && int64(dl) < limit {
 		limit = int64(dl)
 	}
+	if phase == phPlay && p.Lite && limit+1 > liteHead {
+		// a summary inflates the head; when it holds what Info shows,
+		// that is all (zlib errors further on are the tree's to show)
+		head, err := c.inflateAll(body, liteHead)
+		if err == nil && len(head) == liteHead && c.infoFits(i, head) {
+			c.liteCut = len(p.Experts)
+			cur.Derive(FieldInflatedPacket, head)
+			return true
+		}
+	}
 	out, err := c.inflateAll(body, limit+1)
 	n := int64(len(out))
 	zpos := func() string { return "slp.compressed at offset " + strconv.Itoa(zoff) + ": " }
@@ -923,6 +939,12 @@ func (c *Conn) compressed(cur *dissect.Cursor, dli int32, dlOff int, dl int32, p
 		ok = false
 	case n < int64(dl):
 		cur.Malformed(zi, ExpertCompressShort, zpos()+"inflates to "+strconv.FormatInt(n, 10)+" bytes, "+strconv.FormatInt(int64(dl), 10)+" declared")
+	}
+	if !ok && phase == phPlay && n > 0 {
+		// the packet is named and read as far as it inflated, so that a
+		// summary, which inflates no more than Info needs, says the same
+		cur.Derive(FieldInflatedPacket, out[:min(n, limit)])
+		return true
 	}
 	if !ok {
 		name := "Compressed packet"

@@ -55,6 +55,43 @@ func (e verr) Error() string { return string(e) }
 
 const errNoVersion = verr("no handshake seen and no version given: the packet cannot be read")
 
+// javaState is direction i's state, configuration or play: at its first
+// packet, configuration after a 1.20.2+ handshake (or as Options.State
+// says for a session without one), play otherwise.
+func (c *Conn) javaState(i int) java.State {
+	j := &c.java
+	if !j.init[i] {
+		j.init[i] = true
+		j.st[i] = java.Play
+		switch {
+		case c.dec.proto >= 764 && c.dec.hsSeen:
+			j.st[i] = java.Config
+		case !c.dec.hsSeen && c.opts.State == "configuration":
+			j.st[i] = java.Config
+		}
+	}
+	return j.st[i]
+}
+
+// liteHead is how much of a compressed configuration or play packet a
+// summary (a Lite PDU) inflates first: when it holds every field the
+// packet's Info line shows, the rest is not inflated.
+const liteHead = 512
+
+// infoFits reports whether head, the first bytes of direction i's next
+// packet, holds what its Info line needs.
+func (c *Conn) infoFits(i int, head []byte) bool {
+	v, err := c.javaVersion()
+	if err != nil {
+		return true // not dissected: Message and Info come from the ID
+	}
+	dir := dissect.DirC2S
+	if i == 1 {
+		dir = dissect.DirS2C
+	}
+	return v.InfoFits(c.javaState(i), dir, head)
+}
+
 // javaBody dissects a configuration or play packet whose ID was just
 // read (node idi), with the version's data, and follows the direction's
 // state (Finish Configuration, Start Configuration).
@@ -75,17 +112,7 @@ func (c *Conn) javaBody(cur *dissect.Cursor, i int, id int32, idi int32) {
 		return
 	}
 	j := &c.java
-	if !j.init[i] {
-		j.init[i] = true
-		j.st[i] = java.Play
-		switch {
-		case c.dec.proto >= 764 && c.dec.hsSeen:
-			j.st[i] = java.Config
-		case !c.dec.hsSeen && c.opts.State == "configuration":
-			j.st[i] = java.Config
-		}
-	}
-	st := j.st[i]
+	st := c.javaState(i)
 	if !p.Lite {
 		p.AddGenerated(cur.Parent(), FieldJavaState, dissect.S(st.String()), "")
 	}

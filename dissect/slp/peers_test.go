@@ -49,6 +49,7 @@ func readConns(t *testing.T, path string, server uint16, mk func() *Conn) []capt
 	}
 	type conn struct {
 		fr, dec *Conn
+		lite    *Conn // decodes the same PDUs in Lite PDUs: same Message and Info
 		next    [2]uint32
 		seen    [2]bool
 		gap     [2]bool
@@ -92,7 +93,7 @@ func readConns(t *testing.T, path string, server uint16, mk func() *Conn) []capt
 		}
 		c := conns[client]
 		if c == nil {
-			c = &conn{fr: mk(), dec: mk()}
+			c = &conn{fr: mk(), dec: mk(), lite: mk()}
 			conns[client] = c
 			order = append(order, client)
 		}
@@ -135,7 +136,13 @@ func readConns(t *testing.T, path string, server uint16, mk func() *Conn) []capt
 			c.gap[i] = false
 			p := &dissect.PDU{}
 			pdu := slices.Clone(c.buf[i][:f.Len])
-			c.dec.Decode(p, pdu, dissect.Meta{Frame: uint64(frame), Time: ts, Client: "127.0.0.1:" + strconv.Itoa(int(client)), Server: "127.0.0.1:" + strconv.Itoa(int(server)), Dir: dir})
+			m := dissect.Meta{Frame: uint64(frame), Time: ts, Client: "127.0.0.1:" + strconv.Itoa(int(client)), Server: "127.0.0.1:" + strconv.Itoa(int(server)), Dir: dir}
+			c.dec.Decode(p, pdu, m)
+			lp := &dissect.PDU{Lite: true}
+			c.lite.Decode(lp, slices.Clone(pdu), m)
+			if lp.Message != p.Message || lp.Info != p.Info {
+				t.Errorf("%s frame %d: Lite %q %q, full %q %q", path, frame, lp.Message, lp.Info, p.Message, p.Info)
+			}
 			out = append(out, capturedPDU{p: p, frame: frame})
 			c.buf[i] = c.buf[i][f.Len:]
 		}
@@ -143,6 +150,7 @@ func readConns(t *testing.T, path string, server uint16, mk func() *Conn) []capt
 	for _, k := range order {
 		conns[k].fr.Close()
 		conns[k].dec.Close()
+		conns[k].lite.Close()
 	}
 	return out
 }
