@@ -42,7 +42,7 @@ type decoding struct {
 	ibuf      []byte // inflated packets (inflateAll)
 	// liteCut, when not -1: the Lite PDU being decoded reads an inflated
 	// head only; its expert items from this index on are dropped
-	liteCut int
+	liteCut   int
 	statusReq pending
 	legacyReq pending
 	pings     [4]pingReq // pings waiting for their pong, oldest first
