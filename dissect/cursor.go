@@ -358,9 +358,9 @@ func (c *Cursor) Derive(f *Field, b []byte) int32 {
 		return c.Open(f, len(b))
 	}
 	old := c.P.Data
-	nd := make([]byte, len(old)+len(b))
-	copy(nd, old)
-	copy(nd[len(old):], b)
+	// a new buffer (the full slice expression forces one), filled by
+	// append: make would clear it first, a second pass over every byte
+	nd := append(old[:len(old):len(old)], b...)
 	c.P.Data, c.data = nd, nd
 	c.P.Derived += len(b)
 	c.P.WireLen += len(b)

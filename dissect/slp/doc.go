@@ -1,7 +1,8 @@
-// Package slp dissects Minecraft's Server List Ping over TCP: the modern
-// VarInt-framed handshake, status, ping and login packets (up to
-// encryption, with compression), and the legacy pre-1.7 pings (FE, FE 01,
-// FE 01 FA + MC|PingHost) and their FF kick replies.
+// Package slp dissects Minecraft Java Edition's TCP protocol: the modern
+// VarInt-framed handshake, status, ping and login packets (with
+// compression, and encryption when a key log opens it), the configuration
+// and play states through dissect/java, and the legacy pre-1.7 pings (FE,
+// FE 01, FE 01 FA + MC|PingHost) and their FF kick replies.
 //
 // It follows seed 002 (a write-up of real captures) and the wiki.vg
 // "Server List Ping", "Protocol" and "Protocol version numbers" pages. It
@@ -10,6 +11,7 @@
 // # How the analyzer calls it
 //
 //	c := slp.NewConn()                       // one per TCP connection
+//	c := slp.NewConnWith(slp.Options{Keys: k, Version: "1.20.4"}) // --keylog, a version for mid-way sessions
 //	f := c.Frame(dir, buf, afterGap)         // the reassembler's framer
 //	c.Decode(p, pdu, meta)                   // each PDU Frame delimited, in capture order
 //	c.DecodeCut(p, pdu, wireLen, meta)       // a PDU left incomplete at the end of a stream
@@ -35,8 +37,8 @@
 //
 // FrameLost cases: a packet length over the protocol's 2097151 (a VarInt
 // of more than 3 bytes), a VarInt longer than 5 bytes (80 80 80 80 80 01),
-// bytes after the client's Encryption Response (both directions are
-// encrypted from there), and bytes after a gap: SLP has no marker to
+// bytes after the client's Encryption Response when no key opens them
+// (both directions are encrypted from there), and bytes after a gap: SLP has no marker to
 // resync on, so the rest of that direction is reported undissected by the
 // reassembler. A direction's very first bytes after a gap are accepted when
 // they are recognisably the start of the conversation (a capture that only
@@ -81,12 +83,36 @@
 // count, mods with their channels, and non-mod channels; the mods and
 // channels it holds are shown as generated nodes.
 //
-// Login is decoded up to encryption or Login Success: Login Start (name,
-// UUID as the handshake's protocol version has it), Encryption Request and
-// Response, Set Compression, Login Success, login plugin messages and
-// cookies. After Set Compression frames carry a data length; a compressed
-// body is inflated with a cap (the declared length, at most 2 MiB; a
-// declared length over the protocol's 8 MiB is flagged) to show the inner
-// packet ID and the inflated size. Configuration and play packets are
-// framed and their bodies left as slp.data, with one note per connection.
+// Login is decoded field by field: Login Start (name, UUID as the
+// handshake's protocol version has it), Encryption Request and Response,
+// Set Compression, Login Success, login plugin messages and cookies. After
+// Set Compression frames carry a data length; a compressed body is
+// inflated with a cap (the declared length, at most 2 MiB; a declared
+// length over the protocol's 8 MiB is flagged) and laid after the frame's
+// bytes (dissect.Cursor.Derive, slp.inflated), where the packet is read as
+// an uncompressed one's. Configuration and play packets are dissected by
+// dissect/java with the data of the handshake's protocol number (the
+// closest version's when it has none, flagged), each direction's state
+// followed through Finish Configuration and Start Configuration.
+//
+// # Encryption
+//
+// After the client's Encryption Response both directions are AES/CFB8
+// (key = IV = the shared secret). With Options.Keys (a KeyLog: lines
+// MC_SHARED_SECRET <encrypted secret> <secret>, or the server's PEM RSA
+// key, which decrypts the encrypted secret), framing and decoding each
+// keep a cipher per direction: a frame is decrypted to find its length,
+// and the decoded PDU has the ciphertext (slp.encrypted) and the
+// plaintext laid after it (slp.decrypted), read as a plain session's, with
+// the secret (slp.decrypted.secret, Sensitive: --redact masks it). Without
+// a key the rest of each direction is lost to framing, and the reason
+// names the encrypted secret a key log line would need.
+//
+// # Sessions picked up mid-way
+//
+// With Options.Version, a connection whose handshake the capture lacks is
+// read from its first bytes as configuration or play packets of that
+// version (Options.State), each direction's compression guessed from its
+// first packet, with a note (slp.java.midway). Without it such a
+// connection is resynchronised as a status ping is, or left undissected.
 package slp
