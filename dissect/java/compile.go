@@ -70,7 +70,6 @@ type typ struct {
 	flags  []string
 	flagF  []*dissect.Field
 	names  map[int64]string
-	minLen int    // the fewest bytes an element takes (arrays: to check counts)
 	endVal byte   // kMetaLoop
 	name   string // the ProtoDef name, for experts of unknown natives
 	// kHolder, kHolderSet: the inline value's field and type
@@ -121,9 +120,8 @@ type scope struct {
 }
 
 type scopeEnt struct {
-	slot  int
-	t     *typ
-	flags []string // bitflags flag names
+	slot int
+	t    *typ
 }
 
 func newScope(parent *scope) *scope { return &scope{parent: parent, names: map[string]scopeEnt{}} }

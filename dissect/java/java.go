@@ -380,16 +380,6 @@ func Transition(st State, name string) State {
 	return st
 }
 
-// compileAll is for tests and the generator: every version's packets.
-func compileAll(b *mcdata.Blob, nm namer) error {
-	for _, v := range b.Versions {
-		if _, err := compileVersion(b, v, nm); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // typeNames lists every type name a version's definitions refer to, for
 // tests of the natives.
 func typeNames(b *mcdata.Blob) map[string]bool {

@@ -67,9 +67,6 @@ func b2i(b bool) int64 {
 	return 0
 }
 
-// failed reports whether the cursor stopped.
-func (w *walker) failed() bool { return w.cur.Failed() }
-
 // walk reads t, adding a node of f (a generic field when f is nil and the
 // type has bytes of its own), and returns its value.
 func (w *walker) walk(t *typ, f *dissect.Field) val {

@@ -27,14 +27,6 @@ const playName = "Configuration/Play packet"
 // idTexts caches "Name (0x00)" for every named packet.
 var idTexts = map[string]string{}
 
-// playIDTexts caches "0x1f (Configuration/Play packet)" for every byte.
-var playIDTexts = func() (t [256]string) {
-	for id := range t {
-		t[id] = hexByte(byte(id)) + " (" + playName + ")"
-	}
-	return t
-}()
-
 func init() {
 	for _, t := range [][]string{namesHandshakeC2S, namesStatusC2S, namesStatusS2C, namesLoginC2S, namesLoginS2C} {
 		for id, n := range t {
@@ -374,21 +366,6 @@ func dirName(i int) string {
 // "rest of the packet" field read with it fails as truncated when the
 // capture cut the PDU.
 func rest(cur *dissect.Cursor) int { return cur.Rest() }
-
-// play shows a configuration or play packet's body as data, with one note
-// per connection.
-func (c *Conn) play(cur *dissect.Cursor) {
-	r := rest(cur)
-	if r == 0 {
-		return
-	}
-	off := cur.Off()
-	_, n := cur.Take(FieldData, r)
-	if n >= 0 && !c.playNoted {
-		c.playNoted = true
-		cur.Expert(n, ExpertPlay, "slp.data at offset "+strconv.Itoa(off)+": configuration and play packets are out of scope; this connection's later packets are framed (length, ID, inflated size) but their bodies are not dissected")
-	}
-}
 
 // str reads a protocol string (VarInt length in bytes, UTF-8) of at most
 // maxChars UTF-16 characters; the length gets lf.

@@ -194,8 +194,6 @@ var (
 	ExpertNoKey           = Registry.Expert("slp.encrypted.no_key", dissect.SevNote, "an encrypted session the key log does not open: its bytes are counted, not dissected")
 	ExpertEncryption      = Registry.Expert("slp.login.encryption", dissect.SevNote, "encryption starts: the rest of the connection is not dissected")
 	ExpertCompressionOn   = Registry.Expert("slp.login.compression", dissect.SevNote, "compression starts: later packets carry a data length and a zlib body")
-	ExpertPlay            = Registry.Expert("slp.play.undissected", dissect.SevNote, "configuration and play packets are framed but their bodies are out of scope")
-	ExpertCompressedLogin = Registry.Expert("slp.login.compressed", dissect.SevNote, "a compressed login packet: its fields are inside the zlib body and not shown")
 	ExpertLegacyPingHost  = Registry.Expert("slp.legacy.pinghost.invalid", dissect.SevWarn, "a legacy plugin message that is not a valid MC|PingHost")
 	ExpertLegacyKick      = Registry.Expert("slp.legacy.kick.format", dissect.SevWarn, "a kick string in neither the §1 nor the § format")
 	ExpertLegacyNumber    = Registry.Expert("slp.legacy.number.invalid", dissect.SevWarn, "a kick field that should be a decimal number")
