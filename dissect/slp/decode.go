@@ -723,6 +723,7 @@ func (c *Conn) login(cur *dissect.Cursor, i int, id int32) {
 			str(cur, FieldStrLen, FieldLoginUUID, 36)
 			name, _ := str(cur, FieldStrLen, FieldLoginName, maxNameChars)
 			p.Info = "Login Success, " + safeShort(name)
+			c.player = string(name)
 			return
 		}
 		uuid(cur, FieldLoginUUID)
@@ -731,6 +732,7 @@ func (c *Conn) login(cur *dissect.Cursor, i int, id int32) {
 			return
 		}
 		p.Info = "Login Success, " + safeShort(name)
+		c.player = string(name)
 		if pv > 0 && pv < 759 {
 			return
 		}

@@ -30,6 +30,7 @@ var explanations = map[string]string{
 	"slp.decrypted":             "The frame decrypted with the shared secret the key log gave (--keylog), laid after the ciphertext: length, packet ID and fields follow as in an unencrypted session.",
 	"slp.decrypted.secret":      "The 16-byte shared secret that opened this session, in hex, from the key log: --redact masks it.",
 	"slp.decrypted.secret_from": "Where the secret came from: a MC_SHARED_SECRET line of the key log matching the encrypted secret of Encryption Response, or the server's RSA private key, which decrypts it.",
+	"slp.player_joined":         "On Join Game: the player whose login the server accepted (Login Success's name) is now in the game. A census of players who actually joined counts these, not Login Starts.",
 	"slp.java.state":            "The state the direction is in as the dissector followed it: configuration (1.20.2+, after Login Acknowledged, until Finish Configuration) or play.",
 	"slp.data":                  "The data of a packet this dissector frames but does not read field by field, such as the packets of the play state. It is shown raw, so that no byte goes unaccounted for.",
 

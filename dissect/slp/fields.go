@@ -27,6 +27,9 @@ var (
 	FieldSecret    = Registry.Add(dissect.Field{Name: "slp.decrypted.secret", Label: "Shared secret", Type: dissect.FTString, Sensitive: true})
 	FieldSecretHow = Registry.Str("slp.decrypted.secret_from", "Secret found by")
 	FieldJavaState = Registry.Str("slp.java.state", "State")
+	// FieldPlayerJoined is on Join Game: the player Login Success named is
+	// in the game.
+	FieldPlayerJoined = Registry.Str("slp.player_joined", "Player joined")
 )
 
 // Handshake.

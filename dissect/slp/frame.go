@@ -459,6 +459,13 @@ func (t *track) advance(i int, k kind, b []byte) {
 				d.phase = phPlay
 			}
 		}
+	case i == 1 && d.phase == phPlay && t.proto == 47 && h.id == 0x46:
+		// 1.8's play state has its own Set Compression (gone in 1.9)
+		if th, _, st := readVarInt(body); st == viOK {
+			t.threshold = th
+			on := th >= 0
+			d.compress, t.d[0].compress = on, on
+		}
 	case i == 1 && d.phase == phLogin:
 		switch h.id {
 		case 1:

@@ -125,6 +125,11 @@ func (c *Conn) javaBody(cur *dissect.Cursor, i int, id int32, idi int32) {
 		dir = dissect.DirS2C
 	}
 	res := v.Decode(cur, st, dir, id, idi)
+	if res.Name == "login" && i == 1 && c.player != "" && !p.Lite {
+		// the player is in the game: the census counts who joined, not
+		// who only tried
+		p.AddGenerated(0, FieldPlayerJoined, dissect.S(c.player), "")
+	}
 	if res.Known {
 		j.st[i] = java.Transition(st, res.Name)
 	}

@@ -160,3 +160,27 @@ func FuzzJava(f *testing.F) {
 		}
 	})
 }
+
+// TestPlaySetCompression: 1.8 (protocol 47) could turn compression on in
+// the play state (packet 0x46, gone in 1.9): frames after it carry a data
+// length, both ways.
+func TestPlaySetCompression(t *testing.T) {
+	uuid := "069a79f4-44e9-4726-a5be-fca90e38aaf5"
+	success := append(append(vi(2), mcstr(uuid)...), mcstr("Notch")...)
+	out := run(t,
+		step{c2s, handshake(47, "localhost", 25565, 2)},
+		step{c2s, pkt(0, mcstr("Notch"))},
+		step{s2c, append(vi(int32(len(success))), success...)},
+		step{s2c, pkt(0x46, vi(64))},         // Set Compression (play, 1.8)
+		step{s2c, append(vi(3), 0, 0x00, 7)}, // keep-alive: data length 0, ID 0, VarInt 7
+		step{c2s, append(vi(3), 0, 0x00, 7)}, // keep-alive back
+	)
+	if out[3].Message != "Set compression" {
+		t.Errorf("set compression: %s\n%s", out[3].Message, dump(out[3]))
+	}
+	for _, p := range out[4:] {
+		if p.Message != "Keep alive" || p.Find("slp.data_length") < 0 || len(p.Experts) > 0 {
+			t.Errorf("%s %s\n%s", p.Message, p.Info, dump(p))
+		}
+	}
+}

@@ -292,6 +292,9 @@ func checkPeerPDUs(t *testing.T, pdus []capturedPDU, l peerLog, encrypted bool) 
 	if l.kick == "" || !slices.ContainsFunc(kicks, func(s string) bool { return strings.Contains(s, l.kick) }) {
 		t.Errorf("kick %q not among %q", l.kick, kicks)
 	}
+	if joined := texts(pdus, dissect.DirS2C, "slp.player_joined"); len(joined) != 1 || !strings.HasSuffix(l.kick, " "+joined[0]) {
+		t.Errorf("players joined %q, the kick names %q", joined, l.kick)
+	}
 	if encrypted {
 		n := 0
 		for _, c := range pdus {
@@ -299,6 +302,15 @@ func checkPeerPDUs(t *testing.T, pdus []capturedPDU, l peerLog, encrypted bool) 
 				n++
 				if !c.p.Nodes[i].Field.Sensitive {
 					t.Errorf("secret not sensitive")
+				}
+				// --redact masks it, and the masked PDU keeps its invariants
+				secret := c.p.Nodes[i].Value.Text()
+				c.p.Redact()
+				if got := c.p.Nodes[i].Value.Text(); got == secret || strings.Contains(c.p.Info, secret) {
+					t.Errorf("secret %s not redacted: %q", secret, got)
+				}
+				if err := dissect.Check(c.p); err != nil {
+					t.Errorf("after Redact: %v", err)
 				}
 			}
 		}
