@@ -27,10 +27,9 @@ var (
 	FieldTooDeep = RegJava.Bytes("mc.java.too_deep", "Nested too deeply")
 	// FieldChatText is the plain text of a chat component (JSON or NBT).
 	FieldChatText = RegJava.Str("mc.java.chat_text", "Text")
-	// FieldPacket is the packet's name as minecraft-data has it.
-	FieldPacket    = RegJava.Str("mc.java.packet", "Packet")
-	FieldVersion   = RegJava.Str("mc.java.version", "Protocol data")
-	FieldDecrypted = RegJava.Label("mc.java.decrypted", "Decrypted data")
+	// FieldVersion is the data file a packet was read with, when the
+	// protocol number has none of its own.
+	FieldVersion = RegJava.Str("mc.java.version", "Protocol data")
 
 	anonFields = map[dissect.FieldType]*dissect.Field{
 		dissect.FTInt:    RegJava.Int("mc.java.anon.int", "Value"),
