@@ -36,6 +36,7 @@ func TestSerializerVectors(t *testing.T) {
 			ID       int    `json:"id"`
 			Name     string `json:"name"`
 			Hex      string `json:"hex"`
+			Rich     bool   `json:"rich"`
 		} `json:"vectors"`
 	}
 	if err := json.NewDecoder(zr).Decode(&file); err != nil {

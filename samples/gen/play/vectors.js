@@ -5,10 +5,12 @@
 // dissect/slp TestSerializerVectors: a second implementation's bytes (minecraft-protocol's
 // ProtoDef compiler) read back by mcdissect's interpreter, packet by packet.
 //
-//   node vectors.js OUT.json.gz
+//   node vectors.js ../../../dissect/java/testdata/nmp-vectors.json.gz
 //
-// A packet whose least values minecraft-protocol refuses to write is listed with its error
-// instead of bytes (skipped by the test, counted in its log).
+// Each packet is written twice: with the least values, and "rich": numbers 1, booleans true,
+// strings "a", options present, lists of one element, optional NBT present, so that the other
+// branches of switches and options are read too. A packet whose values minecraft-protocol
+// refuses to write is listed with its error instead of bytes (the test skips it).
 const zlib = require('zlib')
 const fs = require('fs')
 const mc = require('minecraft-protocol')
@@ -19,19 +21,23 @@ const out = process.argv[2] || 'vectors.json.gz'
 
 // minimal builds the least value of a ProtoDef type; types are the version's named types,
 // obj the container being built (for switches that compare to a field written before it).
+let rich = false
+
 function minimal (t, types, parents, depth = 0) {
   if (depth > 40) throw new Error('too deep')
+  const one = rich ? 1 : 0
   if (typeof t === 'string') {
     switch (t) {
-      case 'varint': case 'varlong': case 'i8': case 'u8': case 'i16': case 'u16': case 'i32': case 'u32': case 'f32': case 'f64': return 0
-      case 'i64': case 'u64': return [0, 0]
-      case 'bool': return false
-      case 'string': case 'pstring': return ''
-      case 'UUID': return '00000000-0000-0000-0000-000000000000'
-      case 'restBuffer': return Buffer.alloc(0)
+      case 'varint': case 'varlong': case 'i8': case 'u8': case 'i16': case 'u16': case 'i32': case 'u32': case 'f32': case 'f64': return one
+      case 'i64': case 'u64': return [0, one]
+      case 'bool': return rich
+      case 'string': case 'pstring': return rich ? 'a' : ''
+      case 'UUID': return '00000000-0000-0000-0000-00000000000' + one
+      case 'restBuffer': return Buffer.alloc(one)
       case 'void': return undefined
-      case 'nbt': case 'anonymousNbt': return { type: 'compound', name: '', value: {} }
-      case 'optionalNbt': case 'anonOptionalNbt': case 'compressedNbt': return undefined
+      case 'nbt': case 'anonymousNbt': return { type: 'compound', name: '', value: rich ? { text: { type: 'string', value: 'a' } } : {} }
+      case 'optionalNbt': case 'anonOptionalNbt': return rich ? { type: 'compound', name: '', value: { text: { type: 'string', value: 'a' } } } : undefined
+      case 'compressedNbt': return undefined
       case 'lpVec3': return { x: 0, y: 0, z: 0 }
     }
     if (!(t in types)) throw new Error('no type ' + t)
@@ -49,18 +55,19 @@ function minimal (t, types, parents, depth = 0) {
       }
       return o
     }
-    case 'array':
-      if (typeof opt.count === 'number') return Array.from({ length: opt.count }, () => minimal(opt.type, types, parents, depth + 1))
-      return []
-    case 'buffer': return Buffer.alloc(typeof opt.count === 'number' ? opt.count : 0)
-    case 'pstring': return ''
-    case 'option': return undefined
+    case 'array': {
+      const n = typeof opt.count === 'number' ? opt.count : (rich ? 1 : 0)
+      return Array.from({ length: n }, () => minimal(opt.type, types, parents, depth + 1))
+    }
+    case 'buffer': return Buffer.alloc(typeof opt.count === 'number' ? opt.count : one) // a count field is written as given: one too
+    case 'pstring': return rich ? 'a' : ''
+    case 'option': return rich ? minimal(opt, types, parents, depth + 1) : undefined
     case 'mapper': {
       const keys = Object.keys(opt.mappings)
-      const zero = keys.find(k => Number(k) === 0)
+      const zero = keys.find(k => Number(k) === (rich ? 1 : 0))
       return opt.mappings[zero !== undefined ? zero : keys[0]]
     }
-    case 'bitfield': { const o = {}; for (const p of opt) o[p.name] = 0; return o }
+    case 'bitfield': { const o = {}; for (const p of opt) o[p.name] = one; return o }
     case 'bitflags': return {}
     case 'switch': {
       let path = opt.compareTo; let level = 0
@@ -75,9 +82,9 @@ function minimal (t, types, parents, depth = 0) {
     }
     case 'entityMetadataLoop': return []
     case 'topBitSetTerminatedArray': return [minimal(opt.type, types, parents, depth + 1)]
-    case 'registryEntryHolder': return { [opt.baseName]: 0 }
-    case 'registryEntryHolderSet': return { [opt.otherwise.name]: [] }
-    case 'count': return 0
+    case 'registryEntryHolder': return { [opt.baseName]: one }
+    case 'registryEntryHolderSet': return rich ? { [opt.otherwise.name]: [1] } : { [opt.otherwise.name]: [] }
+    case 'count': return one
   }
   // a parametrised named type
   if (types[name] && types[name] !== 'native') {
@@ -100,14 +107,17 @@ for (const version of mc.supportedVersions) {
       let ser
       try { ser = createSerializer({ state: key, isServer, version }) } catch (e) { continue }
       for (const [id, name] of Object.entries(mapping)) {
-        const v = { version, protocol: data.version.version, state: st, dir, id: Number(id), name }
-        try {
-          const params = minimal(typeOf[name], types, [])
-          v.hex = ser.createPacketBuffer({ name, params: params || {} }).toString('hex')
-        } catch (e) {
-          v.error = String(e.message).split('\n')[0].slice(0, 200)
+        for (const r of [false, true]) {
+          rich = r
+          const v = { version, protocol: data.version.version, state: st, dir, id: Number(id), name, rich: r }
+          try {
+            const params = minimal(typeOf[name], types, [])
+            v.hex = ser.createPacketBuffer({ name, params: params || {} }).toString('hex')
+          } catch (e) {
+            v.error = String(e.message).split('\n')[0].slice(0, 200)
+          }
+          vectors.push(v)
         }
-        vectors.push(v)
       }
     }
   }
