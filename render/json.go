@@ -70,11 +70,18 @@ func (j *jsonRenderer) Append(b []byte, r *record.Record, first bool) []byte {
 	b = appendJSONString(b, r.PDU.Message)
 	b = append(b, ", \"info\": "...)
 	b = appendJSONString(b, r.PDU.Info)
+	// the PDU's own bytes; what a decoder derived from them (inflated,
+	// decrypted) lies after them, and is counted apart
+	own := len(r.PDU.Data) - r.PDU.Derived
 	b = append(b, ", \"length\": "...)
-	b = dissect.AppendInt(b, int64(len(r.PDU.Data)))
-	if r.PDU.WireLen > len(r.PDU.Data) {
+	b = dissect.AppendInt(b, int64(own))
+	if w := r.PDU.WireLen - r.PDU.Derived; w > own {
 		b = append(b, ", \"wire_length\": "...)
-		b = dissect.AppendInt(b, int64(r.PDU.WireLen))
+		b = dissect.AppendInt(b, int64(w))
+	}
+	if r.PDU.Derived > 0 {
+		b = append(b, ", \"derived_length\": "...)
+		b = dissect.AppendInt(b, int64(r.PDU.Derived))
 	}
 	if len(r.Parts) > 0 {
 		b = append(b, ", \"frames\": ["...)
