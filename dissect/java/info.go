@@ -177,6 +177,15 @@ var infoNames = map[string]bool{
 	"block_place":          true,
 }
 
+// infoFields are every top-level field name info may read, of any
+// packet (and the threshold Decode reads): a summary's walk of a packet
+// stops once it has read the last of them the packet has (packet.need).
+// A name missing here would make a summary's Info differ from a tree's;
+// TestSerializerVectors and the peer test compare the two.
+var infoFields = []string{"keepAliveId", "id", "time", "message", "content", "text", "plainMessage",
+	"signedChatContent", "unsignedChatContent", "formattedMessage", "command", "reason", "x", "y", "z",
+	"entityId", "codec", "age", "entityIds", "channel", "data", "teleportId", "location", "threshold"}
+
 // textOf is a value's text: chat as plain text, strings as they are.
 func textOf(v val, t *typ) string {
 	if t == nil {

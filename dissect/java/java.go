@@ -54,6 +54,9 @@ type packet struct {
 	t     *typ
 	slots map[string]int // top-level field name -> slot, for Info
 	types map[string]*typ
+	// need: a summary's walk stops after this many top-level slots, the
+	// last field Info may read (infoFields); 0 walks everything
+	need int
 }
 
 var (
@@ -148,6 +151,16 @@ func compileVersion(b *mcdata.Blob, mv *mcdata.Version, nm namer) (*compiled, er
 				t := c.named(tn, nil, path, sc)
 				p := &packet{name: name, msg: message(name), f: nm(path, dissect.FTNone, label(name)), t: t}
 				p.slots, p.types = topSlots(c, tn, t)
+				for _, n := range infoFields {
+					if s, ok := p.slots[n]; ok {
+						p.need = max(p.need, s+1)
+						if b := p.types[n]; b != nil {
+							for _, part := range b.bits {
+								p.need = max(p.need, part.slot+1)
+							}
+						}
+					}
+				}
 				for len(out.packets[st][di]) <= id {
 					out.packets[st][di] = append(out.packets[st][di], nil)
 				}
@@ -281,12 +294,16 @@ func (v *Version) Decode(cur *dissect.Cursor, st State, dir dissect.Dir, id int3
 	p.Message = pk.msg
 	if p.Lite && !infoNames[pk.name] && pk.name != "set_compression" && pk.name != "compress" {
 		// no tree and an Info line without fields: nothing to read
+		cur.Take(anonField(dissect.FTBytes), cur.Remaining())
 		p.SetInfo([]byte(pk.msg))
 		return Result{Name: pk.name, Known: true, Threshold: -1}
 	}
 	w := walkers.Get().(*walker)
 	defer w.release()
 	*w = walker{cur: cur, lite: p.Lite, vals: w.vals[:0], bases: w.bases[:0], top: w.top[:0], pos: w.pos[:0]}
+	if p.Lite {
+		w.stopAt = pk.need
+	}
 	start := cur.Off()
 	cur.Open(pk.f, -1)
 	if !v.Exact && !p.Lite {
@@ -294,6 +311,11 @@ func (v *Version) Decode(cur *dissect.Cursor, st State, dir dissect.Dir, id int3
 		cur.Expert(cur.Parent(), ExpertApprox, "protocol "+strconv.Itoa(v.Protocol)+" has no data of its own in minecraft-data; read with "+v.Data)
 	}
 	w.walk(pk.t, nil)
+	if w.stopped {
+		// a summary's walk that read what Info shows: the rest, unread,
+		// is no finding
+		cur.Take(anonField(dissect.FTBytes), cur.Remaining())
+	}
 	if r := cur.Remaining(); r > 0 && !cur.Failed() {
 		off := cur.Off()
 		_, i := cur.Take(dissect.FieldUndissected, r)

@@ -66,6 +66,7 @@ func TestSerializerVectors(t *testing.T) {
 		if v.Dir == "toClient" {
 			dir = dissect.DirS2C
 		}
+		var full dissect.PDU
 		for _, lite := range []bool{false, true} {
 			p := &dissect.PDU{Lite: lite}
 			cur := dissect.Begin(p, RegJava.Root(), b, len(b))
@@ -73,8 +74,13 @@ func TestSerializerVectors(t *testing.T) {
 			res := ver.Decode(&cur, st, dir, id, idi)
 			cur.Finish()
 			if lite {
+				if p.Message != full.Message || p.Info != full.Info || len(p.Experts) > 0 {
+					bad++
+					t.Errorf("%s %s %s %s: Lite %q %q (%d experts), full %q %q", v.Version, v.State, v.Dir, v.Name, p.Message, p.Info, len(p.Experts), full.Message, full.Info)
+				}
 				continue
 			}
+			full = *p
 			problem := ""
 			switch {
 			case res.Name != v.Name || int(id) != v.ID:

@@ -43,6 +43,10 @@ type walker struct {
 	top     []val
 	topDone int
 	short   bool
+	// stopAt, when > 0: stop the packet's walk once topDone reaches it
+	// (a summary, which reads only what Info shows); stopped says so
+	stopAt  int
+	stopped bool
 }
 
 func (w *walker) frameVal(r ref) (val, bool) {
@@ -215,6 +219,12 @@ func (w *walker) container(t *typ, f *dissect.Field) val {
 			for _, b := range fd.t.bits {
 				w.topDone = max(w.topDone, b.slot+1)
 			}
+			if w.stopAt > 0 && w.topDone >= w.stopAt {
+				w.stopped = true
+			}
+		}
+		if w.stopped {
+			break
 		}
 	}
 	if t.frame {
