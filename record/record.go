@@ -87,7 +87,11 @@ func (r *Record) Own() {
 	}
 	old := r.data
 	r.SetData(old)
-	r.PDU.Data = r.buf[:len(r.PDU.Data)]
+	if within(r.PDU.Data, old) {
+		// (a PDU whose decoder derived bytes has a buffer of its own,
+		// dissect.Cursor.Derive; a borrowed, Lite, one never does)
+		r.PDU.Data = r.buf[:len(r.PDU.Data)]
+	}
 	repoint(&r.PDU, old, r.buf)
 }
 
@@ -179,7 +183,6 @@ func (r *Record) Clone() *Record {
 	c.buf = append([]byte(nil), r.data...)
 	c.data, c.borrowed = c.buf, false
 	c.Parts = append([]Part(nil), r.Parts...)
-	c.PDU.Data = c.buf[:len(r.PDU.Data)]
 	c.PDU.Nodes = append([]dissect.Node(nil), r.PDU.Nodes...)
 	c.PDU.Experts = append([]dissect.ExpertItem(nil), r.PDU.Experts...)
 	c.PDU.Objects = append([]dissect.Object(nil), r.PDU.Objects...)
@@ -189,6 +192,14 @@ func (r *Record) Clone() *Record {
 	c.Net.Experts = append([]dissect.ExpertItem(nil), r.Net.Experts...)
 	repoint(&c.Net, r.Net.Data, c.netBuf)
 	// Values of bytes point into the old buffer: point them into the new.
-	repoint(&c.PDU, r.data, c.buf)
+	if within(r.PDU.Data, r.data) || len(r.PDU.Data) == 0 {
+		c.PDU.Data = c.buf[:len(r.PDU.Data)]
+		repoint(&c.PDU, r.data, c.buf)
+	} else {
+		// the decoder laid derived bytes (inflated, decrypted) after the
+		// PDU's own in a buffer of their own (dissect.Cursor.Derive)
+		c.PDU.Data = append([]byte(nil), r.PDU.Data...)
+		repoint(&c.PDU, r.PDU.Data, c.PDU.Data)
+	}
 	return &c
 }
