@@ -672,7 +672,7 @@ func (c *Conn) login(cur *dissect.Cursor, i int, id int32) {
 			if n < 0 {
 				n = 0
 			}
-			cur.Expert(n, ExpertEncryption, "Encryption Response: from here on both directions are AES/CFB8-encrypted with the shared secret; the rest of the connection is reported as encrypted, undissected bytes")
+			cur.Expert(n, ExpertEncryption, "Encryption Response: from here on both directions are AES/CFB8-encrypted with the shared secret; unless a key log (--keylog) opens it, the rest of the connection is reported as encrypted, undissected bytes")
 			p.Info = "Encryption Response: encryption starts"
 		case 2: // Login Plugin Response
 			mid, _, _ := varInt(cur, FieldLoginMessageID)

@@ -195,7 +195,7 @@ var (
 	ExpertCompressSmall   = Registry.Expert("slp.compression.below_threshold", dissect.SevWarn, "a compressed packet smaller than the compression threshold")
 	ExpertMidway          = Registry.Expert("slp.java.midway", dissect.SevNote, "a session picked up mid-way, read with the version the user named (Options.Version); its compression is guessed")
 	ExpertNoKey           = Registry.Expert("slp.encrypted.no_key", dissect.SevNote, "an encrypted session the key log does not open: its bytes are counted, not dissected")
-	ExpertEncryption      = Registry.Expert("slp.login.encryption", dissect.SevNote, "encryption starts: the rest of the connection is not dissected")
+	ExpertEncryption      = Registry.Expert("slp.login.encryption", dissect.SevNote, "encryption starts: the rest of the connection is dissected only when a key log opens it")
 	ExpertCompressionOn   = Registry.Expert("slp.login.compression", dissect.SevNote, "compression starts: later packets carry a data length and a zlib body")
 	ExpertLegacyPingHost  = Registry.Expert("slp.legacy.pinghost.invalid", dissect.SevWarn, "a legacy plugin message that is not a valid MC|PingHost")
 	ExpertLegacyKick      = Registry.Expert("slp.legacy.kick.format", dissect.SevWarn, "a kick string in neither the §1 nor the § format")
