@@ -308,7 +308,7 @@ func (s *ioStat) Record(r *record.Record) {
 			col = append(col, ioCell{})
 		}
 		col[i].n++
-		col[i].bytes += len(r.PDU.Data) + r.GapLength
+		col[i].bytes += len(r.PDU.OwnBytes()) + r.GapLength
 		s.pdus[k] = col
 	}
 }

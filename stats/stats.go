@@ -124,7 +124,7 @@ func (s *msgStat) Record(r *record.Record) {
 		s.rows = append(s.rows, msgRow{proto: r.Proto, msg: msg})
 	}
 	s.rows[i].n++
-	s.rows[i].bytes += len(r.PDU.Data) + r.GapLength
+	s.rows[i].bytes += len(r.PDU.OwnBytes()) + r.GapLength
 }
 
 func (s *msgStat) Print(w io.Writer) {
@@ -230,10 +230,10 @@ func (s *convStat) Record(r *record.Record) {
 	row.last = r.Rel
 	if r.PDU.Dir == dissect.DirS2C {
 		row.s2c++
-		row.s2cBytes += len(r.PDU.Data)
+		row.s2cBytes += len(r.PDU.OwnBytes())
 	} else {
 		row.c2s++
-		row.c2sBytes += len(r.PDU.Data)
+		row.c2sBytes += len(r.PDU.OwnBytes())
 	}
 }
 
