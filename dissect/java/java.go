@@ -3,6 +3,7 @@ package java
 import (
 	"encoding/json"
 	"errors"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -138,7 +139,13 @@ func compileVersion(b *mcdata.Blob, mv *mcdata.Version, nm namer) (*compiled, er
 			if err != nil {
 				return nil, errors.New(mv.Path + " " + stateKeys[st] + " " + dk + ": " + err.Error())
 			}
-			for id, name := range ids {
+			order := make([]int, 0, len(ids))
+			for id := range ids {
+				order = append(order, id)
+			}
+			sort.Ints(order) // in order: the field table's first-seen types are the same every run
+			for _, id := range order {
+				name := ids[id]
 				if id < 0 || id > 1024 {
 					continue
 				}

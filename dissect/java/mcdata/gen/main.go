@@ -159,7 +159,8 @@ func build(files map[string][]byte, release string) (*mcdata.Blob, error) {
 	}
 	scope := func(m map[string]json.RawMessage) (map[string]int, error) {
 		out := map[string]int{}
-		for name, raw := range m {
+		for _, name := range sortedKeys(m) { // in order: the same data, the same file
+			raw := m[name]
 			i, err := def(raw)
 			if err != nil {
 				return nil, fmt.Errorf("type %s: %v", name, err)
@@ -202,7 +203,8 @@ func build(files map[string][]byte, release string) (*mcdata.Blob, error) {
 			if v.Types, err = scope(types); err != nil {
 				return nil, fmt.Errorf("%s: %v", pp, err)
 			}
-			for st, sraw := range proto {
+			for _, st := range sortedKeys(proto) {
+				sraw := proto[st]
 				if st == "types" {
 					continue
 				}
@@ -213,8 +215,8 @@ func build(files map[string][]byte, release string) (*mcdata.Blob, error) {
 					return nil, fmt.Errorf("%s %s: %v", pp, st, err)
 				}
 				v.States[st] = map[string]map[string]int{}
-				for d, dd := range dirs {
-					if v.States[st][d], err = scope(dd.Types); err != nil {
+				for _, d := range sortedKeys(dirs) {
+					if v.States[st][d], err = scope(dirs[d].Types); err != nil {
 						return nil, fmt.Errorf("%s %s %s: %v", pp, st, d, err)
 					}
 				}
@@ -244,4 +246,13 @@ func build(files map[string][]byte, release string) (*mcdata.Blob, error) {
 		}
 	}
 	return blob, nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }
