@@ -311,7 +311,6 @@ func (v *Version) Decode(cur *dissect.Cursor, st State, dir dissect.Dir, id int3
 	if p.Lite {
 		w.stopAt = pk.need
 	}
-	start := cur.Off()
 	cur.Open(pk.f, -1)
 	if !v.Exact && !p.Lite {
 		p.AddGenerated(cur.Parent(), FieldVersion, dissect.S(v.Data), "")
@@ -329,7 +328,6 @@ func (v *Version) Decode(cur *dissect.Cursor, st State, dir dissect.Dir, id int3
 		cur.Expert(i, ExpertLeftOver, strconv.Itoa(r)+" bytes at offset "+strconv.Itoa(off)+" after the last field of "+pk.name+" in "+v.Data)
 	}
 	cur.Close()
-	_ = start
 	res := Result{Name: pk.name, Known: true}
 	res.Threshold = -1
 	if pk.name == "set_compression" || pk.name == "compress" {

@@ -372,7 +372,6 @@ func peekCount(c *dissect.Cursor, t *typ) (int64, int, uint8) {
 // bytes reads a string or buffer: one node over the prefix and the bytes.
 func (w *walker) bytes(t *typ, f *dissect.Field) val {
 	c := w.cur
-	off := c.Off()
 	n, k, ok := w.count(t, false)
 	if !ok {
 		return val{}
@@ -395,7 +394,6 @@ func (w *walker) bytes(t *typ, f *dissect.Field) val {
 			c.P.AddGenerated(i, FieldChatText, dissect.S(s), "")
 		}
 	}
-	_ = off
 	return val{s: b}
 }
 
