@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -182,5 +183,60 @@ func TestPlaySetCompression(t *testing.T) {
 		if p.Message != "Keep alive" || p.Find("slp.data_length") < 0 || len(p.Experts) > 0 {
 			t.Errorf("%s %s\n%s", p.Message, p.Info, dump(p))
 		}
+	}
+}
+
+// TestCompressedPlayLiteAgrees: a summary (Lite) inflates a compressed
+// configuration or play packet only as far as its Info needs, a tree all
+// of it; both must name and describe the packet alike, whether the zlib
+// stream is whole, cut after the head, or inflates past its declared size.
+func TestCompressedPlayLiteAgrees(t *testing.T) {
+	uuid := hx("069a79f444e94726a5befca90e38aaf5")
+	success := append(append(vi(2), uuid...), mcstr("Notch")...)
+	success = append(success, vi(0)...)
+	// Registry Data (1.21.1: id 0x07): an ID and 100 entries without data
+	reg := append(vi(7), mcstr("minecraft:worldgen/biome")...)
+	reg = append(reg, vi(100)...)
+	for k := range 100 {
+		reg = append(reg, mcstr("minecraft:biome_number_"+strconv.Itoa(k))...)
+		reg = append(reg, 0)
+	}
+	z := zlibBytes(reg)
+	head := []step{
+		{c2s, handshake(767, "localhost", 25565, 2)},
+		{c2s, pkt(0, mcstr("Notch"), uuid)},
+		{s2c, pkt(3, vi(256))},
+		{s2c, append(vi(int32(1+len(success))), append([]byte{0}, success...)...)},
+		{c2s, append(vi(2), 0, 3)},
+	}
+	for _, tc := range []struct {
+		name string
+		last []byte
+	}{
+		{"whole", compressedPkt(int32(len(reg)), z)},
+		{"zlib cut after the head", compressedPkt(int32(len(reg)), z[:len(z)*2/3])},
+		{"inflates past its size", compressedPkt(int32(len(reg)-100), z)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got [2]*dissect.PDU
+			for k, lite := range []bool{false, true} {
+				c := NewConn()
+				for j, s := range append(head, step{s2c, tc.last}) {
+					if f := c.Frame(s.dir, s.data, false); f.Status != dissect.FrameOK {
+						t.Fatalf("step %d: %+v", j, f)
+					}
+					p := &dissect.PDU{Lite: lite}
+					c.Decode(p, s.data, meta(j, s.dir))
+					got[k] = p
+				}
+			}
+			full, lite := got[0], got[1]
+			if full.Message != "Registry data" || lite.Message != full.Message || lite.Info != full.Info {
+				t.Errorf("full %q %q, Lite %q %q\n%s", full.Message, full.Info, lite.Message, lite.Info, dump(full))
+			}
+			if err := dissect.Check(full); err != nil {
+				t.Error(err)
+			}
+		})
 	}
 }
