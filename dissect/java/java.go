@@ -351,6 +351,28 @@ func (w *walker) release() {
 	walkers.Put(w)
 }
 
+// Knows reports whether packet id exists in state st, direction dir.
+func (v *Version) Knows(st State, dir dissect.Dir, id int32) bool { return v.lookup(st, dir, id) != nil }
+
+// Reads reports whether packet (its ID and body) is a packet of state st
+// in direction dir that the data reads to its last byte, without a
+// failure: the proof a resynchronisation looks for at an offset.
+func (v *Version) Reads(st State, dir dissect.Dir, packet []byte) bool {
+	p := scratch.Get().(*dissect.PDU)
+	defer scratch.Put(p)
+	cur := dissect.Begin(p, RegJava.Root(), packet, len(packet))
+	id, _ := varInt(&cur, anonField(dissect.FTInt))
+	pk := v.lookup(st, dir, id)
+	if cur.Failed() || pk == nil {
+		return false
+	}
+	w := walkers.Get().(*walker)
+	defer w.release()
+	*w = walker{cur: &cur, lite: true, vals: w.vals[:0], bases: w.bases[:0], top: w.top[:0], pos: w.pos[:0]}
+	w.walk(pk.t, nil)
+	return !cur.Failed() && cur.Remaining() == 0
+}
+
 var scratch = sync.Pool{New: func() any { return &dissect.PDU{Lite: true} }}
 
 // InfoFits reports whether the first bytes of a packet (its ID and body,

@@ -38,9 +38,14 @@
 // FrameLost cases: a packet length over the protocol's 2097151 (a VarInt
 // of more than 3 bytes), a VarInt longer than 5 bytes (80 80 80 80 80 01),
 // bytes after the client's Encryption Response when no key opens them
-// (both directions are encrypted from there), and bytes after a gap: SLP has no marker to
-// resync on, so the rest of that direction is reported undissected by the
-// reassembler. A direction's very first bytes after a gap are accepted when
+// (both directions are encrypted from there), and bytes after a gap in the
+// login state, or in an encrypted session, or in the configuration and
+// play states of a session whose handshake was not seen: there is no
+// boundary to prove, so the rest of that direction is reported undissected
+// by the reassembler. In the status state, and in the configuration and
+// play states once the version is known, framing resynchronises instead
+// (resync.go: FrameSkip to the next frame it can prove, a packet the
+// version's data reads whole). A direction's very first bytes after a gap are accepted when
 // they are recognisably the start of the conversation (a capture that only
 // missed the SYN): a client handshake Detect says yes to, or the server's
 // first bytes once the client's were accepted.

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/mcdissect/mcdissect/dissect"
+	"github.com/mcdissect/mcdissect/dissect/java"
 )
 
 // kind is what a PDU is, as framing sees it.
@@ -60,6 +61,10 @@ type track struct {
 	secretEnc []byte
 	secret    []byte
 	secretHow string
+
+	// the handshake version's data, for resynchronising the play state
+	jv     *java.Version
+	jtried bool
 
 	// mid[i]: direction i was picked up mid-way and read as play
 	// (Options.Version); its compression is guessed from its first packet

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -238,5 +239,65 @@ func TestCompressedPlayLiteAgrees(t *testing.T) {
 				t.Error(err)
 			}
 		})
+	}
+}
+
+// TestPlayResync: bytes lost in the play state (a capture drop inside a
+// packet) no longer lose the direction: framing skips to the next packet
+// the version's data reads whole, and decoding goes on from there.
+func TestPlayResync(t *testing.T) {
+	uuid := hx("069a79f444e94726a5befca90e38aaf5")
+	success := append(append(vi(2), uuid...), mcstr("Notch")...)
+	success = append(success, vi(0)...)
+	plain := func(body []byte) []byte { return append(vi(int32(1+len(body))), append([]byte{0}, body...)...) }
+	chat := func(s string) []byte { // System Chat (1.21.1: 0x6c): NBT {text: s}, not an action bar
+		b := []byte{0x6c, 10, 8, 0, 4, 't', 'e', 'x', 't', 0, byte(len(s))}
+		return append(append(b, s...), 0, 0)
+	}
+	keepAlive := func(id byte) []byte { return []byte{0x26, 0, 0, 0, 0, 0, 0, 0, id} }
+	c := NewConn()
+	steps := []step{
+		{c2s, handshake(767, "localhost", 25565, 2)},
+		{c2s, pkt(0, mcstr("Notch"), uuid)},
+		{s2c, pkt(3, vi(256))},
+		{s2c, append(vi(int32(1+len(success))), append([]byte{0}, success...)...)},
+		{c2s, plain([]byte{3})}, // Login Acknowledged
+		{s2c, plain([]byte{3})}, // Finish Configuration
+		{c2s, plain([]byte{3})}, // its acknowledgement
+		{s2c, plain(keepAlive(1))},
+	}
+	for k, s := range steps {
+		if f := c.Frame(s.dir, s.data, false); f.Status != dissect.FrameOK || f.Len != len(s.data) {
+			t.Fatalf("step %d: %+v", k, f)
+		}
+		c.Decode(&dissect.PDU{}, s.data, meta(k, s.dir))
+	}
+	// the server's next bytes: a chat line whose first 9 bytes the
+	// capture lost, then two packets
+	lostIn := plain(chat("hello, this line is cut by the drop"))
+	buf := append(append(append([]byte(nil), lostIn[9:]...), plain(chat("second line"))...), plain(keepAlive(2))...)
+	gap, skipped := true, 0
+	var msgs []string
+	for len(buf) > 0 {
+		f := c.Frame(s2c, buf, gap)
+		gap = false
+		switch f.Status {
+		case dissect.FrameSkip:
+			skipped += f.Len
+		case dissect.FrameOK:
+			p := &dissect.PDU{}
+			c.Decode(p, buf[:f.Len], meta(20, s2c))
+			if err := dissect.Check(p); err != nil {
+				t.Fatal(err)
+			}
+			msgs = append(msgs, p.Info)
+		default:
+			t.Fatalf("%+v after %q", f, msgs)
+		}
+		buf = buf[f.Len:]
+	}
+	want := []string{`System chat: "second line"`, "Keep alive, ID 2"}
+	if skipped != len(lostIn)-9 || !slices.Equal(msgs, want) {
+		t.Errorf("skipped %d (want %d), then %q (want %q)", skipped, len(lostIn)-9, msgs, want)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/mcdissect/mcdissect/dissect"
+	"github.com/mcdissect/mcdissect/dissect/java"
 )
 
 // Resynchronisation after missing bytes, and on a stream the capture picked
@@ -28,9 +29,16 @@ import (
 //
 // Bytes before the boundary are skipped (reported undissected, with the
 // reason); a stream whose handshake was not seen is read in the status
-// state, and its packets carry slp.state.guessed. The login and play states
-// are not resynchronised: their packets have no form to prove (and are
-// compressed or encrypted), so a gap there still loses the direction.
+// state, and its packets carry slp.state.guessed.
+//
+// The configuration and play states are resynchronised when the handshake
+// was seen (so the version's data is known) and the session is not
+// encrypted: a boundary is a length whose frame holds a packet the
+// version has in that direction, read to its last byte without a failure
+// (strong when it has a body), or a compressed frame whose declared size
+// is at least the threshold and whose body starts with a zlib header
+// (weak: confirmed by the frame after it). The login state is not: its
+// few packets have no form to prove, so a gap there loses the direction.
 
 // proof is how far the bytes at an offset prove a frame boundary.
 type proof uint8
@@ -54,6 +62,9 @@ func (t *track) probe(i int, b []byte) (int, proof) {
 }
 
 func (t *track) probe1(i int, b []byte) (int, proof) {
+	if t.d[i].phase == phPlay {
+		return t.probePlay(i, b)
+	}
 	l, n, st := readVarInt(b)
 	switch {
 	case st == viShort && n < 3:
@@ -156,6 +167,8 @@ func (t *track) canResync(i int) bool {
 	switch t.d[i].phase {
 	case phStatus:
 		return true
+	case phPlay:
+		return t.hsSeen && t.javaData() != nil
 	case phHandshake:
 		return !t.hsSeen
 	}
@@ -181,6 +194,13 @@ func (c *Conn) resync(i int, buf []byte) dissect.Frame {
 		case prNo:
 			continue
 		case prNeed:
+			if t.d[i].phase == phPlay {
+				// a frame that would run past the bytes there are is a
+				// guess; a proven one later in them wins over it
+				if k2 := t.provenAfter(i, buf, k+1); k2 > 0 {
+					return c.skipTo(i, k2)
+				}
+			}
 			if _, vn, _ := readVarInt(buf[k:]); k > 0 && len(buf)-k <= vn {
 				// Only a length, at the end of what the sender wrote
 				// after other bytes: a sender writes a packet at once
@@ -259,4 +279,107 @@ func DetectPingPong(client, server []byte) Detection {
 		return DetectNo
 	}
 	return DetectYes
+}
+
+// provenAfter finds, from offset k on, a play frame boundary the bytes of
+// buf prove (a strong frame, or a weak one followed by another frame),
+// or returns 0.
+func (t *track) provenAfter(i int, buf []byte, k int) int {
+	for ; k < len(buf); k++ {
+		n, pr := t.probe(i, buf[k:])
+		switch {
+		case pr == prStrong:
+			return k
+		case pr == prWeak && k+n < len(buf):
+			if _, next := t.probe(i, buf[k+n:]); next == prStrong || next == prWeak {
+				return k
+			}
+		case pr == prWeak && k+n == len(buf):
+			return k // the frame ends where the sender's bytes do
+		}
+	}
+	return 0
+}
+
+// javaData is the protocol data of the handshake's version, for
+// resynchronising the configuration and play states (nil when none).
+func (t *track) javaData() *java.Version {
+	if !t.jtried {
+		t.jtried = true
+		if t.proto > 0 {
+			t.jv, _ = java.ForProtocol(int(t.proto))
+		}
+	}
+	return t.jv
+}
+
+// maxGuessWait bounds an uncompressed frame a resynchronisation waits for
+// on a guess: in compressed framing such frames are under the threshold.
+const maxGuessWait = 1 << 16
+
+// probePlay tells whether b starts a configuration or play frame of
+// direction i: its length n and how far the bytes prove it.
+func (t *track) probePlay(i int, b []byte) (int, proof) {
+	l, n, st := readVarInt(b)
+	switch {
+	case st == viShort && n < 3:
+		return 0, prNeed
+	case st != viOK || n > 3 || l <= 0 || l > MaxFrameLength:
+		return 0, prNo
+	}
+	total := n + int(l)
+	body := b[n:min(total, len(b))]
+	more := total > len(b) // the frame goes on past the bytes there are
+	if t.d[i].compress {
+		dl, k, st := readVarInt(body)
+		switch {
+		case st == viShort && more:
+			return total, prNeed
+		case st != viOK:
+			return 0, prNo
+		case dl != 0:
+			// a compressed packet: a size the threshold allows, a zlib header
+			if dl < t.threshold || dl > MaxDataLength || k < len(body) && body[k] != 0x78 {
+				return 0, prNo
+			}
+			if more || k >= len(body) {
+				return total, prNeed
+			}
+			return total, prWeak
+		}
+		body = body[k:]
+	}
+	v := t.javaData()
+	if v == nil {
+		return 0, prNo
+	}
+	dir := dissect.DirC2S
+	if i == 1 {
+		dir = dissect.DirS2C
+	}
+	id, _, st := readVarInt(body)
+	if st != viOK {
+		if st == viShort && more {
+			return total, prNeed
+		}
+		return 0, prNo
+	}
+	if !v.Knows(java.Play, dir, id) && !v.Knows(java.Config, dir, id) {
+		return 0, prNo
+	}
+	if more {
+		if l > maxGuessWait {
+			return 0, prNo
+		}
+		return total, prNeed
+	}
+	for _, js := range [...]java.State{java.Play, java.Config} {
+		if v.Reads(js, dir, body) {
+			if len(body) >= 4 {
+				return total, prStrong
+			}
+			return total, prWeak
+		}
+	}
+	return 0, prNo
 }
