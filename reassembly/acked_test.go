@@ -63,10 +63,10 @@ func TestAckedHoles(t *testing.T) {
 			for _, only := range []bool{false, true} {
 				var log []string
 				r := newTestReassembler(0, Limits{}, &log)
-				r.gopacketOnly = only
+				r.viaStore = only
 				feed(r, 1, tc.script)
 				if !slices.Equal(log, tc.want) {
-					t.Errorf("gopacket only %v: units:\n%s\nwant:\n%s", only, strings.Join(log, "\n"), strings.Join(tc.want, "\n"))
+					t.Errorf("via the store %v: units:\n%s\nwant:\n%s", only, strings.Join(log, "\n"), strings.Join(tc.want, "\n"))
 				}
 				r.Close()
 				if r.internalErrors != 0 {

@@ -1,7 +1,6 @@
 package reassembly
 
 import (
-	"encoding/binary"
 	"net/netip"
 	"time"
 
@@ -59,18 +58,12 @@ type conn struct {
 	rkey        connKey // key.reverse(): segments the other way
 	clientIsSrc bool    // key's source is the client
 	half        [2]half
-	// gpFlow is the network flow gopacket sees for each direction. It
-	// encodes our connection id instead of the real addresses, so a new
-	// connection on the same 4-tuple (port reuse, ACK after FIN) can never
-	// land in an old gopacket connection.
-	gpFlow     [2]gopacket.Flow
-	inGopacket bool      // gopacket's pool holds this connection
-	fast       bool      // in the fast table (else in the full one, under key and rkey)
-	made       bool      // the handler was made (at the first payload byte: handlerFor)
-	closed     bool      // FIN both ways, RST, idle or port reuse: no more data
-	removed    bool      // dropped from the table; kept out of r.order next sweep
-	pendCap    int       // cap of both directions' PDU buffers, for the per-conn limit
-	lastTs     time.Time // the newest capture time of its frames, for the timeouts
+	fast        bool      // in the fast table (else in the full one, under key and rkey)
+	made        bool      // the handler was made (at the first payload byte: handlerFor)
+	closed      bool      // FIN both ways, RST, idle or port reuse: no more data
+	removed     bool      // dropped from the table; kept out of r.order next sweep
+	pendCap     int       // cap of both directions' PDU buffers, for the per-conn limit
+	lastTs      time.Time // the newest capture time of its frames, for the timeouts
 }
 
 // dirOf maps "the segment matched the key forwards" to a direction.
@@ -120,13 +113,6 @@ func (r *Reassembler) newConn(k connKey, tcp *layers.TCP) *conn {
 	}
 	// The handler is made at the first payload byte (handlerFor): a SYN
 	// flood costs the table only.
-	r.nextID++
-	var a, b [16]byte
-	binary.BigEndian.PutUint64(a[:], r.nextID)
-	binary.BigEndian.PutUint64(b[:], r.nextID)
-	b[8] = 1
-	c.gpFlow[ClientToServer] = gopacket.NewFlow(layers.EndpointIPv6, a[:], b[:])
-	c.gpFlow[ServerToClient] = gopacket.NewFlow(layers.EndpointIPv6, b[:], a[:])
 	for d := range c.half {
 		c.half[d].dir = Dir(d)
 		c.half[d].fin = -1

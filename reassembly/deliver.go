@@ -2,53 +2,6 @@ package reassembly
 
 import "time"
 
-// onData receives bytes gopacket hands back for the current direction, in
-// order. They start at fed, or further on when gopacket gave up a hole.
-func (r *Reassembler) onData(data []byte) {
-	c, d := r.cur, r.curDir
-	if c == nil {
-		return
-	}
-	h := &c.half[d]
-	h.gpStarted = true
-	// Every byte gopacket holds, including the segment being fed, is in
-	// h.segs from fed on, so the chunk starts at the first such range; if
-	// that is past fed, gopacket gave up the bytes in between.
-	start := h.fed
-	if i := h.firstQueued(); i < len(h.segs) {
-		start = h.segs[i].off
-		if start > h.fed {
-			r.gap(c, h, start-h.fed)
-		}
-	} else {
-		r.internalErrors++
-	}
-	h.fed = start + int64(len(data))
-	h.gpNext = h.fed
-	r.use(c, h, data, start)
-}
-
-// inOrder is the fast path for the common segment: its bytes p start
-// exactly at fed and gopacket queues nothing for the direction, so gopacket
-// would only hand p straight back. They are used at once, without it;
-// gopacket's next expected sequence number is left behind and gpSync moves
-// it on the next time gopacket is needed.
-//
-// What it buys (issue 12, bench/fastpaths.md; CPU user+sys, paired median
-// of interleaved runs on 100 MB mcgen mixes): without it the summary costs
-// 24 % more on the project mix and 29 % more on slp. TestInOrderFastPath
-// and FuzzReassembler hold it to the gopacket-only path (gopacketOnly).
-func (r *Reassembler) inOrder(c *conn, h *half, off int64, p []byte) {
-	end := off + int64(len(p))
-	if h.segs == nil {
-		h.segs = r.takeSegs()
-	}
-	// Every range in segs ends at or before fed: append keeps the order.
-	h.segs = append(h.segs, seg{off: off, end: end, frame: r.curFrame, ts: r.curTime})
-	h.fed = end
-	r.use(c, h, p, off)
-}
-
 // use hands the framer data, the stream bytes at off that were just added
 // below fed, after keeping them for retransmission checks.
 func (r *Reassembler) use(c *conn, h *half, data []byte, off int64) {
@@ -211,20 +164,22 @@ func (r *Reassembler) compareUsed(c *conn, h *half, off int64, p []byte) {
 	}
 }
 
-// stashCompare keeps a retransmitted copy of bytes gopacket still queues, to
-// compare when gopacket hands the first copy back. This is the rare path
-// (a retransmission overlapping out-of-order data), so it may allocate.
+// stashCompare keeps a retransmitted copy of bytes the store holds, to
+// compare with the history once the first copy is delivered (checkPending):
+// a difference is reported then, at the frame that delivers it. This is the
+// rare path (a retransmission overlapping out-of-order data), so it may
+// allocate.
 func (r *Reassembler) stashCompare(h *half, off int64, p []byte) {
 	r.stats.Retransmitted += uint64(len(p))
 	if h.cmpN+len(p) > r.lim.HistoryBytes {
 		r.stats.Unverified += uint64(len(p))
 		return
 	}
-	h.cmps = append(h.cmps, pendingCompare{off: off, b: append([]byte(nil), p...), frame: r.curFrame, ts: r.curTime})
+	h.cmps = append(h.cmps, pendingCompare{off: off, b: append([]byte(nil), p...), frame: r.curFrame})
 	h.cmpN += len(p)
 }
 
-// checkPending compares stashed copies with bytes just handed back.
+// checkPending compares stashed copies with bytes just delivered.
 func (r *Reassembler) checkPending(c *conn, h *half) {
 	keep := h.cmps[:0]
 	for _, p := range h.cmps {
@@ -295,7 +250,7 @@ func (r *Reassembler) noteTail(h *half) {
 	// peer's frame would carry that frame's layers (its ports, its seq)
 	// under the gap's own direction.
 	to := max(h.fin, h.seqSeen)
-	if to <= h.fed || h.firstQueued() < len(h.segs) {
+	if to <= h.fed || len(h.q) > 0 {
 		return
 	}
 	h.tailFrame, h.tailTs, h.tailOff = r.curFrame, r.curTime, to
@@ -310,20 +265,11 @@ func (r *Reassembler) noteTail(h *half) {
 // it.
 func (r *Reassembler) ackedHoles(c *conn, d Dir) {
 	h := &c.half[d]
-	if h.done || h.firstQueued() == len(h.segs) {
+	if h.done || len(h.q) == 0 {
 		return // nothing waits for a hole: the usual case, checked first
 	}
 	acked := h.offsetOf(h.peerAck)
-	for {
-		i := h.firstQueued()
-		if i == len(h.segs) || h.segs[i].off > acked || h.fed >= acked {
-			break
-		}
-		queued, fed := len(h.segs)-i, h.fed
-		r.gpSkip(c, d)
-		if h.fed == fed && len(h.segs)-h.firstQueued() >= queued {
-			r.internalErrors++ // gopacket did not move: do not loop
-			break
-		}
+	for len(h.q) > 0 && h.q[0].off <= acked && h.fed < acked {
+		r.release(c, h)
 	}
 }

@@ -69,7 +69,7 @@
 // idles out, so the ACK after a FIN or a late retransmission neither opens a
 // new stream number nor leaks memory. Missing bytes that later data waits for
 // are given up as a gap after GapTimeout (packet time), when the peer
-// acknowledged them, or when the out-of-order buffer limit is reached.
+// acknowledged them, or when the out-of-order store reaches its limits.
 // Missing bytes at the end of a direction, revealed by a segment without
 // data or a FIN whose sequence number lies past the bytes seen, are given
 // up at the FIN once the peer acknowledged them, GapTimeout after they were
@@ -78,31 +78,30 @@
 // # Retransmissions
 //
 // A retransmitted copy of bytes already used is compared with a per-direction
-// history of the last Limits.HistoryBytes bytes; a copy of bytes still queued
+// history of the last Limits.HistoryBytes bytes; a copy of bytes still held
 // out of order is kept (within the same budget) and compared when the first
-// copy is delivered. Differences produce a KindConflict unit at the
-// retransmitting frame, covering the first to the last differing byte.
-// Bytes that could not be compared are counted in Stats.Unverified.
+// copy is delivered. Differences produce a KindConflict unit, decided at the
+// retransmitting frame or at the frame that delivers the first copy, with
+// the retransmitting frame as its Part, covering the first to the last
+// differing byte. Bytes that could not be compared are counted in
+// Stats.Unverified.
 //
-// # Built on gopacket
+// # Out-of-order bytes
 //
-// github.com/gopacket/gopacket/reassembly stores and orders the out-of-order
-// bytes (its pages, with its page limits set from Limits). Frame attribution
-// does not use ScatterGather.CaptureInfo: that panics on the second page of a
-// segment longer than a page (gopacket issue #483), and giving each packet
-// its own AssemblerContext would allocate per packet. Instead the Reassembler
-// feeds gopacket only bytes it has never seen and records, per direction, a
-// sorted list of (offset range, frame, time) for them; delivered ranges are
-// looked up there. The list is a reused slice, so the in-order path does not
-// allocate. glue.go lists the other gopacket behaviours this works around.
+// The Reassembler keeps its own store of bytes that arrive ahead of the
+// stream's position (store.go): per direction, ranges in offset order, each
+// with its frame, its time and a copy of its bytes (the caller reuses packet
+// buffers) in a buffer of a pool, charged to the limits (Stats.Queued) before
+// it is taken. The first copy of a byte stays; a later copy is only compared.
+// A segment that starts more than 1 GiB ahead is dropped (Stats.Dropped)
+// rather than held, so no allocation is sized by a sequence number.
 //
-// A segment that starts exactly where the stream stands, while gopacket
-// queues nothing for that direction, does not go through gopacket at all:
-// gopacket would only hand the same bytes straight back. The sequence
-// numbers gopacket sees are then shifted when it is next needed, so its
-// expected position agrees with the stream again (glue.go, gpSync). A
-// connection that is always in order never enters gopacket's pool.
-//
-// Importing gopacket/reassembly registers two flags (assembly_debug_log,
-// assembly_memuse_log) on the standard flag.CommandLine.
+// Bytes at the stream's position go to the framer straight from the packet;
+// when they fill a hole, the held ranges that now follow them go in the same
+// chunk, up to the next hole, as if they had come in order. A hole given up
+// (GapTimeout, the peer's ACK, the limits, the close) becomes a KindGap unit
+// and the run of ranges behind it is delivered the same way. Frames are
+// attributed from a per-direction list of (offset range, frame) for the
+// bytes below the stream's position that a partial PDU still holds: a
+// reused slice, so a connection in order allocates nothing per segment.
 package reassembly

@@ -7,9 +7,10 @@ import (
 	"time"
 )
 
-// TestInOrderFastPath covers the segments that bypass gopacket (inOrder)
-// mixed with those that go through it. Each script is also played with the
-// fast path off: the units and Stats must be the same.
+// TestInOrderFastPath covers segments that come in order (inOrder) mixed
+// with those the out-of-order store holds. Each script is also played with
+// every byte through the store (viaStore): the units and Stats must be the
+// same.
 func TestInOrderFastPath(t *testing.T) {
 	gapWait := int((DefaultGapTimeout + DefaultGapTimeout/4) / time.Millisecond)
 	tests := []struct {
@@ -17,13 +18,10 @@ func TestInOrderFastPath(t *testing.T) {
 		framer framerKind
 		script []pkt
 		want   []string
-		// live is how many connections gopacket must hold after the
-		// script, before Close.
-		live  int
-		check func(t *testing.T, r *Reassembler)
+		check  func(t *testing.T, r *Reassembler)
 	}{
 		{
-			name: "in order only: gopacket never sees the connection",
+			name: "in order only: nothing is held",
 			script: withHandshake(
 				c2s(0, cat(pdu(1, 'a'), pdu(3, 'b')[:2])...),
 				s2c(0, pdu(0, 's')...),
@@ -36,15 +34,15 @@ func TestInOrderFastPath(t *testing.T) {
 			},
 		},
 		{
-			name: "out of order after the fast path, then the fast path again",
+			name: "out of order after in-order bytes, then in order again",
 			script: withHandshake(
-				c2s(0, pdu(1, 'a')...),  // fast
-				c2s(6, pdu(1, 'c')...),  // queued in gopacket, which never saw 0-3
-				c2s(3, pdu(1, 'b')...),  // fills: gopacket starts at 3
-				c2s(9, pdu(1, 'd')...),  // fast again: gopacket left at 9
-				c2s(15, pdu(1, 'f')...), // queued: gopacket's numbers move on to 12
+				c2s(0, pdu(1, 'a')...),  // in order
+				c2s(6, pdu(1, 'c')...),  // held
+				c2s(3, pdu(1, 'b')...),  // fills: delivered with the held bytes
+				c2s(9, pdu(1, 'd')...),  // in order again
+				c2s(15, pdu(1, 'f')...), // held
 				c2s(12, pdu(1, 'e')...), // fills
-				c2s(18, pdu(1, 'g')...), // fast
+				c2s(18, pdu(1, 'g')...), // in order
 			),
 			want: []string{
 				"s0 c2s pdu @0+3 #4 [#4(3)]",
@@ -55,26 +53,24 @@ func TestInOrderFastPath(t *testing.T) {
 				"s0 c2s pdu @15+3 #9 [#8(3)]",
 				"s0 c2s pdu @18+3 #10 [#10(3)]",
 			},
-			live: 1,
 			check: func(t *testing.T, r *Reassembler) {
 				h := &r.order[0].half[ClientToServer]
-				if h.fed != 21 || h.gpNext != 18 {
-					t.Errorf("fed %d gpNext %d, want 21 18 (gopacket left behind by the last segment)", h.fed, h.gpNext)
+				if h.fed != 21 || len(h.q) != 0 {
+					t.Errorf("fed %d, %d ranges held, want 21 0", h.fed, len(h.q))
 				}
 			},
 		},
 		{
-			name: "a PDU across a fast segment and a queued one",
+			name: "a PDU across an in-order segment and a held one",
 			script: withHandshake(
-				c2s(0, pdu(6, 'a')[:4]...),  // fast, partial PDU kept
-				c2s(6, pdu(6, 'a')[6:]...),  // queued
+				c2s(0, pdu(6, 'a')[:4]...),  // in order, partial PDU kept
+				c2s(6, pdu(6, 'a')[6:]...),  // held
 				c2s(4, pdu(6, 'a')[4:6]...), // fills the hole in the middle
 			),
 			want: []string{"s0 c2s pdu @0+8 #6 [#4(4) #6(2) #5(2)]"},
-			live: 1,
 		},
 		{
-			name: "retransmission of bytes the fast path used",
+			name: "retransmission of bytes used in order",
 			script: withHandshake(
 				c2s(0, pdu(2, 'a')...),
 				c2s(0, pdu(2, 'a')...),          // identical: silent
@@ -107,13 +103,13 @@ func TestInOrderFastPath(t *testing.T) {
 			},
 		},
 		{
-			name: "hole after the fast path given up by the gap timeout",
+			name: "hole after in-order bytes given up by the gap timeout",
 			script: withHandshake(
-				c2s(0, pdu(1, 'a')...),                // fast
-				c2s(5, pdu(1, 'b')...).atMs(10),       // queued, gopacket never started
+				c2s(0, pdu(1, 'a')...),                // in order
+				c2s(5, pdu(1, 'b')...).atMs(10),       // held
 				s2c(0, pdu(1, 'c')...).atMs(gapWait),  // time passes: the hole is a gap
-				c2s(8, pdu(1, 'd')...).atMs(gapWait),  // fast again after the gap
-				c2s(14, pdu(1, 'f')...).atMs(gapWait), // queued
+				c2s(8, pdu(1, 'd')...).atMs(gapWait),  // in order again after the gap
+				c2s(14, pdu(1, 'f')...).atMs(gapWait), // held
 				c2s(11, pdu(1, 'e')...).atMs(gapWait), // fills
 			),
 			want: []string{
@@ -127,13 +123,12 @@ func TestInOrderFastPath(t *testing.T) {
 				"s0 c2s pdu @11+3 #9 [#9(3)]",
 				"s0 c2s pdu @14+3 #9 [#8(3)]",
 			},
-			live: 1,
 		},
 		{
-			name: "FIN in order after the fast path, the other way through gopacket",
+			name: "FIN in order one way, the other way held",
 			script: withHandshake(
 				c2s(0, pdu(1, 'a')...),
-				s2c(3, pdu(1, 'd')...), // queued
+				s2c(3, pdu(1, 'd')...), // held
 				c2s(3, pdu(1, 'b')...).with("AF"),
 				s2c(0, pdu(1, 'c')...).with("AF"),
 				c2s(7), // the last ACK
@@ -151,7 +146,7 @@ func TestInOrderFastPath(t *testing.T) {
 			},
 		},
 		{
-			name:   "data and FIN in one segment, queued data behind a fast segment",
+			name:   "data and FIN in one segment, held data behind an in-order segment",
 			framer: fixed4,
 			script: withHandshake(
 				c2s(6, 7, 8).with("AF"),
@@ -162,10 +157,9 @@ func TestInOrderFastPath(t *testing.T) {
 				"s0 c2s pdu @0+4 #5 [#5(4)]",
 				"s0 c2s pdu @4+4 #6 [#6(2) #4(2)]",
 			},
-			live: 1,
 		},
 		{
-			name: "RST after the fast path",
+			name: "RST after in-order bytes",
 			script: withHandshake(
 				c2s(0, pdu(3, 'a')[:4]...),
 				c2s(4).with("R"),
@@ -175,25 +169,24 @@ func TestInOrderFastPath(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			run := func(gopacketOnly bool) ([]string, Stats) {
+			run := func(viaStore bool) ([]string, Stats) {
 				var log []string
 				r := newTestReassembler(tc.framer, Limits{}, &log)
-				r.gopacketOnly = gopacketOnly
+				r.viaStore = viaStore
 				feed(r, 1, tc.script)
-				if !gopacketOnly {
-					if r.glue.live != tc.live {
-						t.Errorf("gopacket holds %d connections, want %d", r.glue.live, tc.live)
-					}
-					if tc.check != nil {
-						tc.check(t, r)
-					}
+				// Every hole was filled or given up: nothing is held.
+				if s := r.Stats(); s.Queued != 0 {
+					t.Errorf("via the store %v: %d bytes held after the script", viaStore, s.Queued)
+				}
+				if !viaStore && tc.check != nil {
+					tc.check(t, r)
 				}
 				r.Close()
 				if r.internalErrors != 0 {
 					t.Errorf("%d internal errors", r.internalErrors)
 				}
-				if s := r.Stats(); s.Buffered != 0 || s.Open != 0 || r.glue.live != 0 {
-					t.Errorf("after Close: buffered %d, open %d, gopacket %d", s.Buffered, s.Open, r.glue.live)
+				if s := r.Stats(); s.Buffered != 0 || s.Queued != 0 || s.Open != 0 {
+					t.Errorf("after Close: buffered %d, queued %d, open %d", s.Buffered, s.Queued, s.Open)
 				}
 				return log, r.Stats()
 			}
@@ -203,10 +196,10 @@ func TestInOrderFastPath(t *testing.T) {
 			}
 			ref, refSt := run(true)
 			if !slices.Equal(ref, log) {
-				t.Errorf("through gopacket only:\n%s", strings.Join(ref, "\n"))
+				t.Errorf("via the store:\n%s", strings.Join(ref, "\n"))
 			}
-			if refSt != st {
-				t.Errorf("stats through gopacket only %+v, with the fast path %+v", refSt, st)
+			if !sameStats(refSt, st) {
+				t.Errorf("stats via the store %+v, in order %+v", refSt, st)
 			}
 		})
 	}

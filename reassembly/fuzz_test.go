@@ -100,11 +100,12 @@ func FuzzReassembler(f *testing.F) {
 			}
 		}
 
-		// Model: the first copy of every byte, in feed order.
-		firstFrame := make([]uint64, n)
-		firstVal := make([]byte, n)
+		// The model keeps every segment of the stream seen (from the first
+		// with data or a FIN on, when no SYN says where it starts).
+		var m streamModel
 		base, end := -1, -1
 		frame := uint64(0)
+		quiet := true // no time passes and no ACK comes: only Close gives holes up
 		var script []pkt
 		if withSYN {
 			base, end = 0, 0
@@ -117,9 +118,13 @@ func FuzzReassembler(f *testing.F) {
 			// once, which would (rightly) start a new stream.
 			at = min(max(at, sg.at), at+DefaultIdleTimeout-time.Second)
 			p := pkt{seq: isn + 1 + uint32(sg.off), flags: "A", payload: sg.data, at: int(at / time.Millisecond)}
+			if at > 0 {
+				quiet = false
+			}
 			if sg.ack > 0 {
 				script = append(script, pkt{s2c: true, seq: 9000, flags: "A", ack: isn + uint32(sg.ack), at: p.at})
 				frame++
+				quiet = false
 				continue
 			}
 			if sg.fin {
@@ -134,34 +139,40 @@ func FuzzReassembler(f *testing.F) {
 				continue
 			}
 			end = max(end, sg.end)
-			for o := max(sg.off, base); o < sg.end; o++ {
-				if firstFrame[o] == 0 {
-					firstFrame[o], firstVal[o] = frame, sg.data[o-sg.off]
-				}
-			}
+			m.add(frame, sg.off, sg.data)
 		}
+		firstFrame, firstVal := m.stream(max(base, 0), end)
 
 		lim := Limits{}
 		if small {
 			lim = Limits{MaxBufferedPerConn: 4000, MaxBufferedTotal: 20000, HistoryBytes: 300}
 		}
 		units, log, stats := fuzzRun(t, script, lim, framer, false)
-		// The in-order fast path must not change anything a caller sees:
-		// the same script through gopacket alone gives the same units.
+		// Holding bytes that come in order must not change anything a
+		// caller sees: the same script with every byte through the store
+		// gives the same units.
 		_, refLog, refStats := fuzzRun(t, script, lim, framer, true)
 		if !slices.Equal(log, refLog) {
-			t.Fatalf("fast path units:\n%s\ngopacket only:\n%s", strings.Join(log, "\n"), strings.Join(refLog, "\n"))
+			t.Fatalf("units:\n%s\nvia the store:\n%s", strings.Join(log, "\n"), strings.Join(refLog, "\n"))
 		}
-		if stats != refStats {
-			t.Fatalf("fast path stats %+v\ngopacket only %+v", stats, refStats)
+		if !sameStats(stats, refStats) {
+			t.Fatalf("stats %+v\nvia the store %+v", stats, refStats)
 		}
 
+		if lim := lim.withDefaults(); stats.PeakQueued > lim.MaxBufferedTotal {
+			t.Fatalf("%d bytes held out of order at the peak, over the limit of %d", stats.PeakQueued, lim.MaxBufferedTotal)
+		}
 		next := int64(0)
 		for _, u := range units {
 			if u.Conn.Stream != 0 || u.Dir != ClientToServer {
 				t.Fatalf("unit on stream %d dir %v", u.Conn.Stream, u.Dir)
 			}
-			lo := int(u.StreamOffset) + max(base, 0)
+			for _, p := range u.Parts {
+				if p.Frame > u.Frame {
+					t.Fatalf("unit %s is decided before frame #%d that carried its bytes", formatUnit(&u), p.Frame)
+				}
+			}
+			lo := int(u.StreamOffset)
 			if u.Kind == KindConflict {
 				if !corrupt {
 					t.Fatalf("conflict without corrupted copies: %s", formatUnit(&u))
@@ -176,6 +187,17 @@ func FuzzReassembler(f *testing.F) {
 			}
 			next += int64(u.Length)
 			if u.Kind == KindGap {
+				// A gap gives up bytes that had not come by the frame
+				// that decides it, and, without time or ACKs to give
+				// holes up and with room to hold bytes, only the end does.
+				for o := lo; o < lo+u.Length; o++ {
+					if f := firstFrame[o]; f != 0 && f <= u.Frame {
+						t.Fatalf("gap %s gives up byte %d, carried by frame #%d", formatUnit(&u), o, f)
+					}
+				}
+				if quiet && !small && u.Frame != uint64(len(script)) {
+					t.Fatalf("gap %s decided before the end, with no reason to give the hole up", formatUnit(&u))
+				}
 				continue
 			}
 			if !bytes.Equal(u.Data, firstVal[lo:lo+u.Length]) {
@@ -214,7 +236,7 @@ func FuzzReassembler(f *testing.F) {
 // fuzzRun plays a fuzz script through a new Reassembler, closes it and
 // checks that it ended clean; it returns the units delivered (copies), the
 // same formatted, and the final Stats.
-func fuzzRun(t *testing.T, script []pkt, lim Limits, framer byte, gopacketOnly bool) ([]Unit, []string, Stats) {
+func fuzzRun(t *testing.T, script []pkt, lim Limits, framer byte, viaStore bool) ([]Unit, []string, Stats) {
 	var units []Unit
 	var log []string
 	r := New(func(c *ConnInfo) ConnHandler {
@@ -237,15 +259,15 @@ func fuzzRun(t *testing.T, script []pkt, lim Limits, framer byte, gopacketOnly b
 		}
 		return rc
 	}, lim)
-	r.gopacketOnly = gopacketOnly
+	r.viaStore = viaStore
 	feed(r, 1, script)
 	r.Close()
 	if r.internalErrors != 0 {
-		t.Fatalf("gopacket only %v: %d internal errors", gopacketOnly, r.internalErrors)
+		t.Fatalf("via the store %v: %d internal errors", viaStore, r.internalErrors)
 	}
 	st := r.Stats()
-	if st.Buffered != 0 || r.glue.live != 0 {
-		t.Fatalf("gopacket only %v: after Close: buffered %d, gopacket connections %d", gopacketOnly, st.Buffered, r.glue.live)
+	if st.Buffered != 0 || st.Queued != 0 {
+		t.Fatalf("via the store %v: after Close: buffered %d, queued %d", viaStore, st.Buffered, st.Queued)
 	}
 	return units, log, st
 }

@@ -9,25 +9,23 @@ import "time"
 // into offsets with 32-bit modular arithmetic against the expected position,
 // so wrap-around needs no special case.
 type half struct {
-	dir       Dir
-	started   bool   // base is known
-	base      uint32 // sequence number of offset 0
-	gpStarted bool   // gopacket's half has a next sequence number
-	// fed is the end of the bytes gopacket has handed back (data or gap):
-	// every offset below it has been delivered to the framer.
+	dir     Dir
+	started bool   // base is known
+	base    uint32 // sequence number of offset 0
+	// fed is the end of the bytes handed to the framer, data or gap:
+	// every offset below it has been delivered.
 	fed int64
-	// gpNext is gopacket's next expected offset: fed, except after a
-	// trailing gap that was reported without gopacket's help, or after
-	// in-order bytes that bypassed gopacket (gpSync catches up).
-	gpNext int64
-	// gpShift is the origin of the sequence numbers gopacket sees (gpSeq).
-	gpShift int64
 	// segs records, in offset order and without overlap, which frame each
-	// byte range came from: ranges below fed still in the PDU buffer, and
-	// ranges gopacket queues out of order (off >= fed). segs[sh:] is live.
+	// byte range below fed came from, for the frame lists of units still
+	// to be made from them (a partial PDU). segs[sh:] is live.
 	segs []seg
 	sh   int
-	fin  int64 // offset after the last byte (FIN seen), or -1
+	// q is the out-of-order store (store.go): the ranges that arrived
+	// ahead of fed, in offset order and without overlap, each with its own
+	// copy of the bytes. queued is what they cost (hold).
+	q      []qseg
+	queued int
+	fin    int64 // offset after the last byte (FIN seen), or -1
 	// peerAck is the highest acknowledgement number the peer sent for this
 	// direction (hasPeerAck once one was seen): holes it covers were lost
 	// by the capture only (ackedHoles).
@@ -63,7 +61,7 @@ type half struct {
 
 	// Retransmission checking.
 	hist history
-	cmps []pendingCompare // retransmitted copies of bytes gopacket queues
+	cmps []pendingCompare // retransmitted copies of bytes held in q
 	cmpN int              // bytes held in cmps
 }
 
@@ -71,44 +69,20 @@ type half struct {
 type seg struct {
 	off, end int64
 	frame    uint64
-	ts       time.Time
 }
 
-// pendingCompare is a retransmitted copy of bytes that were still queued
-// out of order inside gopacket when it arrived, checked once gopacket hands
-// the first copy back.
+// pendingCompare is a retransmitted copy of bytes that were held out of
+// order when it arrived, checked against the history once the first copy
+// is delivered.
 type pendingCompare struct {
 	off   int64
 	b     []byte
 	frame uint64
-	ts    time.Time
 }
 
 // offsetOf turns a sequence number into a stream offset near fed.
 func (h *half) offsetOf(seq uint32) int64 {
 	return h.fed + int64(int32(seq-(h.base+uint32(h.fed))))
-}
-
-// firstQueued is the index of the first seg gopacket still queues, or
-// len(h.segs).
-func (h *half) firstQueued() int {
-	i := len(h.segs)
-	for i > h.sh && h.segs[i-1].off >= h.fed {
-		i--
-	}
-	return i
-}
-
-// insertSeg adds a range that overlaps no other. Ranges almost always arrive
-// at the end, so the search walks back from there.
-func (h *half) insertSeg(s seg) {
-	i := len(h.segs)
-	for i > h.sh && h.segs[i-1].off > s.off {
-		i--
-	}
-	h.segs = append(h.segs, seg{})
-	copy(h.segs[i+1:], h.segs[i:])
-	h.segs[i] = s
 }
 
 // dropSegsBefore forgets ranges that end at or before off and compacts the

@@ -217,3 +217,10 @@ func cat(parts ...[]byte) []byte {
 	}
 	return b
 }
+
+// sameStats compares Stats but for PeakQueued: with viaStore, bytes that
+// come in order are held for a moment too.
+func sameStats(a, b Stats) bool {
+	a.PeakQueued, b.PeakQueued = 0, 0
+	return a == b
+}

@@ -17,23 +17,20 @@ const (
 	DefaultHistoryBytes = 16 << 10
 )
 
-// gopacketPageBytes is the size of gopacket's out-of-order pages
-// (reassembly.pageBytes, unexported), used to turn byte limits into the
-// page counts its AssemblerOptions take.
-const gopacketPageBytes = 1900
-
 // Limits bound memory and waiting. Zero fields take the defaults above;
 // every limit is applied before memory is taken.
 type Limits struct {
 	// MaxBufferedPerConn bounds, for one connection, both the partial-PDU
-	// buffers of its two directions together and the out-of-order data
-	// gopacket queues for each direction (in 1900-byte pages). A PDU that
-	// would need more is reported as KindUndissected with ReasonBufferLimit
-	// and framing of that direction is lost; out-of-order data over the
-	// limit makes the oldest hole be given up as a gap.
+	// buffers of its two directions together and the out-of-order bytes
+	// held for each direction (each range costs its buffer, a power of two
+	// of at least 64 bytes, and its 64-byte record). A PDU that would
+	// need more is reported as KindUndissected with ReasonBufferLimit and
+	// framing of that direction is lost; out-of-order bytes that would
+	// need more make the direction's oldest holes be given up as gaps.
 	MaxBufferedPerConn int
 	// MaxBufferedTotal bounds the same two kinds of memory over all
-	// connections (each kind separately), plus the retransmission histories.
+	// connections (each kind separately: Stats.Buffered, which includes
+	// the retransmission histories, and Stats.Queued).
 	MaxBufferedTotal int
 	// IdleTimeout closes a connection with no segment for that long, in
 	// packet time; its incomplete PDUs are reported.
@@ -107,6 +104,8 @@ type Stats struct {
 	Handlers           uint64 // handlers made (connections that carried a payload byte)
 	Buffered           int    // bytes now held in PDU buffers and histories
 	PeakBuffered       int
+	Queued             int // bytes now held out of order, with their records
+	PeakQueued         int
 }
 
 // ClosedLinger is how long, in packet time, a connection closed by FIN or

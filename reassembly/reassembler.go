@@ -5,7 +5,6 @@ import (
 
 	"github.com/gopacket/gopacket"
 	"github.com/gopacket/gopacket/layers"
-	gpr "github.com/gopacket/gopacket/reassembly"
 )
 
 // maxAhead is how far past the expected position a segment may start; a
@@ -19,66 +18,43 @@ type Reassembler struct {
 	factory Factory
 	lim     Limits
 
-	// One pool and assembler per Reassembler: gopacket's page cache never
-	// gives memory back, so its size is bounded by this Reassembler's
-	// limits and freed with it.
-	pool *gpr.StreamPool
-	asm  *gpr.Assembler
-	glue glue
-	gtcp layers.TCP // the segment gopacket sees, reused
-	ctx  frameCtx
-
 	fast  map[uint64]*conn    // each connection under key.hash(), unless another has that hash
 	conns map[connKey]connRef // those others, under their key and rkey
 	open  int                 // connections in conns
 	last  *conn               // the connection of the last segment, if still in conns
 	order []*conn             // by Stream: sweeps and Close go in this order
 
-	// The segment being fed, and the connection gopacket is calling back
-	// about.
-	inFeed   bool
+	// The segment being fed.
 	curFrame uint64
 	curTime  time.Time
-	cur      *conn
-	curDir   Dir
-	gpStart  bool
 	need     int  // the Need of the unit being delivered (emitCut)
 	reframe  bool // the handler asked, during Frame, to frame the other direction's buffered bytes again (Reframe)
 
-	rings    ringPool
-	spare    [][]seg // emptied segs lists of ended connections (spareSegs)
-	evictBuf []*conn // reused by makeRoom
+	rings    ringPool // buffers of histories, PDU buffers and the store
+	spare    [][]seg  // emptied segs lists of ended connections (spareSegs)
+	evictBuf []*conn  // reused by makeRoom
 
 	unit   Unit   // reused for every Deliver
 	parts  []Part // reused for every Unit.Parts
 	pieces []seg  // reused by segment
+	join   []byte // reused for the chunks the store releases (takeRun)
 
 	now        time.Time // newest packet time seen
 	lastSweep  time.Time
 	sweepAt    time.Time // lastSweep + sweepEvery
 	sweepEvery time.Duration
 
-	nextID         uint64 // gopacket key of the next connection
 	stats          Stats
 	internalErrors int // must stay 0; checked by the tests
-	// gopacketOnly turns the in-order fast path off, so every byte goes
-	// through gopacket: the reference the tests hold the fast path to.
-	gopacketOnly bool
+	// viaStore makes every byte go through the out-of-order store, even
+	// bytes that come in order: the tests hold the usual path to it.
+	viaStore bool
 }
 
 // New makes a Reassembler that creates a handler per connection with f.
 func New(f Factory, l Limits) *Reassembler {
 	l = l.withDefaults()
 	r := &Reassembler{factory: f, lim: l, conns: make(map[connKey]connRef), fast: make(map[uint64]*conn)}
-	r.glue.r = r
-	r.pool = gpr.NewStreamPool(&r.glue)
-	r.asm = gpr.NewAssembler(r.pool)
-	r.asm.MaxBufferedPagesPerConnection = max(1, l.MaxBufferedPerConn/gopacketPageBytes)
-	r.asm.MaxBufferedPagesTotal = max(1, l.MaxBufferedTotal/gopacketPageBytes)
-	// The transport flow gopacket keys on comes from unexported port
-	// slices that only decoding or this call fill; ports stay 0 because
-	// the network flow we pass already identifies the connection.
-	r.gtcp.SetInternalPortsForTesting()
 	r.sweepEvery = min(l.IdleTimeout, l.GapTimeout) / 4
 	if r.sweepEvery <= 0 {
 		r.sweepEvery = time.Second
@@ -132,13 +108,12 @@ func (r *Reassembler) Feed(frame uint64, ci gopacket.CaptureInfo, netFlow gopack
 		c.info.SawSYN = true
 	}
 
-	r.inFeed, r.curFrame, r.curTime = true, frame, ts
+	r.curFrame, r.curTime = frame, ts
 	defer func() {
 		if !c.closed && c.h != nil {
 			r.noteTail(&c.half[0])
 			r.noteTail(&c.half[1])
 		}
-		r.inFeed = false
 	}()
 
 	if c.closed {
@@ -226,24 +201,21 @@ func (r *Reassembler) segment(c *conn, d Dir, off int64, p []byte) {
 	if len(p) == 0 {
 		return
 	}
-	if off == h.fed && len(h.cmps) == 0 && h.firstQueued() == len(h.segs) && !r.gopacketOnly {
-		r.inOrder(c, h, off, p)
+	if len(h.q) == 0 {
+		r.place(c, h, off, p) // nothing held: the usual case
 		return
 	}
-	// Bytes gopacket already queues: the first copy wins there too, so
-	// only the ranges in between are fed.
+	// Bytes the store holds: the first copy wins there too, so only the
+	// ranges in between are placed.
 	base := off
 	end := off + int64(len(p))
 	pieces := r.pieces[:0]
-	for i := h.firstQueued(); i < len(h.segs) && h.segs[i].off < end; i++ {
-		s := h.segs[i]
-		if s.end <= off {
-			continue
-		}
+	for i := h.firstHeldAfter(off); i < len(h.q) && h.q[i].off < end; i++ {
+		s := &h.q[i]
 		if s.off > off {
 			pieces = append(pieces, seg{off: off, end: s.off})
 		}
-		lo, hi := max(off, s.off), min(end, s.end)
+		lo, hi := max(off, s.off), min(end, s.end())
 		r.stashCompare(h, lo, p[lo-base:hi-base])
 		seen += int(hi - lo)
 		off = hi
@@ -252,16 +224,12 @@ func (r *Reassembler) segment(c *conn, d Dir, off int64, p []byte) {
 		pieces = append(pieces, seg{off: off, end: end})
 	}
 	r.pieces = pieces
-	if h.segs == nil && len(pieces) > 0 {
-		h.segs = r.takeSegs()
-	}
 	for _, pc := range pieces {
-		if pc.off < h.fed { // cannot happen: fed never passes an unfed range
+		if pc.off < h.fed { // cannot happen: fed never passes a hole's bytes
 			r.internalErrors++
 			continue
 		}
-		h.insertSeg(seg{off: pc.off, end: pc.end, frame: r.curFrame, ts: r.curTime})
-		r.gpFeed(c, d, pc.off, p[pc.off-base:pc.end-base])
+		r.place(c, h, pc.off, p[pc.off-base:pc.end-base])
 	}
 }
 
@@ -295,41 +263,20 @@ func (r *Reassembler) finishDir(c *conn, h *half) {
 	h.dropSegsBefore(h.fed)
 }
 
-// drain makes gopacket hand back everything it queues for one direction,
-// reporting the holes as gaps.
-func (r *Reassembler) drain(c *conn, d Dir, olderThan time.Time) {
-	h := &c.half[d]
-	for {
-		i := h.firstQueued()
-		if i == len(h.segs) || (!olderThan.IsZero() && !h.segs[i].ts.Before(olderThan)) {
-			return
-		}
-		queued, fed := len(h.segs)-i, h.fed
-		r.gpSkip(c, d)
-		if h.fed == fed && len(h.segs)-h.firstQueued() >= queued {
-			// gopacket did not move: never expected, but do not
-			// loop forever.
-			r.internalErrors++
-			return
-		}
-	}
-}
-
-// closeConn flushes and closes a connection: queued data is delivered with
-// its gaps, incomplete PDUs are reported, and gopacket forgets it. The
-// connection stays in the table, closed, so late segments (the ACK after a
-// FIN, retransmissions) are recognised until it idles out.
+// closeConn flushes and closes a connection: held data is delivered with
+// its gaps and incomplete PDUs are reported. The connection stays in the
+// table, closed, so late segments (the ACK after a FIN, retransmissions)
+// are recognised until it idles out.
 func (r *Reassembler) closeConn(c *conn) {
 	if c.closed {
 		return
 	}
 	for d := range c.half {
-		r.drain(c, Dir(d), time.Time{})
+		r.drain(c, &c.half[d], time.Time{})
 	}
 	for d := range c.half {
 		r.finishDir(c, &c.half[d])
 	}
-	r.gpClose(c)
 	c.closed = true
 	if cl, ok := c.h.(Closer); ok {
 		cl.Closed(&c.info)
@@ -343,7 +290,7 @@ func (r *Reassembler) closeConn(c *conn) {
 		r.freePend(c, h)
 		r.account(-h.hist.release(&r.rings))
 		r.spareSegs(h)
-		h.segs, h.sh, h.cmps, h.cmpN = nil, 0, nil, 0
+		h.segs, h.sh, h.q, h.cmps, h.cmpN = nil, 0, nil, nil, 0
 	}
 }
 
@@ -381,7 +328,7 @@ func (r *Reassembler) sweep(now time.Time) {
 						h.tailFrame, h.tailStale = 0, true
 					}
 				}
-				r.drain(c, Dir(d), gapBefore)
+				r.drain(c, h, gapBefore)
 				r.checkFin(c, &c.half[d])
 			}
 		}
@@ -410,7 +357,7 @@ func finPastData(h *half, tcp *layers.TCP) bool {
 // sooner when the peer acknowledges it (ackedTail), rather than at the
 // close, up to IdleTimeout later.
 func finTail(h *half) bool {
-	return !h.done && h.fin > h.fed && h.firstQueued() == len(h.segs)
+	return !h.done && h.fin > h.fed && len(h.q) == 0
 }
 
 // giveUpTail gives up h's tail hole once it waited GapTimeout: before a
@@ -437,7 +384,7 @@ func (r *Reassembler) giveUpTail(c *conn, h *half) bool {
 // byte: h ends there (its fin is set, for the caller to finish). It tells
 // whether there was such a hole.
 func (r *Reassembler) bareTail(c *conn, h *half) bool {
-	if h.done || h.fin >= 0 || h.seqSeen <= h.fed || h.firstQueued() < len(h.segs) {
+	if h.done || h.fin >= 0 || h.seqSeen <= h.fed || len(h.q) > 0 {
 		return false
 	}
 	if finLost(c, h) {
@@ -445,7 +392,7 @@ func (r *Reassembler) bareTail(c *conn, h *half) bool {
 		return true
 	}
 	r.gap(c, h, h.seqSeen-h.fed)
-	h.fed = h.seqSeen // gopacket queues nothing: gpSync catches up
+	h.fed = h.seqSeen
 	return true
 }
 

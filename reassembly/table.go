@@ -65,7 +65,7 @@ type Evicter interface {
 
 // handlerFor makes c's handler, once, at its first payload byte. The
 // factory may swap the roles: the halves swap with them (nothing has been
-// fed to gopacket yet, so only their places change). It reports whether
+// delivered or held yet, so only their places change). It reports whether
 // they swapped.
 func (r *Reassembler) handlerFor(c *conn) bool {
 	c.made = true
@@ -155,7 +155,7 @@ func (r *Reassembler) note(c *conn, h *half, k NoteKind, off int64, n, seen int)
 // boundSegs merges neighbouring ranges below fed when a direction keeps
 // more than maxLiveSegs of them. Merged ranges keep the newer frame.
 func (h *half) boundSegs() {
-	q := h.firstQueued()
+	q := len(h.segs)
 	if q-h.sh <= maxLiveSegs {
 		return
 	}
@@ -164,13 +164,12 @@ func (h *half) boundSegs() {
 		s := h.segs[i]
 		if i+1 < q && s.end == h.segs[i+1].off {
 			n := h.segs[i+1]
-			s.end, s.frame, s.ts = n.end, n.frame, n.ts
+			s.end, s.frame = n.end, n.frame
 			i++
 		}
 		h.segs[j] = s
 		j++
 		i++
 	}
-	n := copy(h.segs[j:], h.segs[q:])
-	h.segs = h.segs[:j+n]
+	h.segs = h.segs[:j]
 }

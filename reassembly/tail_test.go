@@ -202,11 +202,11 @@ func TestTailHoles(t *testing.T) {
 					f := markFramer{}
 					return &recorder{log: &log, frame: func(_ Dir, b []byte, g bool) FrameResult { return f.frame(b, g) }}
 				}, tc.lim)
-				r.gopacketOnly = only
+				r.viaStore = only
 				feed(r, 1, tc.script)
 				r.Close()
 				if !slices.Equal(log, tc.want) {
-					t.Errorf("gopacket only %v: units:\n%s\nwant:\n%s", only, strings.Join(log, "\n"), strings.Join(tc.want, "\n"))
+					t.Errorf("via the store %v: units:\n%s\nwant:\n%s", only, strings.Join(log, "\n"), strings.Join(tc.want, "\n"))
 				}
 				if r.internalErrors != 0 {
 					t.Errorf("%d internal errors", r.internalErrors)
