@@ -148,3 +148,29 @@ func BenchmarkReassemblerSegmentPDUs(b *testing.B) {
 		r.Feed(uint64(i), ci, f, tcp)
 	}
 }
+
+// BenchmarkReassemblerOutOfOrder is BenchmarkReassembler with each
+// connection's segments in swapped pairs: half of them are held by the
+// store, and released by the next.
+func BenchmarkReassemblerOutOfOrder(b *testing.B) {
+	bt := newBenchTraffic()
+	r := New(func(*ConnInfo) ConnHandler { return &benchHandler{} }, Limits{})
+	feedSwapped := func(i int) {
+		c := i % benchConns
+		k := (i / benchConns) ^ 1 // the connection's segments 1, 0, 3, 2, ...
+		tcp := bt.tcps[c]
+		tcp.Seq = bt.isn[c] + uint32(k*benchSeg)
+		tcp.Payload = bt.pay
+		ci := gopacket.CaptureInfo{Timestamp: t0.Add(time.Duration(i) * time.Microsecond), CaptureLength: benchSeg, Length: benchSeg}
+		r.Feed(uint64(i), ci, bt.flows[c], tcp)
+	}
+	for i := 0; i < benchConns*4; i++ {
+		feedSwapped(i)
+	}
+	b.SetBytes(benchSeg)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := benchConns * 4; i < benchConns*4+b.N; i++ {
+		feedSwapped(i)
+	}
+}
