@@ -38,7 +38,8 @@
 // for calls Reassembler.Reframe, so that they are delivered before the PDU
 // it is framing.
 // Unit.Data and Unit.Parts are only valid during Deliver: Data points into the
-// captured packet whenever the PDU lies within one segment.
+// captured packet whenever the PDU lies within one segment that came in
+// order, else into a buffer the Reassembler reuses.
 //
 // # Directions
 //
