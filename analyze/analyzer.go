@@ -20,7 +20,7 @@ var ErrStop = record.ErrStop
 type Options struct {
 	DecodeAs     []DecodeAs        // -d rules, tried before the default ports and the heuristics
 	NoHeuristics bool              // only ports and -d rules pick protocols
-	Prefs        map[string]string // the protocols' preferences (-o), by name (protocols.Prefs)
+	Prefs        map[string]any    // the protocols' preferences (-o), by name, as protocols.ParsePref made them
 	// OnFound, when set, is told of each connection or datagram whose
 	// protocol was recognised by its heuristics on a port that is not the
 	// protocol's own (found.go), on the goroutine that calls Packet.

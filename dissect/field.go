@@ -314,6 +314,7 @@ const (
 	RoleNotServer            // a PDU that is not traffic with a Minecraft server (a heartbeat to a list service)
 	RoleResponseTime         // a response's time since its request, in seconds
 	RoleRoundTrip            // a ping's round trip, in seconds
+	RolePlayerJoined         // a player who joined the game (not one who only tried to log in)
 )
 
 // Roles gives the registry's fields their roles, from a table keyed by

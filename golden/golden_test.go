@@ -60,7 +60,7 @@ func options(t *testing.T, pcap string) analyze.Options {
 			}
 			o.DecodeAs = append(o.DecodeAs, d)
 		case "--classic-salt":
-			o.Prefs = map[string]string{classic.PrefSalt: v}
+			o.Prefs = map[string]any{classic.PrefSalt: v}
 		case "":
 		default:
 			t.Fatalf("%s: unknown option %q", pcap, k)

@@ -143,10 +143,51 @@ type Shared struct {
 	Then   string
 }
 
-// Pref is a preference a protocol takes (-o NAME:VALUE).
+// Pref is a preference a protocol takes (-o NAME:VALUE, or a flag of its
+// own). The edge checks and parses each value given once, before the run
+// (ParsePref), and the protocol's connections read what Parse made
+// (Run.Pref): a mistake is one clear line before any packet is read, and
+// no file is read below the edge.
 type Pref struct {
 	Name string // "classic.salt"
 	Desc string
+	// File: the value names a file, which the edge reads; Parse gets its
+	// bytes.
+	File bool
+	// Parse checks the value (or the file's bytes) and makes what the
+	// connections read; nil keeps the value as a string.
+	Parse func(v []byte) (any, error)
+}
+
+// ParsePref parses the value of the preference name, whose file (for a
+// File preference) read gave. It reports false for a preference no
+// protocol takes.
+func ParsePref(name string, v []byte) (any, bool, error) {
+	for _, p := range All() {
+		for _, pr := range p.Prefs {
+			if pr.Name != name {
+				continue
+			}
+			if pr.Parse == nil {
+				return string(v), true, nil
+			}
+			x, err := pr.Parse(v)
+			return x, true, err
+		}
+	}
+	return nil, false, nil
+}
+
+// PrefOf is the preference called name, if a protocol takes it.
+func PrefOf(name string) (Pref, bool) {
+	for _, p := range All() {
+		for _, pr := range p.Prefs {
+			if pr.Name == name {
+				return pr, true
+			}
+		}
+	}
+	return Pref{}, false
 }
 
 // Conn is one TCP connection of a protocol, as its framer or its decoder.
@@ -204,8 +245,9 @@ type Tracker interface {
 type Run struct {
 	// Later is the two-pass state (-2), or nil.
 	Later *dissect.Later
-	// Prefs are the -o preferences, by name.
-	Prefs  map[string]string
+	// Prefs are the preferences given, by name, as their Parse made them
+	// (ParsePref).
+	Prefs  map[string]any
 	shared map[string]any
 }
 

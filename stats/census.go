@@ -30,6 +30,7 @@ const (
 	maxServers     = 1 << 14
 	maxClientsKept = 1 << 14
 	maxModNames    = 64
+	maxJoinedNames = 64
 )
 
 type serverRow struct {
@@ -46,6 +47,9 @@ type serverRow struct {
 	first, last    time.Time
 	clients        map[netip.Addr]struct{}
 	clientsOverCap bool
+	joined         []string // the first maxJoinedNames players who joined
+	joinedSeen     map[string]bool
+	joinedCount    int
 }
 
 func newServersStat() *serversStat { return &serversStat{idx: map[netip.AddrPort]int{}} }
@@ -126,6 +130,8 @@ func (s *serversStat) Record(r *record.Record) {
 			row.favicon = true
 		case dissect.RoleMod:
 			row.addMod(plainText(n))
+		case dissect.RolePlayerJoined:
+			row.addJoined(plainText(n))
 		case dissect.RoleModList:
 			row.addPlugins(plainText(n))
 		case dissect.RoleLegacy:
@@ -249,6 +255,13 @@ func (s *serversStat) Print(w io.Writer) {
 				names += ", …"
 			}
 			fmt.Fprintf(w, "  Mods:      %d: %s\n", r.modCount, safe(names))
+		}
+		if r.joinedCount > 0 {
+			names := strings.Join(r.joined, ", ")
+			if r.joinedCount > len(r.joined) {
+				names += ", …"
+			}
+			fmt.Fprintf(w, "  Joined:    %d: %s\n", r.joinedCount, names)
 		}
 		clients := strconv.Itoa(len(r.clients))
 		if r.clientsOverCap {
@@ -407,3 +420,20 @@ func (s *rttStat) Print(w io.Writer) {
 
 func (*serversStat) Reads() Reads { return Reads{Records: true, Trees: true} }
 func (*rttStat) Reads() Reads     { return Reads{Records: true, Trees: true} }
+
+// addJoined counts a player who joined the game, once per name.
+func (r *serverRow) addJoined(name string) {
+	if name == "" || r.joinedSeen[name] {
+		return
+	}
+	if r.joinedSeen == nil {
+		r.joinedSeen = map[string]bool{}
+	}
+	if len(r.joinedSeen) < maxClientsKept {
+		r.joinedSeen[name] = true
+	}
+	r.joinedCount++
+	if len(r.joined) < maxJoinedNames {
+		r.joined = append(r.joined, name)
+	}
+}

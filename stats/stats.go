@@ -38,7 +38,9 @@ type Reads struct {
 func New(spec string) (Stat, error) {
 	switch spec {
 	case "mc,stat":
-		return &msgStat{idx: map[[2]string]int{}}, nil
+		return &msgStat{idx: map[[3]string]int{}}, nil
+	case "mc,packets":
+		return &msgStat{idx: map[[3]string]int{}, byDir: true}, nil
 	case "expert":
 		return &expertStat{idx: map[*dissect.ExpertInfo]int{}}, nil
 	case "conv,mc":
@@ -73,6 +75,7 @@ var help = [][2]string{
 	{"io,stat,INTERVAL[,FILTER...]", "frames and bytes per INTERVAL seconds (0: the whole capture), and the PDUs matching each display FILTER"},
 	{"mc,rtt", "Query response, status response and ping round-trip times per server: count, min, median, p95, max"},
 	{"mc,servers", "a census of every server seen: protocols, MOTD, version, players, favicon, mods, first and last seen, clients"},
+	{"mc,packets", "PDUs and bytes by protocol, message and direction (a Java session's packet types each way)"},
 	{"mc,stat", "PDUs and bytes by protocol and message"},
 }
 
@@ -96,16 +99,19 @@ func (frames) Record(*record.Record) {}
 
 const rule = "==================================================================================\n"
 
-// msgStat counts PDUs and bytes per protocol and message (like -z http,tree).
+// msgStat counts PDUs and bytes per protocol and message (like -z
+// http,tree), and per direction too for mc,packets. The bytes are each
+// PDU's own, not what a decoder inflated or decrypted from them.
 type msgStat struct {
 	records
-	idx  map[[2]string]int
-	rows []msgRow
+	byDir bool
+	idx   map[[3]string]int
+	rows  []msgRow
 }
 
 type msgRow struct {
-	proto, msg string
-	n, bytes   int
+	proto, msg, dir string
+	n, bytes        int
 }
 
 func (s *msgStat) Record(r *record.Record) {
@@ -116,12 +122,16 @@ func (s *msgStat) Record(r *record.Record) {
 	case record.KindUndissected:
 		msg = "[undissected bytes]"
 	}
-	k := [2]string{r.Proto, msg}
+	dir := ""
+	if s.byDir {
+		dir = r.PDU.Dir.String()
+	}
+	k := [3]string{r.Proto, msg, dir}
 	i, ok := s.idx[k]
 	if !ok {
 		i = len(s.rows)
 		s.idx[k] = i
-		s.rows = append(s.rows, msgRow{proto: r.Proto, msg: msg})
+		s.rows = append(s.rows, msgRow{proto: r.Proto, msg: msg, dir: dir})
 	}
 	s.rows[i].n++
 	s.rows[i].bytes += len(r.PDU.OwnBytes()) + r.GapLength
@@ -130,6 +140,15 @@ func (s *msgStat) Record(r *record.Record) {
 func (s *msgStat) Print(w io.Writer) {
 	rows := append([]msgRow(nil), s.rows...)
 	sort.SliceStable(rows, func(i, j int) bool { return rows[i].proto < rows[j].proto })
+	if s.byDir {
+		fmt.Fprint(w, rule, "Minecraft packets by protocol, message and direction\n", rule)
+		fmt.Fprintf(w, "%-10s %-44s %-9s %8s %12s\n", "Protocol", "Message", "Direction", "PDUs", "Bytes")
+		for _, r := range rows {
+			fmt.Fprintf(w, "%-10s %-44s %-9s %8d %12d\n", r.proto, safe(r.msg), r.dir, r.n, r.bytes)
+		}
+		fmt.Fprint(w, rule)
+		return
+	}
 	fmt.Fprint(w, rule, "Minecraft PDUs by protocol and message\n", rule)
 	fmt.Fprintf(w, "%-10s %-44s %8s %12s\n", "Protocol", "Message", "PDUs", "Bytes")
 	for _, r := range rows {

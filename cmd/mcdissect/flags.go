@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcdissect/mcdissect/analyze"
 	"github.com/mcdissect/mcdissect/dissect/classic"
+	"github.com/mcdissect/mcdissect/dissect/slp"
 	"github.com/mcdissect/mcdissect/export"
 	"github.com/mcdissect/mcdissect/record"
 	"github.com/mcdissect/mcdissect/render"
@@ -38,6 +39,7 @@ type config struct {
 	exporter                           *export.Exporter // --export-objects, or nil
 	exportObjects                      string
 	noHeuristics                       bool
+	keyLog, javaVersion                string
 	autostop, ring                     []string
 	limits                             limits // ringbuf.go: -a, -b, -c with -w
 	snaplen, bufferMiB                 int
@@ -143,6 +145,8 @@ func (c *config) flagSet(stderr io.Writer) (*pflag.FlagSet, *bool) {
 	fs.StringVarP(&c.glossary, "glossary", "G", "", "print a `REPORT` and exit: fields, protocols or experts, e.g. -G fields")
 	fs.BoolVar(&c.redact, "redact", false, "mask Classic salts and verification keys, every copy, in every output (and the undissected bytes of Classic and unclaimed streams, which may hold them); not with -w, e.g. --redact")
 	fs.StringVar(&c.classicSalt, "classic-salt", "", "the Classic server's heartbeat `SALT`, to check verification keys when the heartbeat was not captured, e.g. --classic-salt wo6kVAHjxoJcInKx")
+	fs.StringVar(&c.keyLog, "keylog", "", "open encrypted Java sessions with the keys in `FILE`: MC_SHARED_SECRET lines and/or the server's RSA key in PEM (as -o slp.keylog_file:FILE), e.g. --keylog session.keylog")
+	fs.StringVar(&c.javaVersion, "java-version", "", "read Java sessions whose handshake was not captured as `VERSION[,STATE]`: a release or protocol number, state play (default) or configuration (as -o slp.version:V), e.g. --java-version 1.20.4")
 	fs.StringVar(&c.exportObjects, "export-objects", "", "write carried files as `KIND,DIR` ("+strings.Join(export.Help(), "; ")+"), e.g. --export-objects favicon,/tmp/icons")
 	fs.BoolVar(&c.noHeuristics, "no-heuristics", false, "pick protocols by port and -d only, e.g. --no-heuristics")
 	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write a pprof CPU profile to `FILE`, e.g. --cpuprofile cpu.out")
@@ -267,10 +271,16 @@ func (c *config) check() error {
 		c.opts.DecodeAs = append(c.opts.DecodeAs, rule)
 	}
 	c.opts.NoHeuristics = c.noHeuristics
-	if c.classicSalt != "" {
-		c.opts.Prefs = map[string]string{classic.PrefSalt: c.classicSalt}
+	for _, p := range []struct{ name, v string }{{classic.PrefSalt, c.classicSalt}, {slp.PrefKeyLog, c.keyLog}, {slp.PrefVersion, c.javaVersion}} {
+		if p.v != "" {
+			if err := c.setPref(p.name, p.v); err != nil { // habits.go
+				return err
+			}
+		}
 	}
-	c.habits.applyProtocolPrefs(c) // habits.go: -o NAME:VALUE of a protocol
+	if err := c.habits.applyProtocolPrefs(c); err != nil { // habits.go: -o NAME:VALUE of a protocol
+		return err
+	}
 	c.opts.Redact = c.redact
 	if c.exportObjects != "" {
 		var err error

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 
@@ -97,20 +98,15 @@ func applyPref(c *config, o string) error {
 			return nil
 		}
 	}
-	for _, p := range protocols.All() {
-		for _, pr := range p.Prefs {
-			if pr.Name != name {
-				continue
-			}
-			if v == "" {
-				return fmt.Errorf("-o flag %q: an empty value", o)
-			}
-			if c.habits.protoPrefs == nil {
-				c.habits.protoPrefs = map[string]string{}
-			}
-			c.habits.protoPrefs[name] = v
-			return nil
+	if _, ok := protocols.PrefOf(name); ok {
+		if v == "" {
+			return fmt.Errorf("-o flag %q: an empty value", o)
 		}
+		if c.habits.protoPrefs == nil {
+			c.habits.protoPrefs = map[string]string{}
+		}
+		c.habits.protoPrefs[name] = v
+		return nil
 	}
 	return fmt.Errorf("-o flag %q specifies unknown preference (mcdissect knows %s; -o help says what they mean)", o, prefNames())
 }
@@ -140,15 +136,40 @@ func printPrefs(w io.Writer) {
 	}
 }
 
-// applyProtocolPrefs hands the protocols' preferences -o gave to the run,
-// over those of their flags (--classic-salt).
-func (h *habitFlags) applyProtocolPrefs(c *config) {
-	for k, v := range h.protoPrefs {
-		if c.opts.Prefs == nil {
-			c.opts.Prefs = map[string]string{}
+// setPref sets the protocol preference name to v (a path for a File
+// preference, whose file is read here), as its Parse makes it.
+func (c *config) setPref(name, v string) error {
+	pr, _ := protocols.PrefOf(name)
+	b := []byte(v)
+	if pr.File {
+		var err error
+		if b, err = os.ReadFile(v); err != nil {
+			return fmt.Errorf("%s: %v", name, err)
 		}
-		c.opts.Prefs[k] = v
 	}
+	x, ok, err := protocols.ParsePref(name, b)
+	switch {
+	case !ok:
+		return fmt.Errorf("%s: no protocol takes this preference", name)
+	case err != nil:
+		return fmt.Errorf("%s %q: %v", name, v, err)
+	}
+	if c.opts.Prefs == nil {
+		c.opts.Prefs = map[string]any{}
+	}
+	c.opts.Prefs[name] = x
+	return nil
+}
+
+// applyProtocolPrefs hands the protocols' preferences -o gave to the run,
+// over those of their flags (--classic-salt, --keylog, --java-version).
+func (h *habitFlags) applyProtocolPrefs(c *config) error {
+	for k, v := range h.protoPrefs {
+		if err := c.setPref(k, v); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // fixedPref accepts the one value that matches what mcdissect does.

@@ -65,7 +65,7 @@ func init() {
 func session(r *protocols.Run) *Session {
 	return r.Shared("classic", func() any {
 		s := NewSession()
-		if salt := r.Prefs[PrefSalt]; salt != "" {
+		if salt, _ := r.Prefs[PrefSalt].(string); salt != "" {
 			s.SetSalt(salt)
 		}
 		return s

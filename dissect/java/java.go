@@ -352,7 +352,9 @@ func (w *walker) release() {
 }
 
 // Knows reports whether packet id exists in state st, direction dir.
-func (v *Version) Knows(st State, dir dissect.Dir, id int32) bool { return v.lookup(st, dir, id) != nil }
+func (v *Version) Knows(st State, dir dissect.Dir, id int32) bool {
+	return v.lookup(st, dir, id) != nil
+}
 
 // Reads reports whether packet (its ID and body) is a packet of state st
 // in direction dir that the data reads to its last byte, without a

@@ -1,7 +1,13 @@
 package slp
 
 import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
 	"github.com/mcdissect/mcdissect/dissect"
+	"github.com/mcdissect/mcdissect/dissect/java"
 	"github.com/mcdissect/mcdissect/protocols"
 )
 
@@ -22,6 +28,7 @@ func init() {
 		"slp.status.favicon":          dissect.RoleFavicon,
 		"slp.status.forge.mod.id":     dissect.RoleMod,
 		"slp.login.name":              dissect.RolePlayerName,
+		"slp.player_joined":           dissect.RolePlayerJoined,
 		"slp.legacy.packet_id":        dissect.RoleLegacy,
 	})
 	protocols.Register(&protocols.Protocol{
@@ -37,14 +44,55 @@ func init() {
 		DetectServer: DetectServer,
 		DetectPair:   DetectPingPong,
 		NewConn: func(r *protocols.Run) protocols.Conn {
-			c := NewConn()
+			var o Options
+			o.Keys, _ = r.Prefs[PrefKeyLog].(*KeyLog)
+			if v, ok := r.Prefs[PrefVersion].(Options); ok {
+				o.Version, o.State = v.Version, v.State
+			}
+			c := NewConnWith(o)
 			c.Later = r.Later
 			return c
+		},
+		Prefs: []protocols.Pref{
+			{Name: PrefKeyLog, File: true, Desc: "a key log that opens encrypted Java sessions: MC_SHARED_SECRET <encrypted hex> <secret hex> lines and/or the server's RSA private key in PEM (--keylog)",
+				Parse: func(b []byte) (any, error) { return ParseKeyLog(b) }},
+			{Name: PrefVersion, Desc: "VERSION[,STATE]: read Java sessions whose handshake was not captured as this release or protocol number, in state play (default) or configuration (--java-version)",
+				Parse: parseVersionPref},
 		},
 		DecodesCut: true,
 		Pictures:   pictures,
 		Objects:    []protocols.ObjectKind{{Kind: "favicon", Desc: "each distinct server favicon, as the PNG it is"}},
 	})
+}
+
+// The preferences of Java sessions (-o NAME:VALUE, --keylog,
+// --java-version).
+const (
+	PrefKeyLog  = "slp.keylog_file"
+	PrefVersion = "slp.version"
+)
+
+// parseVersionPref reads VERSION[,STATE] into the Options it sets, and
+// checks that the data has the version.
+func parseVersionPref(b []byte) (any, error) {
+	v, st, _ := strings.Cut(string(b), ",")
+	switch st {
+	case "":
+		st = "play"
+	case "play", "configuration":
+	default:
+		return nil, errors.New("the state after the comma is play or configuration")
+	}
+	var err error
+	if n, e := strconv.Atoi(v); e == nil {
+		_, err = java.ForProtocol(n)
+	} else {
+		_, err = java.ForName(v)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%v (the releases: %s)", err, strings.Join(java.Releases(), ", "))
+	}
+	return Options{Version: v, State: st}, nil
 }
 
 // maxFavicon bounds the favicon URIs shown (the vanilla client's own limit

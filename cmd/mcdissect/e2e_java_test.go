@@ -1,0 +1,59 @@
+package main
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestJavaFlags: --keylog (and -o slp.keylog_file) opens the encrypted
+// sample with the driver's key log or the server's RSA key; --java-version
+// reads a session picked up mid-way; -z mc,packets counts packet types
+// each way; the census names who joined; bad values are one clear line before any packet is read.
+func TestJavaFlags(t *testing.T) {
+	enc := "../../samples/play-online-1-20-4.pcap"
+	undissected := func(out string) int { return strings.Count(out, "undissected bytes") }
+	plain, _, _ := mcd(t, nil, "-r", enc)
+	if undissected(plain) == 0 {
+		t.Fatal("the encrypted sample shows no undissected bytes without a key")
+	}
+	for _, args := range [][]string{
+		{"--keylog", "../../samples/play-online-1-20-4.keylog"},
+		{"--keylog", "../../samples/play-online-1-20-4.key.pem"},
+		{"-o", "slp.keylog_file:../../samples/play-online-1-20-4.keylog"},
+	} {
+		out, stderr, code := mcd(t, nil, append([]string{"-r", enc}, args...)...)
+		if code != 0 || undissected(out) != 0 || !strings.Contains(out, `Disconnect: "Kicked by mcdissect: bye flayer"`) {
+			t.Errorf("%v: exit %d, %d undissected, stderr %q", args, code, undissected(out), stderr)
+		}
+	}
+	if _, stderr, code := mcd(t, nil, "-r", enc, "--keylog", "../../samples/play-online-1-20-4.log"); code == 0 || !strings.Contains(stderr, "slp.keylog_file") {
+		t.Errorf("a key log that is not one: exit %d, %q", code, stderr)
+	}
+
+	mid := "../../samples/slp-play-midstream.pcap"
+	out, _, _ := mcd(t, nil, "-r", mid, "--java-version", "1.21.1")
+	if n := strings.Count(out, "SLP Keep alive"); n == 0 || undissected(out) != 0 {
+		t.Errorf("--java-version 1.21.1: %d keep-alives, %d undissected:\n%s", n, undissected(out), out)
+	}
+	if out2, _, _ := mcd(t, nil, "-r", mid, "-o", "slp.version:767,play"); out2 != out {
+		t.Error("-o slp.version:767,play differs from --java-version 1.21.1")
+	}
+	if _, stderr, code := mcd(t, nil, "-r", mid, "--java-version", "1.99"); code == 0 || !strings.Contains(stderr, "1.20.4") {
+		t.Errorf("--java-version 1.99: exit %d, %q (want the releases listed)", code, stderr)
+	}
+	if _, stderr, code := mcd(t, nil, "-r", mid, "--java-version", "1.21.1,login"); code == 0 || !strings.Contains(stderr, "play or configuration") {
+		t.Errorf("--java-version 1.21.1,login: exit %d, %q", code, stderr)
+	}
+
+	// The census counts the players who joined, not those who tried.
+	if out, _, _ := mcd(t, nil, "-r", "../../samples/play-1-20-4.pcap", "-q", "-z", "mc,servers"); !strings.Contains(out, "  Joined:    1: flayer\n") {
+		t.Errorf("-z mc,servers lacks the player who joined:\n%s", out)
+	}
+	out, _, _ = mcd(t, nil, "-r", "../../samples/play-1-20-4.pcap", "-q", "-z", "mc,packets")
+	for _, re := range []string{`slp +Finish configuration +s2c +1 +3\n`, `slp +Finish configuration +c2s +1 +3\n`, `slp +Chat message +c2s +\d+ +\d+\n`} {
+		if !regexp.MustCompile(re).MatchString(out) {
+			t.Errorf("-z mc,packets lacks %s:\n%s", re, out)
+		}
+	}
+}
