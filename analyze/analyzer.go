@@ -7,6 +7,7 @@ import (
 	"github.com/gopacket/gopacket"
 	"github.com/gopacket/gopacket/layers"
 
+	"github.com/mcdissect/mcdissect/budget"
 	"github.com/mcdissect/mcdissect/dissect"
 	"github.com/mcdissect/mcdissect/protocols"
 	"github.com/mcdissect/mcdissect/record"
@@ -18,9 +19,9 @@ var ErrStop = record.ErrStop
 
 // Options steer routing, limits, and what the records carry.
 type Options struct {
-	DecodeAs     []DecodeAs        // -d rules, tried before the default ports and the heuristics
-	NoHeuristics bool              // only ports and -d rules pick protocols
-	Prefs        map[string]any    // the protocols' preferences (-o), by name, as protocols.ParsePref made them
+	DecodeAs     []DecodeAs     // -d rules, tried before the default ports and the heuristics
+	NoHeuristics bool           // only ports and -d rules pick protocols
+	Prefs        map[string]any // the protocols' preferences (-o), by name, as protocols.ParsePref made them
 	// OnFound, when set, is told of each connection or datagram whose
 	// protocol was recognised by its heuristics on a port that is not the
 	// protocol's own (found.go), on the goroutine that calls Packet.
@@ -32,11 +33,11 @@ type Options struct {
 	// MaxHeld bounds the records held back; past it the oldest request is
 	// given up on.
 	MaxHeld int
-	// MaxHeldBytes bounds the bytes of those records (default 16 MiB, or
-	// MaxHeld records of 16 KB: ordinary PDUs are smaller and meet MaxHeld
-	// first): a thousand records of a few MB each (large PDUs) must not
+	// Budget is the memory budget of the run, which the records held
+	// back, the IP fragments and the other holders share (nil: one of
+	// budget.DefaultLimit): a thousand records of a few MB each must not
 	// wait in memory together.
-	MaxHeldBytes int
+	Budget *budget.Budget
 	// Lite decodes without trees (dissect.PDU.Lite): for output that
 	// shows only the summary columns.
 	Lite bool
@@ -78,8 +79,8 @@ func (o *Options) defaults() {
 	if o.MaxHeld == 0 {
 		o.MaxHeld = 1 << 10
 	}
-	if o.MaxHeldBytes <= 0 {
-		o.MaxHeldBytes = 16 << 20
+	if o.Budget == nil {
+		o.Budget = budget.New(0)
 	}
 }
 
@@ -150,7 +151,6 @@ func New(opts Options, sink Sink) *Analyzer {
 		size = 1 // -l: a record never waits for others to fill a batch
 	}
 	a := &Analyzer{opts: opts,
-		frags:   newFragState(),
 		learned: map[netip.AddrPort]uint8{},
 		run:     &protocols.Run{Later: opts.Later, Prefs: opts.Prefs},
 		backEnd: &backEnd{sink: sink, borrow: opts.Lite},
@@ -164,6 +164,11 @@ func New(opts Options, sink Sink) *Analyzer {
 		a.udpProtos, a.trackers = append(a.udpProtos, p), append(a.trackers, t)
 	}
 	a.backEnd.opts = &a.opts
+	a.heldAcct = opts.Budget.Account("held records", func(int64) int64 {
+		a.heldOver = true // on the back end's goroutine: release gives the oldest up
+		return 0
+	})
+	a.frags = newFragState(opts.Budget)
 	a.big = make(chan *entry, maxBigRecords)
 	a.parser4 = gopacket.NewDecodingLayerParser(layers.LayerTypeIPv4, &a.ip4, &a.udp, &a.tcp, &a.payload)
 	a.parser4.IgnoreUnsupported = true
@@ -383,6 +388,7 @@ func (a *Analyzer) housekeeping() {
 		a.flushAt = a.now.Add(time.Second)
 		a.submit(job{op: opTick})
 		a.tcpState.flushIdle(a.now)
+		a.frags.acct.Relieve()
 		a.frags.d.Expire(a.now)
 		a.fragGivenUp(a.frame, a.now)
 	}

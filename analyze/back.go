@@ -3,9 +3,11 @@ package analyze
 import (
 	"fmt"
 	"strconv"
+	"unsafe"
 
 	"time"
 
+	"github.com/mcdissect/mcdissect/budget"
 	"github.com/mcdissect/mcdissect/dissect"
 	"github.com/mcdissect/mcdissect/protocols"
 	"github.com/mcdissect/mcdissect/record"
@@ -30,8 +32,12 @@ type backEnd struct {
 	records   uint64
 	panics    uint64 // decoder panics caught (decode, safely)
 	made      uint64 // records made so far
-	// madeBytes: the bytes of those records, counted as made counts them
-	madeBytes uint64
+	// heldAcct is charged the records held behind a pending request;
+	// heldOver: it refused one since the oldest pending request was last
+	// given up on, or the budget asked it for room (release gives up the
+	// oldest then).
+	heldAcct *budget.Account
+	heldOver bool
 	// borrow: records view their bytes in the batch's arena instead of
 	// copying them. Only when they are emitted before the next job: Lite
 	// PDUs are never Pending, so nothing holds them back (were one held,
@@ -67,12 +73,10 @@ const (
 // entry is a record with what the back end keeps of it while it holds it.
 type entry struct {
 	record.Record
-	seq uint64 // its index among all the records the back end made
-	// bytesBefore: the bytes of all the records made before it (see
-	// Options.MaxHeldBytes)
-	bytesBefore uint64
-	udp         int8           // a datagram's protocol, its index in udpProtos; -1 for TCP
-	dec         protocols.Conn // TCP: the connection's decoder, which may hold the PDU (GiveUp)
+	seq     uint64         // its index among all the records the back end made
+	charged int64          // bytes charged to the budget while it is held
+	udp     int8           // a datagram's protocol, its index in udpProtos; -1 for TCP
+	dec     protocols.Conn // TCP: the connection's decoder, which may hold the PDU (GiveUp)
 }
 
 // newRecord takes a record from the free list.
@@ -135,9 +139,8 @@ func (a *backEnd) record(j *job, b *batch) *entry {
 	if r == nil {
 		r = a.newRecord()
 	}
-	r.seq, r.bytesBefore = a.made, a.madeBytes
+	r.seq = a.made
 	a.made++
-	a.madeBytes += uint64(j.data.n)
 	r.Kind, r.Frame, r.Time, r.Rel = j.kind, j.frame, j.time, j.rel
 	r.TCP, r.GapLength, r.Reason = j.side != nil, j.gapLen, j.reason
 	if s := j.side; s != nil {
@@ -198,6 +201,7 @@ func (a *backEnd) process(j *job, b *batch) {
 		a.safely(j.side.dec.Close)
 	case opTick:
 		a.safely(a.expire)
+		a.heldAcct.Relieve()
 	case opFlush:
 		a.safely(a.expire)
 		a.release(false)
@@ -215,8 +219,26 @@ func (a *backEnd) process(j *job, b *batch) {
 	}
 	if r != nil {
 		a.held = append(a.held, r)
+		if a.held[0].PDU.Pending {
+			a.charge(r)
+		}
 	}
 	a.release(false)
+}
+
+// heldCost is what a held record is charged: its bytes and its tree.
+func heldCost(r *entry) int64 {
+	return int64(r.BufCap()) + int64(cap(r.PDU.Nodes))*int64(unsafe.Sizeof(dissect.Node{}))
+}
+
+// charge charges a record held behind a pending request to the budget;
+// when it refuses, the oldest pending request is given up on next.
+func (a *backEnd) charge(r *entry) {
+	if c := heldCost(r); a.heldAcct.Charge(c) {
+		r.charged = c
+	} else {
+		a.heldOver = true
+	}
 }
 
 // flushSink has the sink write out what it buffers.
@@ -329,8 +351,8 @@ func panicPDU(p *dissect.PDU, proto string, dir dissect.Dir, data []byte, frame 
 
 // release emits held records from the front while they are no longer
 // pending. A pending head holds back the rest so that output stays in
-// order; past MaxHeld records, MaxHeldBytes of their bytes or HoldWindow of
-// packet time it is given up on.
+// order; past MaxHeld records, the memory budget or HoldWindow of packet
+// time it is given up on.
 func (a *backEnd) release(all bool) {
 	i := 0
 	for ; i < len(a.held) && a.berr == nil; i++ {
@@ -339,9 +361,10 @@ func (a *backEnd) release(all bool) {
 		if r.PDU.Pending {
 			// a.made-r.seq: the records made since r, r included; all of
 			// them wait behind r.
-			if !all && a.made-r.seq <= uint64(a.opts.MaxHeld) && a.madeBytes-r.bytesBefore <= uint64(a.opts.MaxHeldBytes) && a.bnow.Sub(r.Time) < a.opts.HoldWindow {
+			if !all && a.made-r.seq <= uint64(a.opts.MaxHeld) && !a.heldOver && a.bnow.Sub(r.Time) < a.opts.HoldWindow {
 				break
 			}
+			a.heldOver = false
 			a.safely(func() {
 				a.expire()
 				if r.PDU.Pending && r.udp >= 0 {
@@ -360,6 +383,8 @@ func (a *backEnd) release(all bool) {
 			}
 		}
 		a.records++
+		a.heldAcct.Credit(r.charged)
+		r.charged = 0
 		r.dec = nil // only a held record needs it
 		if a.opts.Redact {
 			r.Redact()

@@ -9,6 +9,7 @@ import (
 	"github.com/gopacket/gopacket"
 	"github.com/gopacket/gopacket/layers"
 
+	"github.com/mcdissect/mcdissect/budget"
 	"github.com/mcdissect/mcdissect/dissect"
 	"github.com/mcdissect/mcdissect/ipfrag"
 	"github.com/mcdissect/mcdissect/record"
@@ -40,6 +41,7 @@ type frag6 struct {
 // fragState is the front end's fragment reassembly.
 type fragState struct {
 	d     *ipfrag.Defragmenter[head]
+	acct  *budget.Account
 	f6    frag6
 	noted int                       // single notes made
 	more  [ipfrag.Malformed + 1]int // given up past maxFragNotes, by reason
@@ -47,8 +49,11 @@ type fragState struct {
 	last  [2]netip.Addr             // the addresses of the last one counted
 }
 
-func newFragState() fragState {
-	return fragState{d: ipfrag.New[head](ipfrag.Limits{Timeout: fragTimeout})}
+func newFragState(b *budget.Budget) fragState {
+	var fs fragState
+	fs.acct = b.Account("IP fragments", func(need int64) int64 { return fs.d.Shed(need) })
+	fs.d = ipfrag.New[head](ipfrag.Limits{Timeout: fragTimeout, Account: fs.acct})
+	return fs
 }
 
 // fragment hands a fragment to the defragmenter, and decodes the datagram

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"weak"
 
+	"github.com/mcdissect/mcdissect/budget"
 	"github.com/mcdissect/mcdissect/record"
 
 	"github.com/mcdissect/mcdissect/internal/capgen"
@@ -95,8 +96,8 @@ func TestLargeRecordsNotKept(t *testing.T) {
 }
 
 // TestHeldBytesBounded: records waiting behind a request that is never
-// answered are given up on past MaxHeldBytes of bytes, not only past
-// MaxHeld records: 150 status responses of 2 MB behind one took 690 MB.
+// answered are given up on past the memory budget, not only past MaxHeld
+// records: 150 status responses of 2 MB behind one took 690 MB.
 func TestHeldBytesBounded(t *testing.T) {
 	const size = 100 << 10
 	capture := buildCapture(t, func(w *capgen.Writer) { w.HeldBehindRequest(30, size) })
@@ -107,7 +108,7 @@ func TestHeldBytesBounded(t *testing.T) {
 		}
 		var a *Analyzer
 		most, records := 0, 0
-		a = New(Options{MaxHeldBytes: limit}, SinkFunc(func(r *record.Record) error {
+		a = New(Options{Budget: budget.New(int64(limit))}, SinkFunc(func(r *record.Record) error {
 			records++
 			n := 0
 			for _, h := range a.held {
@@ -123,7 +124,7 @@ func TestHeldBytesBounded(t *testing.T) {
 			t.Fatalf("%d records, want at least 90", records)
 		}
 		if most > limit+size+100 || most < limit-2*size {
-			t.Errorf("MaxHeldBytes %d: up to %d bytes held, want about the limit", limit, most)
+			t.Errorf("budget %d: up to %d bytes held, want about the limit", limit, most)
 		}
 	}
 }

@@ -62,10 +62,21 @@ func (r Reason) String() string {
 	return "given up"
 }
 
+// Charger is the memory budget's account the bytes held are charged to
+// (budget.Account): Charge refuses what would pass the budget.
+type Charger interface {
+	Charge(n int64) bool
+	Credit(n int64)
+}
+
 // Limits bound the reassembly. Zero values take the defaults.
 type Limits struct {
-	// MaxBytes bounds the payload bytes held over all datagrams
-	// (default 16 MiB).
+	// Account is charged the bytes held, overhead included. When it
+	// refuses, the datagram being added to is given up (Bounds). The
+	// budget asks for room back through Shed. Nil: MaxBytes bounds them.
+	Account Charger
+	// MaxBytes bounds the payload bytes held over all datagrams when
+	// there is no Account (default 16 MiB).
 	MaxBytes int
 	// MaxDatagrams bounds the datagrams under reassembly (default 4096).
 	MaxDatagrams int
@@ -114,6 +125,7 @@ type dgram[T any] struct {
 	tag        T
 	last       time.Time
 	overlap    bool
+	charged    int       // bytes charged to the account
 	prev, next *dgram[T] // by last activity, oldest first
 }
 
@@ -121,11 +133,26 @@ type dgram[T any] struct {
 // each datagram's latest fragment (its frame's headers, for a report).
 type Defragmenter[T any] struct {
 	lim        Limits
+	acct       Charger
 	m          map[Key]*dgram[T]
 	head, tail *dgram[T] // oldest, newest
-	held       int       // bytes, with overhead
+	held       int       // bytes charged, with overhead
+	adding     *dgram[T] // the datagram Add is adding to: Shed leaves it
 	given      []GivenUp[T]
 }
+
+// ownLimit is the account of a Defragmenter without one: MaxBytes.
+type ownLimit struct{ limit, used int64 }
+
+func (o *ownLimit) Charge(n int64) bool {
+	if o.used+n > o.limit {
+		return false
+	}
+	o.used += n
+	return true
+}
+
+func (o *ownLimit) Credit(n int64) { o.used -= n }
 
 // New returns a Defragmenter bounded by lim.
 func New[T any](lim Limits) *Defragmenter[T] {
@@ -138,7 +165,41 @@ func New[T any](lim Limits) *Defragmenter[T] {
 	if lim.Timeout <= 0 {
 		lim.Timeout = 30 * time.Second
 	}
-	return &Defragmenter[T]{lim: lim, m: map[Key]*dgram[T]{}}
+	d := &Defragmenter[T]{lim: lim, acct: lim.Account, m: map[Key]*dgram[T]{}}
+	if d.acct == nil {
+		d.acct = &ownLimit{limit: int64(lim.MaxBytes)}
+	}
+	return d
+}
+
+// Shed gives up the oldest datagrams (Bounds) until need bytes are
+// credited back to the account, and returns how many were: the budget's
+// way to ask for room. It leaves the datagram being added to.
+func (d *Defragmenter[T]) Shed(need int64) int64 {
+	var got int64
+	for g := d.head; g != nil && got < need; {
+		next := g.next
+		if g != d.adding {
+			got += int64(g.charged)
+			d.drop(g, Bounds)
+		}
+		g = next
+	}
+	return got
+}
+
+// charge charges n bytes to g, giving up the oldest others when the
+// account refuses: the budget's own shedding, for a Defragmenter without
+// a shared one. It reports false when even that does not make room.
+func (d *Defragmenter[T]) charge(g *dgram[T], n int) bool {
+	for !d.acct.Charge(int64(n)) {
+		if _, own := d.acct.(*ownLimit); !own || d.Shed(int64(n)) == 0 {
+			return false
+		}
+	}
+	g.charged += n
+	d.held += n
+	return true
 }
 
 // Held is the bytes held, overhead included.
@@ -156,11 +217,12 @@ func (d *Defragmenter[T]) Add(k Key, off int, more bool, payload []byte, frame u
 	if g == nil {
 		g = &dgram[T]{key: k, end: -1}
 		d.m[k] = g
-		d.held += overhead
 		d.pushBack(g)
 	} else {
 		d.moveBack(g)
 	}
+	d.adding = g
+	defer func() { d.adding = nil }()
 	g.parts = append(g.parts, Part{Frame: frame, Bytes: len(payload)})
 	g.tag, g.last = tag, ts
 	switch {
@@ -169,13 +231,19 @@ func (d *Defragmenter[T]) Add(k Key, off int, more bool, payload []byte, frame u
 		!more && g.maxEnd() > off+len(payload),
 		g.end >= 0 && off+len(payload) > g.end:
 		d.drop(g, Malformed)
-		d.bound(nil)
+		return Result{}, false
+	}
+	if g.charged == 0 && !d.charge(g, overhead) {
+		d.drop(g, Bounds)
 		return Result{}, false
 	}
 	if !more {
 		g.end = off + len(payload)
 	}
-	d.held += g.insert(off, payload)
+	if n := g.insert(off, payload); !d.charge(g, n) {
+		d.drop(g, Bounds)
+		return Result{}, false
+	}
 	if g.end >= 0 && g.have == g.end && g.contiguous() {
 		r = Result{Payload: g.assemble(), Parts: g.parts, Overlap: g.overlap}
 		d.forget(g)
@@ -209,9 +277,10 @@ func (d *Defragmenter[T]) GivenUp() []GivenUp[T] {
 	return g
 }
 
-// bound gives up the oldest datagrams, keep aside, until the bounds hold.
+// bound gives up the oldest datagrams, keep aside, until MaxDatagrams
+// holds.
 func (d *Defragmenter[T]) bound(keep *dgram[T]) {
-	for d.held > d.lim.MaxBytes || len(d.m) > d.lim.MaxDatagrams {
+	for len(d.m) > d.lim.MaxDatagrams {
 		g := d.head
 		if g == keep {
 			g = g.next
@@ -232,7 +301,9 @@ func (d *Defragmenter[T]) drop(g *dgram[T], why Reason) {
 }
 
 func (d *Defragmenter[T]) forget(g *dgram[T]) {
-	d.held -= overhead + g.have
+	d.acct.Credit(int64(g.charged))
+	d.held -= g.charged
+	g.charged = 0
 	delete(d.m, g.key)
 	d.unlink(g)
 }

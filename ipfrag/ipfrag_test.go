@@ -6,6 +6,8 @@ import (
 	"net/netip"
 	"testing"
 	"time"
+
+	"github.com/mcdissect/mcdissect/budget"
 )
 
 var (
@@ -160,4 +162,34 @@ func FuzzReassemble(f *testing.F) {
 		}
 		t.Fatalf("%d fragments never completed", len(frags))
 	})
+}
+
+// TestSharedBudget: with an account of the process's budget, the bytes
+// held stay within it, the oldest datagrams going first, and a budget
+// that asks for room back (Shed) gets it.
+func TestSharedBudget(t *testing.T) {
+	b := budget.New(10 * (1000 + overhead))
+	var d *Defragmenter[int]
+	acct := b.Account("fragments", func(need int64) int64 { return d.Shed(need) })
+	d = New[int](Limits{Account: acct})
+	big := make([]byte, 1000)
+	for i := range 30 {
+		k := key
+		k.ID = uint32(i)
+		d.Add(k, 0, true, big, uint64(i+1), t0, i)
+		if b.Used() > b.Limit() || int64(d.Held()) != acct.Used() {
+			t.Fatalf("after %d: budget %d of %d, held %d, account %d", i+1, b.Used(), b.Limit(), d.Held(), acct.Used())
+		}
+	}
+	g := d.GivenUp()
+	if len(g) != 20 || g[0].Key.ID != 0 || g[0].Reason != Bounds {
+		t.Fatalf("%d given up, first %+v", len(g), g[0])
+	}
+	if got := d.Shed(1); got == 0 || d.Pending() != 9 {
+		t.Errorf("Shed gave back %d, %d pending", got, d.Pending())
+	}
+	d.End()
+	if b.Used() != 0 {
+		t.Errorf("%d bytes still charged after End", b.Used())
+	}
 }

@@ -1,0 +1,206 @@
+// Package budget is the process's one memory budget for what the
+// pipeline holds across packets: bytes waiting for reassembly, IP
+// fragments, per-connection state, Classic levels being joined, records
+// held while a request waits for its response, the page's data. Every
+// holder charges an Account before it holds and credits it when it lets
+// go; the accounts share one limit.
+//
+// When a charge would pass the limit, the account that asks first gives
+// up its own oldest holdings (its Shed function: the holder reports what
+// it dropped and why, as an expert item), then, if that is not enough,
+// the charge is refused and the holder gives up what it was about to
+// hold, and says so. An account that holds more than its share while
+// another is refused is asked to shed too: at its next charge or Relieve,
+// on its own goroutine, so that no holder's state is touched from
+// another goroutine.
+//
+// Accounting is by the bytes a holder keeps (a buffer's capacity, a
+// connection's fixed cost), never by a size the wire declares.
+package budget
+
+import (
+	"strconv"
+	"sync"
+	"sync/atomic"
+)
+
+// DefaultLimit is the budget of a run: with the runtime, the binary and
+// the records in flight, a peak RSS within 150 MB.
+const DefaultLimit = 64 << 20
+
+// Budget is one limit shared by accounts. It is safe for concurrent use.
+type Budget struct {
+	limit int64
+	used  atomic.Int64
+	peak  atomic.Int64
+
+	mu       sync.Mutex
+	accounts []*Account
+}
+
+// New returns a budget of limit bytes (DefaultLimit if limit <= 0).
+func New(limit int64) *Budget {
+	if limit <= 0 {
+		limit = DefaultLimit
+	}
+	return &Budget{limit: limit}
+}
+
+// Limit is the budget's limit in bytes.
+func (b *Budget) Limit() int64 { return b.limit }
+
+// Used is the bytes charged now; Peak the most charged at once.
+func (b *Budget) Used() int64 { return b.used.Load() }
+func (b *Budget) Peak() int64 { return b.peak.Load() }
+
+// Account opens an account named for what it holds ("reassembly",
+// "fragments", "levels"). shed, called on the goroutine that charges the
+// account, gives up the account's oldest holdings until at least need
+// bytes are credited back or nothing is left, and returns how many it
+// credited; nil sheds nothing.
+func (b *Budget) Account(name string, shed func(need int64) int64) *Account {
+	a := &Account{b: b, name: name, shed: shed}
+	b.mu.Lock()
+	b.accounts = append(b.accounts, a)
+	b.mu.Unlock()
+	return a
+}
+
+// Accounts reports each account's name and the bytes it holds, in the
+// order they were opened.
+func (b *Budget) Accounts() []Usage {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	out := make([]Usage, len(b.accounts))
+	for i, a := range b.accounts {
+		out[i] = Usage{Name: a.name, Used: a.used.Load(), Peak: a.peak.Load(), Refused: a.refused.Load(), Shed: a.shedCount.Load()}
+	}
+	return out
+}
+
+// Usage is an account's state.
+type Usage struct {
+	Name       string
+	Used, Peak int64
+	// Refused counts charges refused; Shed the times the account gave
+	// up holdings to make room.
+	Refused, Shed int64
+}
+
+func (u Usage) String() string {
+	return u.Name + " " + strconv.FormatInt(u.Used, 10) + " bytes (peak " + strconv.FormatInt(u.Peak, 10) + ")"
+}
+
+// Account is one kind of holder's share of the budget. Charge and Credit
+// may be called from one goroutine at a time (the holder's); the
+// budget's totals are shared.
+type Account struct {
+	b         *Budget
+	name      string
+	shed      func(need int64) int64
+	used      atomic.Int64
+	peak      atomic.Int64
+	pressed   atomic.Bool // another account was refused while this one held more than its share
+	refused   atomic.Int64
+	shedCount atomic.Int64
+}
+
+// Name is what the account holds.
+func (a *Account) Name() string { return a.name }
+
+// Used is the bytes the account holds.
+func (a *Account) Used() int64 { return a.used.Load() }
+
+// Charge charges n bytes, giving up the account's oldest holdings first
+// if the budget would pass its limit. It reports false, charging nothing,
+// when that is not enough: the caller must not hold the bytes.
+func (a *Account) Charge(n int64) bool {
+	if n <= 0 {
+		return true
+	}
+	b := a.b
+	if a.pressed.Load() {
+		a.relieve()
+	}
+	for {
+		if over := b.used.Load() + n - b.limit; over > 0 {
+			if a.shed == nil || a.used.Load() == 0 || a.shedOnce(over) == 0 {
+				a.refused.Add(1)
+				b.press(a)
+				return false
+			}
+			continue
+		}
+		u := b.used.Add(n)
+		if u > b.limit {
+			b.used.Add(-n) // another account charged meanwhile: try again
+			continue
+		}
+		raise(&b.peak, u)
+		raise(&a.peak, a.used.Add(n))
+		return true
+	}
+}
+
+// Credit gives n bytes back.
+func (a *Account) Credit(n int64) {
+	if n <= 0 {
+		return
+	}
+	a.used.Add(-n)
+	a.b.used.Add(-n)
+}
+
+// Relieve sheds what the account was asked to (another account was
+// refused while this one held more than its share): holders call it from
+// their housekeeping, on their own goroutine.
+func (a *Account) Relieve() {
+	if a.pressed.Load() {
+		a.relieve()
+	}
+}
+
+func (a *Account) relieve() {
+	a.pressed.Store(false)
+	if share := a.b.share(); a.shed != nil && a.used.Load() > share {
+		a.shedOnce(a.used.Load() - share)
+	}
+}
+
+func (a *Account) shedOnce(need int64) int64 {
+	got := a.shed(need)
+	if got > 0 {
+		a.shedCount.Add(1)
+	}
+	return got
+}
+
+// share is an account's fair share of the limit.
+func (b *Budget) share() int64 {
+	b.mu.Lock()
+	n := int64(len(b.accounts))
+	b.mu.Unlock()
+	return b.limit / max(n, 1)
+}
+
+// press asks the accounts holding more than their share, other than
+// from, to shed at their next charge or Relieve.
+func (b *Budget) press(from *Account) {
+	share := b.share()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, a := range b.accounts {
+		if a != from && a.used.Load() > share {
+			a.pressed.Store(true)
+		}
+	}
+}
+
+func raise(p *atomic.Int64, v int64) {
+	for {
+		old := p.Load()
+		if v <= old || p.CompareAndSwap(old, v) {
+			return
+		}
+	}
+}

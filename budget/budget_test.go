@@ -1,0 +1,111 @@
+package budget
+
+import (
+	"sync"
+	"testing"
+)
+
+// holder is a test holder: items in the order they were charged, the
+// oldest shed first.
+type holder struct {
+	a     *Account
+	items []int64
+	shed  int
+}
+
+func newHolder(b *Budget, name string) *holder {
+	h := &holder{}
+	h.a = b.Account(name, func(need int64) int64 {
+		var got int64
+		for got < need && len(h.items) > 0 {
+			got += h.items[0]
+			h.a.Credit(h.items[0])
+			h.items = h.items[1:]
+			h.shed++
+		}
+		return got
+	})
+	return h
+}
+
+func (h *holder) hold(n int64) bool {
+	if !h.a.Charge(n) {
+		return false
+	}
+	h.items = append(h.items, n)
+	return true
+}
+
+// TestOldestGoesFirst: past the limit, the account that charges gives up
+// its oldest holdings, and the total never passes the limit.
+func TestOldestGoesFirst(t *testing.T) {
+	b := New(1000)
+	h := newHolder(b, "levels")
+	for i := range 25 {
+		if !h.hold(100) {
+			t.Fatalf("charge %d refused", i)
+		}
+		if b.Used() > b.Limit() {
+			t.Fatalf("used %d past the limit", b.Used())
+		}
+	}
+	if h.shed != 15 || len(h.items) != 10 || b.Peak() != 1000 {
+		t.Errorf("shed %d, holding %d, peak %d", h.shed, len(h.items), b.Peak())
+	}
+}
+
+// TestRefusedThenPressed: an account with nothing to shed is refused; the
+// account that holds more than its share sheds at its next charge, and
+// the refused one then gets its room.
+func TestRefusedThenPressed(t *testing.T) {
+	b := New(1000)
+	big := newHolder(b, "reassembly")
+	small := newHolder(b, "fragments")
+	for range 10 {
+		big.hold(100)
+	}
+	if small.hold(100) {
+		t.Fatal("a charge past the limit was accepted")
+	}
+	if u := b.Accounts()[1]; u.Refused != 1 {
+		t.Fatalf("%+v", u)
+	}
+	big.a.Relieve() // its housekeeping
+	if big.a.Used() > b.Limit()/2 {
+		t.Fatalf("the pressed account holds %d, past its share", big.a.Used())
+	}
+	if !small.hold(100) {
+		t.Fatal("refused after the other account shed")
+	}
+}
+
+// TestNeverPastTheLimit: accounts charging and crediting at once on
+// several goroutines never take the total past the limit.
+func TestNeverPastTheLimit(t *testing.T) {
+	b := New(10000)
+	var wg sync.WaitGroup
+	for g := range 4 {
+		h := newHolder(b, string(rune('a'+g)))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 20000 {
+				h.hold(int64(1 + i%300))
+				if i%7 == 0 {
+					h.a.Relieve()
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if b.Peak() > b.Limit() {
+		t.Fatalf("peak %d past the limit %d", b.Peak(), b.Limit())
+	}
+	var sum int64
+	for _, u := range b.Accounts() {
+		sum += u.Used
+	}
+	if sum != b.Used() {
+		t.Fatalf("accounts hold %d, the budget says %d", sum, b.Used())
+	}
+}
