@@ -2,6 +2,7 @@ package render
 
 import (
 	"bufio"
+	"slices"
 	"strconv"
 
 	"github.com/mcdissect/mcdissect/dissect"
@@ -28,14 +29,18 @@ type ekRenderer struct {
 	o     Options
 	buf   []byte
 	clock stampCache
-	// By field ID: occurrences of the field's name in the current record
+	// By field ID: the last node of the field's name in the current record
 	// (for most fields; in seen for keyed ones) and its member's name.
 	fields []ekField
 	g      uint32
 	seen   map[ekName]int32 // keyed names -> index in extra
 	extra  []int32
 	order  []int32 // nodes of the layer, first occurrence of each name
-	key    []byte
+	// next[i]: the next node of node i's name, 0 for none (the root is
+	// never one): each name's occurrences are one linked walk, so a record
+	// of many repeated names costs its nodes, not names × nodes.
+	next []int32
+	key  []byte
 }
 
 func (e *ekRenderer) Begin() error { return nil }
@@ -195,6 +200,7 @@ func (e *ekRenderer) appendLayer(b []byte, p *dissect.PDU, at int) []byte {
 		e.extra = e.extra[:0]
 	}
 	e.order = e.order[:0]
+	e.next = slices.Grow(e.next[:0], len(p.Nodes))[:len(p.Nodes)]
 	for i := at + 1; i < len(p.Nodes); i++ {
 		n := &p.Nodes[i]
 		if at > 0 && n.Parent < int32(at) {
@@ -203,11 +209,14 @@ func (e *ekRenderer) appendLayer(b []byte, p *dissect.PDU, at int) []byte {
 		if !ekShown(n) || layerOf(p, i) != at {
 			continue
 		}
-		c := e.count(n)
-		if *c == 0 {
+		last := e.last(n)
+		if *last == 0 {
 			e.order = append(e.order, int32(i))
+		} else {
+			e.next[*last] = int32(i)
 		}
-		*c++
+		e.next[i] = 0
+		*last = int32(i)
 	}
 	b = append(b, '"')
 	b = appendJSONEscaped(b, root)
@@ -218,22 +227,16 @@ func (e *ekRenderer) appendLayer(b []byte, p *dissect.PDU, at int) []byte {
 			b = append(b, ',')
 		}
 		b = e.appendName(b, rootField, n)
-		if *e.count(n) == 1 {
+		if e.next[i] == 0 {
 			b = e.appendValue(b, n)
 			continue
 		}
 		b = append(b, '[')
-		c := 0
-		for j := int(i); j < len(p.Nodes); j++ {
-			m := &p.Nodes[j]
-			if m.Field != n.Field || m.Key != n.Key || !ekShown(m) {
-				continue
-			}
-			if c > 0 {
+		for j := i; j != 0; j = e.next[j] {
+			if j != i {
 				b = append(b, ',')
 			}
-			c++
-			b = e.appendValue(b, m)
+			b = e.appendValue(b, &p.Nodes[j])
 		}
 		b = append(b, ']')
 	}
@@ -255,10 +258,10 @@ func layerOf(p *dissect.PDU, i int) int {
 
 // ekField is what the renderer keeps of a field.
 type ekField struct {
-	// cnt counts the occurrences of the field's name in the record of
-	// generation gen: stamped so, nothing is cleared per record.
-	gen uint32
-	cnt int32
+	// last is the last node of the field's name so far in the record of
+	// generation gen, 0 for none: stamped so, nothing is cleared per record.
+	gen  uint32
+	last int32
 	// name is the field's member name in the layer of root (the tree's
 	// root field) and its colon, quoted and escaped
 	// ("slp_slp_status_version_name":), made once.
@@ -303,14 +306,14 @@ func (e *ekRenderer) appendName(b []byte, root *dissect.Field, n *dissect.Node) 
 	return append(b, f.name...)
 }
 
-// count is where the occurrences of n's name in the current record are
-// counted.
-func (e *ekRenderer) count(n *dissect.Node) *int32 {
+// last is where the last node of n's name in the current record so far is
+// kept (0: none yet).
+func (e *ekRenderer) last(n *dissect.Node) *int32 {
 	if f := e.field(n); f != nil && n.Key == "" {
 		if f.gen != e.g {
-			f.gen, f.cnt = e.g, 0
+			f.gen, f.last = e.g, 0
 		}
-		return &f.cnt
+		return &f.last
 	}
 	if e.seen == nil {
 		e.seen = map[ekName]int32{}

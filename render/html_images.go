@@ -18,7 +18,7 @@ func (h *htmlRenderer) appendImages(b []byte, proto string, p *dissect.PDU, mask
 	}
 	first := true
 	reg.Pictures(p, func(node int32, uri, caption string) {
-		if node < 0 || int(node) >= len(p.Nodes) || hidden(&h.o, p, int(node), masked) {
+		if node < 0 || int(node) >= len(p.Nodes) || h.hide[node] {
 			return
 		}
 		if first {

@@ -25,8 +25,7 @@ type jsonRenderer struct {
 	fields []jsonField // by field ID
 	clock  stampCache
 	pairs  pairCache
-	// The nodes of the record's experts lie in [elo, ehi].
-	elo, ehi int32
+	exps   expertsByNode
 }
 
 func (j *jsonRenderer) Begin() error { _, err := j.w.WriteString("["); return err }
@@ -161,10 +160,7 @@ type openNode struct {
 // each child opening its parent's "children" array or adding to it.
 func (j *jsonRenderer) appendTree(b []byte, p *dissect.PDU) []byte {
 	open := j.open[:0]
-	j.elo, j.ehi = int32(len(p.Nodes)), -1
-	for k := range p.Experts {
-		j.elo, j.ehi = min(j.elo, p.Experts[k].Node), max(j.ehi, p.Experts[k].Node)
-	}
+	j.exps.index(p)
 	for i := range p.Nodes {
 		par := p.Nodes[i].Parent
 		for len(open) > 0 && open[len(open)-1].i != par {
@@ -262,15 +258,9 @@ func (j *jsonRenderer) appendFields(b []byte, p *dissect.PDU, i int32) []byte {
 	if n.Flags&dissect.FlagMalformed != 0 {
 		b = append(b, ", \"malformed\": true"...)
 	}
-	if i < j.elo || i > j.ehi {
-		return b // no expert item for it
-	}
 	first := true
-	for k := range p.Experts {
+	for _, k := range j.exps.at(int(i)) {
 		e := &p.Experts[k]
-		if e.Node != i {
-			continue
-		}
 		if first {
 			b = append(b, ", \"expert\": ["...)
 			first = false

@@ -15,7 +15,8 @@ type textRenderer struct {
 	w      *bufio.Writer
 	o      Options
 	line   []byte
-	depth  []int  // scratch for appendTree
+	depth  []int // scratch for appendTree
+	exps   expertsByNode
 	leaves []bool // and for appendHexDump
 	pairs  pairCache
 	heads  lineHeads
@@ -130,12 +131,7 @@ func (t *textRenderer) appendTree(dst []byte, r *record.Record) []byte {
 		t.gen = 1
 	}
 	shown := t.treeShown(r)
-	// The nodes experts are under lie in [elo, ehi]: most lines need no
-	// look through the experts.
-	elo, ehi := int32(len(p.Nodes)), int32(-1)
-	for k := range p.Experts {
-		elo, ehi = min(elo, p.Experts[k].Node), max(ehi, p.Experts[k].Node)
-	}
+	t.exps.index(p)
 	for i := range p.Nodes {
 		n := &p.Nodes[i]
 		d := 0
@@ -156,21 +152,17 @@ func (t *textRenderer) appendTree(dst []byte, r *record.Record) []byte {
 		if t.o.Explain {
 			dst = t.appendExplain(dst, p, n, d+1)
 		}
-		if int32(i) < elo || int32(i) > ehi {
-			continue
-		}
-		for k := range p.Experts {
-			if e := &p.Experts[k]; int(e.Node) == i {
-				dst = appendIndent(dst, d+1)
-				if t.o.Colour {
-					dst = append(dst, sgrSeverity(e.Info.Severity)...)
-					dst = AppendExpert(dst, e)
-					dst = append(dst, sgrReset...)
-				} else {
-					dst = AppendExpert(dst, e)
-				}
-				dst = append(dst, '\n')
+		for _, k := range t.exps.at(i) {
+			e := &p.Experts[k]
+			dst = appendIndent(dst, d+1)
+			if t.o.Colour {
+				dst = append(dst, sgrSeverity(e.Info.Severity)...)
+				dst = AppendExpert(dst, e)
+				dst = append(dst, sgrReset...)
+			} else {
+				dst = AppendExpert(dst, e)
 			}
+			dst = append(dst, '\n')
 		}
 	}
 	return dst
