@@ -25,7 +25,11 @@
 //     h.DecodeCut for a message cut short whose length the framer knew
 //     (a Content-Length body). A request whose head is cut short has no
 //     known length: the pipeline keeps it as undissected bytes (masked
-//     whole by --redact).
+//     whole by --redact). Parameters are read however many there are; a
+//     chunked form body is de-chunked first (its parameters are generated
+//     nodes under classic.heartbeat.dechunked, as a pair may lie in two
+//     chunks). After a gap, or without the SYN, framing resumes at a
+//     heartbeat request line or a response's status line (Frame).
 //
 // Framing: a packet's length follows from its ID and direction (0x00 and
 // 0x08 differ by direction; 0x00 is 130 bytes for protocol 5 and older),

@@ -105,6 +105,8 @@ var explanations = map[string]string{
 	"classic.heartbeat.status":        "The HTTP status code of the list's answer: 200 when the heartbeat was accepted, an error code when refused.",
 	"classic.heartbeat.play_url":      "The URL the list gave the server, the address players used to join it through the list's website.",
 	"classic.heartbeat.chunk_framing": "The size lines of HTTP chunked transfer encoding, which split the body into pieces each preceded by its length in hex. They are framing, not part of the answer.",
+	"classic.heartbeat.chunk_data":    "One piece of a chunked body, as many bytes as its size line said. The pieces joined are the body; a parameter (the salt too) may be split between two of them.",
+	"classic.heartbeat.dechunked":     "The chunked body's pieces joined, without their size lines: the form parameters are read from it, and are shown under it as generated items, since their bytes may lie in several pieces.",
 	"classic.heartbeat.eol":           "The CR LF (0D 0A) that ends an HTTP line. An empty line, CR LF alone, ends the headers.",
 	"classic.heartbeat.separator":     "A character that separates the parts of the request line: a space, ? before the parameters, & between them.",
 	"classic.heartbeat.http_version":  "The HTTP version of the heartbeat request, such as HTTP/1.1; very old servers send no version at all (HTTP/0.9 style).",

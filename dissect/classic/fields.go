@@ -96,6 +96,8 @@ var (
 	FieldHBCode      = Registry.Uint("classic.heartbeat.status", "Status code", dissect.BaseDec, nil)
 	FieldHBPlayURL   = Registry.Str("classic.heartbeat.play_url", "Play URL")
 	FieldHBTransfer  = Registry.Bytes("classic.heartbeat.chunk_framing", "Chunked transfer framing")
+	FieldHBChunk     = Registry.Bytes("classic.heartbeat.chunk_data", "Chunk data")
+	FieldHBDechunked = Registry.Str("classic.heartbeat.dechunked", "De-chunked body")
 	FieldHBEOL       = Registry.Bytes("classic.heartbeat.eol", "Line end")
 	FieldHBSeparator = Registry.Str("classic.heartbeat.separator", "Separator")
 	FieldHTTPVersion = Registry.Str("classic.heartbeat.http_version", "HTTP version")

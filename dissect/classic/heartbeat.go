@@ -620,9 +620,13 @@ func (h *Heartbeat) decodeRequest(c *dissect.Cursor, p *dissect.PDU, data []byte
 			if bn > 0 {
 				p.Nodes[bn].Value = dissect.B(body)
 			}
-			params = h.params(c, p, bytes.TrimRight(body, "\r\n"), params)
-			if r := c.Remaining(); r > 0 && c.Off() < len(data) {
-				c.Take(FieldHBEOL, r)
+			if _, chunked, _ := bodyFraming(data[:off]); chunked {
+				params = h.chunkedParams(c, p, bn, body, params)
+			} else {
+				params = h.params(c, p, bytes.TrimRight(body, "\r\n"), params)
+				if r := c.Remaining(); r > 0 && c.Off() < len(data) {
+					c.Take(FieldHBEOL, r)
+				}
 			}
 			c.Close()
 		}
@@ -657,7 +661,7 @@ func (h *Heartbeat) decodeRequest(c *dissect.Cursor, p *dissect.PDU, data []byte
 	if salt != "" {
 		// The line (or form body) holding the salt is a secret as a whole.
 		for i := range p.Nodes {
-			if n := &p.Nodes[i]; (n.Field == FieldHBLine || n.Field == FieldHBBody) && bytes.Contains(n.Value.B, []byte(salt)) {
+			if n := &p.Nodes[i]; (n.Field == FieldHBLine || n.Field == FieldHBBody || n.Field == FieldHBDechunked) && bytes.Contains(n.Value.B, []byte(salt)) {
 				n.Flags |= dissect.FlagSensitive
 			}
 		}
@@ -673,6 +677,7 @@ func (h *Heartbeat) decodeRequest(c *dissect.Cursor, p *dissect.PDU, data []byte
 	for _, pr := range params {
 		if pr.key == "name" {
 			p.Info += " " + strconv.Quote(pr.val)
+			break // the first: a name per parameter would make Info grow with their square
 		}
 	}
 	if port != "" {
@@ -686,6 +691,7 @@ func (h *Heartbeat) decodeRequest(c *dissect.Cursor, p *dissect.PDU, data []byte
 type param struct {
 	key, val string
 	cut      bool // the capture ends inside it
+	at, n    int  // where its pair lies in the text it was read from
 }
 
 var paramFields = map[string]*dissect.Field{
@@ -700,49 +706,152 @@ var paramMeaning = map[string]string{
 	"software": "server software", "web": "accepts ClassiCube web clients",
 }
 
-// params dissects a query string (or form body) of key=value pairs.
+// params dissects a query string (or form body) of key=value pairs, as
+// many as there are: each pair is at least one byte and a separator of
+// the message's bytes, which the framer bounds (MaxHTTPHeader,
+// MaxHTTPBody), so nothing grows but with bytes that exist.
 func (h *Heartbeat) params(c *dissect.Cursor, p *dissect.PDU, q []byte, out []param) []param {
+	return h.paramsOf(c, p, q, -1, false, out)
+}
+
+// paramsOf is params on the wire (gen < 0: each pair is the cursor's next
+// bytes) or, under the generated node gen, on text the message holds only
+// in pieces (a de-chunked body): each pair a generated node. cutEnd says
+// that text ends where the capture cut the message: its last pair may lack
+// the rest of its value.
+func (h *Heartbeat) paramsOf(c *dissect.Cursor, p *dissect.PDU, q []byte, gen int32, cutEnd bool, out []param) []param {
+	at := 0
 	for len(q) > 0 {
 		pair, rest, more := bytes.Cut(q, []byte("&"))
 		k, v, _ := bytes.Cut(pair, []byte("="))
 		key, _ := urlDecode(k)
 		val, ok := urlDecode(v)
 		f, known := paramFields[key]
+		if !known {
+			f = FieldHBParam
+		}
 		// In a cut message, a pair that runs to the end may lack the rest of its value.
-		open := c.P.Cut() && !c.Failed() && len(pair) == c.Remaining()
+		var open bool
 		var i int32
-		if known {
+		var where string
+		if gen < 0 {
+			open = c.P.Cut() && !c.Failed() && len(pair) == c.Remaining()
 			i = putHB(c, f, len(pair), dissect.S(val))
-		} else {
-			i = putHB(c, FieldHBParam, len(pair), dissect.S(val))
-			if i > 0 { // 0: a Lite PDU's root, which keeps its own name
-				p.Nodes[i].Key = sanitizeKey(key)
+			if i > 0 {
+				where = " at offset " + strconv.Itoa(int(p.Nodes[i].Offset))
 			}
+		} else {
+			open = cutEnd && !more
+			i = p.AddGenerated(gen, f, dissect.S(val), "")
+			where = " at offset " + strconv.Itoa(at) + " of the de-chunked body"
 		}
 		if i > 0 {
+			if !known {
+				p.Nodes[i].Key = sanitizeKey(key) // 0: a Lite PDU's root, which keeps its own name
+			}
 			t := strconv.Quote(val)
 			if mn := paramMeaning[key]; mn != "" {
 				t += ": " + mn
 			}
 			p.Nodes[i].Text = t
 			if !ok {
-				c.Expert(i, ExpertHBEncoding, "classic.heartbeat."+key+" at offset "+strconv.Itoa(int(p.Nodes[i].Offset))+": a %-escape is not two hex digits")
+				c.Expert(i, ExpertHBEncoding, "classic.heartbeat."+key+where+": a %-escape is not two hex digits")
 			}
 			if key == "salt" {
 				p.Nodes[i].Flags |= dissect.FlagSensitive
-				c.Expert(i, ExpertSaltExposed, "classic.heartbeat.salt at offset "+strconv.Itoa(int(p.Nodes[i].Offset))+": the salt crossed the network in clear text; anyone holding it can make valid keys for any name")
+				c.Expert(i, ExpertSaltExposed, "classic.heartbeat.salt"+where+": the salt crossed the network in clear text; anyone holding it can make valid keys for any name")
 				if !base62(val) && !open {
 					c.Expert(i, ExpertHBSalt, "classic.heartbeat.salt: "+strconv.Itoa(len(val))+" characters, expected 16 base-62 characters")
 				}
 			}
 		}
-		out = append(out, param{key, val, open})
-		if more {
+		out = append(out, param{key, val, open, at, len(pair)})
+		if more && gen < 0 {
 			c.Field(FieldHBSeparator, 1, dissect.S("&"))
 		}
+		at += len(pair) + 1
 		q = rest
-		if len(out) > 256 {
+	}
+	return out
+}
+
+// chunkedParams dissects a chunked form body (Transfer-Encoding: chunked):
+// its size lines, pieces and line ends on the wire, then the pieces joined
+// as a generated de-chunked body under bn, the body's node, with the
+// parameters read from it as generated nodes under that (a pair, the salt
+// too, may be split between two pieces). Each piece holding a byte of a
+// salt is a secret as a whole. A body cut short is de-chunked as far as it
+// goes; its last pair may lack the rest of its value (and a salt cut so is
+// not learned).
+func (h *Heartbeat) chunkedParams(c *dissect.Cursor, p *dissect.PDU, bn int32, body []byte, out []param) []param {
+	type piece struct {
+		node  int32
+		at, n int // in the de-chunked body
+	}
+	var joined []byte
+	var pieces []piece
+	complete := false
+	off := 0
+	for off < len(body) && !c.Failed() {
+		l, e := lineAt(body, off)
+		size := bytes.TrimSpace(l)
+		if i := bytes.IndexByte(size, ';'); i >= 0 {
+			size = size[:i]
+		}
+		n, err := strconv.ParseUint(string(size), 16, 32)
+		if e == 0 {
+			putHB(c, FieldHBTransfer, len(l), dissect.B(l))
 			break
+		}
+		ti := c.Field(FieldHBTransfer, len(l)+e, dissect.B(l))
+		off += len(l) + e
+		if err != nil || n > MaxHTTPBody {
+			c.Malformed(ti, dissect.ExpertMalformed, "classic.heartbeat.chunk_framing at offset "+strconv.Itoa(int(p.Nodes[max(ti, 0)].Offset))+": not a chunk size in hex")
+			break
+		}
+		if n == 0 {
+			// The last chunk: trailer lines until an empty one.
+			for off < len(body) {
+				l, e := lineAt(body, off)
+				if len(l) == 0 && e > 0 {
+					c.Take(FieldHBEOL, e)
+					off += e
+					complete = true
+					break
+				}
+				lineHB(c, FieldHBHeader, l, e)
+				off += len(l) + e
+			}
+			break
+		}
+		k := min(int(n), len(body)-off)
+		di := putHB(c, FieldHBChunk, k, dissect.B(body[off:off+k]))
+		pieces = append(pieces, piece{di, len(joined), k})
+		joined = append(joined, body[off:off+k]...)
+		off += k
+		if k < int(n) {
+			break
+		}
+		if _, e := lineAt(body, off); e > 0 && (body[off] == '\n' || body[off] == '\r') {
+			c.Take(FieldHBEOL, e)
+			off += e
+		}
+	}
+	if r := c.Remaining(); r > 0 && !c.Failed() {
+		putHB(c, FieldHBTransfer, r, dissect.B(body[len(body)-r:]))
+	}
+	dn := p.AddGenerated(bn, FieldHBDechunked, dissect.B(joined), "")
+	from := len(out)
+	out = h.paramsOf(c, p, bytes.TrimRight(joined, "\r\n"), dn, !complete, out)
+	for _, pr := range out[from:] {
+		if pr.key != "salt" {
+			continue
+		}
+		for _, pc := range pieces {
+			if pc.node > 0 && pc.at < pr.at+pr.n && pr.at < pc.at+pc.n {
+				p.Nodes[pc.node].Flags |= dissect.FlagSensitive
+				p.Nodes[bn].Flags |= dissect.FlagSensitive
+			}
 		}
 	}
 	return out

@@ -2,6 +2,7 @@ package classic
 
 import (
 	"bytes"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -115,4 +116,131 @@ func TestHeartbeatAfterGap(t *testing.T) {
 	if f := h.FrameAtEnd(dissect.DirS2C, []byte("http://x/play")); f.Status != dissect.FrameOK || f.Len != 13 {
 		t.Errorf("HTTP/0.9 response at the end: %+v", f)
 	}
+}
+
+// hbRequest decodes one heartbeat request from 192.0.2.7 into a fresh
+// session, as a whole PDU (wire == len) or cut at len(data) of wire bytes,
+// and returns the PDU and the salt the session learned for port 25565.
+func hbRequest(t *testing.T, data string, wire int) (*dissect.PDU, string) {
+	t.Helper()
+	sess := NewSession()
+	var p dissect.PDU
+	NewHeartbeat(sess).DecodeCut(&p, []byte(data), wire, dissect.Meta{Dir: dissect.DirC2S, Client: "192.0.2.7:5000", Frame: 4})
+	if err := dissect.Check(&p); err != nil {
+		t.Fatalf("%v\n%s", err, dumpTree(&p))
+	}
+	salt, _, _ := sess.SaltFor("192.0.2.7:25565")
+	return &p, salt
+}
+
+// hbQuery is a heartbeat's parameters with n others before the salt.
+func hbQuery(n int) string {
+	var b strings.Builder
+	b.WriteString("port=25565&max=8&name=x&public=True&version=7")
+	for k := range n {
+		b.WriteString("&p" + strconv.Itoa(k) + "=1")
+	}
+	return b.String() + "&salt=abcdefghijklmnop&users=0"
+}
+
+// TestHeartbeatManyParams: the salt after hundreds of parameters, in a
+// query string and in a form body, is learned and is a secret.
+func TestHeartbeatManyParams(t *testing.T) {
+	for _, n := range []int{0, 255, 256, 300, 2000} {
+		q := hbQuery(n)
+		for _, tc := range []struct{ name, req string }{
+			{"get", "GET /heartbeat.jsp?" + q + " HTTP/1.1\r\nHost: x\r\n\r\n"},
+			{"post", "POST /heartbeat.jsp HTTP/1.1\r\nContent-Length: " + strconv.Itoa(len(q)) + "\r\n\r\n" + q},
+		} {
+			t.Run(tc.name+"/"+strconv.Itoa(n), func(t *testing.T) {
+				p, salt := hbRequest(t, tc.req, len(tc.req))
+				if salt != "abcdefghijklmnop" {
+					t.Errorf("salt learned %q", salt)
+				}
+				si := p.Find("classic.heartbeat.salt")
+				if si < 0 || p.Nodes[si].Flags&dissect.FlagSensitive == 0 || !strings.Contains(p.Info, "salt exposed") {
+					t.Errorf("salt not found or not a secret: info %q", p.Info)
+				}
+				if strings.Count(p.Info, `"x"`) != 1 {
+					t.Errorf("info %q", p.Info)
+				}
+			})
+		}
+	}
+}
+
+// chunkedPost is a POST whose form body q is sent in chunks cut at cuts.
+func chunkedPost(q string, cuts ...int) string {
+	var b strings.Builder
+	b.WriteString("POST /heartbeat.jsp HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n")
+	prev := 0
+	for _, c := range append(cuts, len(q)) {
+		b.WriteString(strconv.FormatInt(int64(c-prev), 16) + "\r\n" + q[prev:c] + "\r\n")
+		prev = c
+	}
+	return b.String() + "0\r\n\r\n"
+}
+
+// TestHeartbeatChunked: a chunked form body is read de-chunked, wherever a
+// chunk boundary falls (inside the salt's value, inside "salt=", between
+// pairs): the salt learned is the salt, every piece holding a byte of it
+// is a secret, and a body cut short teaches no salt.
+func TestHeartbeatChunked(t *testing.T) {
+	q := hbQuery(0)
+	at := strings.Index(q, "salt=")
+	for _, tc := range []struct {
+		name string
+		cuts []int
+	}{
+		{"one chunk", nil},
+		{"inside the value", []int{at + 5 + 5}},
+		{"inside salt=", []int{at + 2}},
+		{"between pairs", []int{at}},
+		{"byte by byte", func() []int {
+			var c []int
+			for i := 1; i < len(q); i++ {
+				c = append(c, i)
+			}
+			return c
+		}()},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			req := chunkedPost(q, tc.cuts...)
+			p, salt := hbRequest(t, req, len(req))
+			if salt != "abcdefghijklmnop" {
+				t.Fatalf("salt learned %q\n%s", salt, dumpTree(p))
+			}
+			for _, name := range []string{"classic.heartbeat.salt", "classic.heartbeat.dechunked", "classic.heartbeat.body"} {
+				if i := p.Find(name); i < 0 || p.Nodes[i].Flags&dissect.FlagSensitive == 0 {
+					t.Errorf("%s missing or not a secret\n%s", name, dumpTree(p))
+				}
+			}
+			// Masked at the byte range, no byte of the salt is left.
+			p.Redact()
+			if rest := bytesOfSalt(p.Data); rest != "" {
+				t.Errorf("after Redact the data still holds %q of the salt", rest)
+			}
+			// Cut inside the salt: decoded as far as it goes, nothing learned.
+			cut := strings.Index(req, "mnop")
+			if tc.cuts == nil || len(tc.cuts) > 1 {
+				return
+			}
+			if _, salt := hbRequest(t, req[:cut], len(req)); salt != "" {
+				t.Errorf("a salt cut short was learned: %q", salt)
+			}
+		})
+	}
+}
+
+// bytesOfSalt is the salt "abcdefghijklmnop" of hbQuery as it shows in
+// b, chunk framing between its bytes taken out ("" when no run of four of
+// its bytes is left).
+func bytesOfSalt(b []byte) string {
+	const salt = "abcdefghijklmnop"
+	for i := 0; i+4 <= len(salt); i++ {
+		if bytes.Contains(b, []byte(salt[i:i+4])) {
+			return salt[i : i+4]
+		}
+	}
+	return ""
 }
