@@ -556,6 +556,36 @@ func TestGzipBomb(t *testing.T) {
 	}
 }
 
+// TestLargestLevel: a 1024×64×1024 level (MaxBlocks and its 4-byte count)
+// is a level, counted and exported, not a bomb; one block more is a bomb.
+func TestLargestLevel(t *testing.T) {
+	if testing.Short() {
+		t.Skip("inflates 64 MiB levels")
+	}
+	blocks := make([]byte, MaxBlocks)
+	for i := range blocks[:MaxBlocks/2] {
+		blocks[i] = 1 // stone below, air above
+	}
+	z := gzipLevel(blocks)
+	for _, export := range []bool{false, true} {
+		p := decodeLevelExport(t, NewConn(nil), z, 1024, 64, 1024, export)
+		if hasExpert(p, ExpertLevelBomb) || p.MaxSeverity() >= dissect.SevWarn {
+			t.Fatalf("export %v: the largest level is not accepted\n%s", export, dumpTree(p))
+		}
+		if i := p.Find("classic.level.block_count"); i < 0 || p.Nodes[i].Value.N != MaxBlocks {
+			t.Errorf("export %v: block count\n%s", export, dumpTree(p))
+		}
+		if export && (len(p.Objects) == 0 || p.Objects[0].Name != "level-999.bin" || len(p.Objects[0].Data) != MaxBlocks) {
+			t.Errorf("export: %d objects", len(p.Objects))
+		}
+	}
+	// A block more than the largest level, announced as such: a bomb.
+	z = gzipLevel(append(blocks, 0))
+	if p := decodeLevelExport(t, NewConn(nil), z, 1024, 64, 1024, false); !hasExpert(p, ExpertLevelBomb) {
+		t.Errorf("a block past MaxInflated is not a bomb\n%s", dumpTree(p))
+	}
+}
+
 func TestLevelBroken(t *testing.T) {
 	z := gzipLevel(make([]byte, 4096))
 	p := decodeLevel(t, NewConn(nil), z[:len(z)-9], 16, 16, 16)

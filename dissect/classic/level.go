@@ -20,9 +20,10 @@ import (
 // whichever is less; a stream that would inflate further is a bomb and is
 // reported, not obeyed.
 const (
-	MaxCompressed  = 16 << 20 // joined compressed bytes of one level (≈ 16 000 chunks)
-	MaxInflated    = 64 << 20 // inflated bytes of one level array
-	maxFramesShown = 64       // chunk frames listed in the finalize tree
+	MaxCompressed  = 16 << 20         // joined compressed bytes of one level (≈ 16 000 chunks)
+	MaxBlocks      = 1024 * 64 * 1024 // blocks of the largest level inflated: 64 MiB
+	MaxInflated    = MaxBlocks + 4    // inflated bytes of one level array: the blocks and the 4-byte count before them
+	maxFramesShown = 64               // chunk frames listed in the finalize tree
 )
 
 // level is the level being sent on a connection.
@@ -558,10 +559,20 @@ func putLevelBuf(b []byte) {
 // stream really inflates to, never with what the wire declares.
 //
 // With reuse, the caller gives out back with putLevelBuf once it is done
-// with it; otherwise out is the caller's to keep (an exported object).
+// with it; otherwise out is the caller's to keep (an exported object), and
+// a stream that inflates whole is made at its size: inflated twice, first
+// through a small buffer to count its bytes. Grown as it inflated, a 64
+// MiB level cost 320 MB of allocations and a peak of two copies (the last
+// one and the one it grew into, 64 and 80 MB) where it now costs one.
 func inflate(src []byte, raw bool, limit, expect int, reuse bool) (out []byte, bomb bool, trailing int, err error) {
 	in := inflaters.Get().(*inflater)
 	defer inflaters.Put(in)
+	if !reuse {
+		if n, bomb, _, err := in.stream(src, raw, limit, func([]byte, int) {}); !bomb && err == nil {
+			// One byte more than the stream holds, for its end to be read.
+			return in.std(src, raw, limit, make([]byte, 0, n+1))
+		}
+	}
 	n := min(limit+1, max(min(expect+1, levelBufStart), 4<<10))
 	return in.std(src, raw, limit, getLevelBuf(n))
 }

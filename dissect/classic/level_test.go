@@ -1,11 +1,11 @@
 package classic
 
 import (
-	"runtime"
-
 	"bytes"
-	"github.com/mcdissect/mcdissect/dissect"
+	"runtime"
 	"testing"
+
+	"github.com/mcdissect/mcdissect/dissect"
 )
 
 func TestCount8(t *testing.T) {
@@ -208,5 +208,23 @@ func TestLevelMap(t *testing.T) {
 	}
 	if shade(blockColor(1), 2, 3) == shade(blockColor(1), 0, 3) {
 		t.Error("height does not shade")
+	}
+}
+
+// TestExportedLevelMadeAtItsSize: a level kept for export is made once, at
+// its size, whatever it grows to: grown as it inflated, 16 MiB of blocks
+// cost 80 MB of allocations (and two copies at the peak).
+func TestExportedLevelMadeAtItsSize(t *testing.T) {
+	const size = 16 << 20
+	z := gzipLevel(make([]byte, size))
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	out, bomb, _, err := inflate(z, false, MaxInflated, 64, false)
+	runtime.ReadMemStats(&after)
+	if err != nil || bomb || len(out) != size+4 {
+		t.Fatalf("%d bytes, %v, bomb %v", len(out), err, bomb)
+	}
+	if got := after.TotalAlloc - before.TotalAlloc; got > size*5/4 {
+		t.Errorf("inflating %d bytes allocated %d", size+4, got)
 	}
 }
