@@ -78,6 +78,12 @@ type tcpConn struct {
 	// few (detectPair); waitLen 0 when none or too many.
 	wait    [maxPairBytes]byte
 	waitLen uint8
+	// gaveUp: a side whose mid-stream bytes proved no protocol within
+	// maxDetectBytes; its bytes are skipped while the other side may still
+	// decide (midStream). guessed: both sides gave up, and the port's
+	// first protocol was named without proof: neither side is framed.
+	gaveUp  [2]bool
+	guessed bool
 }
 
 func (t *tcpState) factory(c *reassembly.ConnInfo) reassembly.ConnHandler {
@@ -165,6 +171,10 @@ func ddir(d reassembly.Dir) dissect.Dir {
 func (h *tcpConn) Frame(dir reassembly.Dir, buf []byte, afterGap bool) reassembly.FrameResult {
 	if h.ignore {
 		return reassembly.Lost()
+	}
+	if h.guessed && h.gaveUp[dir] && afterGap {
+		h.reason[dir] = "capture starts mid-stream: no " + h.proto.Name + " PDU boundary found"
+		return reassembly.Lost() // named without proof (midStream): not framed
 	}
 	if h.proto == nil {
 		// Once this direction's bytes decide the protocol, the other
@@ -414,9 +424,15 @@ func (h *tcpConn) detectServer(buf []byte) bool {
 // the protocol's (heuristics), it must reach two PDUs in a row. The
 // server's first bytes may decide too (detectServer). Until one proves
 // itself, the bytes wait, up to maxDetectBytes, for the other direction
-// to decide; then they are reported as undissected bytes of the port's
-// first protocol, or ignored on a port that is none of ours.
+// to decide; then, on a port of ours, this side's bytes are skipped and no
+// longer tried while the other side may still decide (its framer then
+// resyncs this side), and once both sides gave up they are reported as
+// undissected bytes of the port's first protocol; on a port that is none
+// of ours they are ignored.
 func (h *tcpConn) midStream(dir reassembly.Dir, buf []byte) reassembly.FrameResult {
+	if h.gaveUp[dir] {
+		return reassembly.Skip(len(buf))
+	}
 	need := false
 	var first *protocols.Protocol
 	for _, c := range h.cands {
@@ -461,7 +477,19 @@ func (h *tcpConn) midStream(dir reassembly.Dir, buf []byte) reassembly.FrameResu
 		h.undefer()
 		return reassembly.Lost()
 	}
+	if !h.gaveUp[1-dir] {
+		// No protocol proved itself within the wait: this side's bytes
+		// are skipped, no longer tried (a weak proof found in a long run
+		// of bytes, encrypted play traffic, say, would be false), and the
+		// other side may still decide; this side's framer then resyncs
+		// (SLP: a status response picked up mid-way and longer than the
+		// wait, then the pong of a ping the client sends).
+		h.gaveUp[dir] = true
+		h.reason[dir] = "capture starts mid-stream: no PDU boundary found"
+		return reassembly.Skip(len(buf))
+	}
 	h.setProto(first)
+	h.guessed = true
 	h.reason[dir] = "capture starts mid-stream: no " + first.Name + " PDU boundary found"
 	return reassembly.Lost()
 }
