@@ -292,8 +292,10 @@ func AppendQuoted(dst []byte, s string) []byte {
 }
 
 // AppendSafe appends s with every byte that could act on a terminal
-// escaped: C0 and C1 control characters, DEL, invalid UTF-8 and Unicode
-// format characters (bidirectional overrides) become \xNN or \u{NNNN}.
+// escaped: C0 and C1 control characters, DEL, invalid UTF-8, the line and
+// paragraph separators U+2028 and U+2029 (line ends to a terminal, to
+// JavaScript and to line-based tools) and Unicode format characters
+// (bidirectional overrides) become \xNN or \u{NNNN}.
 func AppendSafe(dst []byte, s string) []byte { return appendEscaped(dst, s, false) }
 
 // PlainPrefix returns the length of the run of plain ASCII (0x20 to 0x7e,
@@ -421,7 +423,7 @@ func appendEscaped(dst []byte, s string, quoted bool) []byte {
 			dst = append(dst, s[start:i]...)
 			dst = append(dst, '\\', 'x')
 			dst = appendHexByte(dst, c)
-		case r < 0xa0 || r == 0xfffd || IsFormat(r): // C1 controls and the rest
+		case r < 0xa0 || r == 0xfffd || r == 0x2028 || r == 0x2029 || IsFormat(r): // C1 controls and the rest
 			dst = append(dst, s[start:i]...)
 			dst = append(dst, `\u{`...)
 			dst = strconv.AppendUint(dst, uint64(r), 16)

@@ -36,6 +36,7 @@ func TestAppendValue(t *testing.T) {
 		{Node{Field: hd, Length: 2, Value: U(36120)}, "0x8d18 (36120)"},
 		{Node{Field: str, Value: B([]byte("§fmsh\x1b[2J\x00"))}, `"§fmsh\x1b[2J\x00"`},
 		{Node{Field: str, Value: S("a\"b\\c\u202e")}, `"a\"b\\c\u{202e}"`},
+		{Node{Field: str, Value: S("line\u2028para\u2029end")}, `"line\u{2028}para\u{2029}end"`},
 		{Node{Field: str, Value: B([]byte{0xff, 'a'})}, `"\xffa"`},
 		{Node{Field: byt, Value: B([]byte{0xfe, 0xfd})}, "fefd"},
 		{Node{Field: byt, Value: B(make([]byte, 40))}, "0000000000000000000000000000000000000000000000000000000000000000…"},
@@ -89,7 +90,7 @@ func escapedRef(dst []byte, s string, quoted bool) []byte {
 		case r < 0x20 || r == 0x7f:
 			dst = append(dst, `\x`...)
 			dst = appendHexByte(dst, byte(r))
-		case r >= 0x80 && r < 0xa0 || unicode.Is(unicode.Cf, r) || r == 0xfffd:
+		case r >= 0x80 && r < 0xa0 || unicode.Is(unicode.Cf, r) || r == 0xfffd || unicode.In(r, unicode.Zl, unicode.Zp):
 			dst = append(dst, `\u{`...)
 			dst = strconv.AppendUint(dst, uint64(r), 16)
 			dst = append(dst, '}')
@@ -129,7 +130,7 @@ func TestEscapedEveryRune(t *testing.T) {
 func TestEscapedRandom(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	alphabet := []string{"a", "Z", " ", "~", "\"", "\\", "\x00", "\x1b", "\x7f", "\n", "\t", "\r", "\x80", "\xc3", "\xa9", "\xff",
-		"é", "Δ", "÷", "°", "−", "\u202e", "\u00ad", "\ufffd", "\U000e0001", "😀", "\u0085"}
+		"é", "Δ", "÷", "°", "−", "\u202e", "\u00ad", "\ufffd", "\U000e0001", "😀", "\u0085", "\u2028", "\u2029"}
 	for range 20000 {
 		var b strings.Builder
 		for range rng.IntN(40) {
