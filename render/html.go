@@ -8,7 +8,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -64,9 +63,7 @@ type htmlRenderer struct {
 	expIdx map[*dissect.ExpertInfo]int
 	buf    []byte
 	show   []byte
-	hide   []bool // by node: its value does not show (hideNodes)
-	under  []bool // and scratch for it
-	union  [][2]int
+	hider  hider // which nodes' values do not show (--redact)
 }
 
 func newHTML(w *bufio.Writer, o Options) *htmlRenderer {
@@ -320,7 +317,7 @@ func (h *htmlRenderer) appendRecord(b []byte, r *record.Record) []byte {
 	}
 	data := p.Data
 	masked := h.maskedRanges(p)
-	h.hideNodes(p, masked)
+	h.hider.index(&h.o, p, masked)
 	if len(masked) > 0 {
 		data = append([]byte(nil), data...)
 		b = append(b, ",\"mask\":["...)
@@ -367,7 +364,7 @@ func (h *htmlRenderer) appendRecord(b []byte, r *record.Record) []byte {
 	b = h.appendImages(b, r.Proto, p, masked)
 	first := true
 	for i := range p.Nodes {
-		if h.hide[i] {
+		if h.hider.hide[i] {
 			continue
 		}
 		s := nodeExplanation(p, i)
@@ -409,71 +406,9 @@ func maskedRanges(o *Options, p *dissect.PDU) [][2]int {
 	return out
 }
 
-// hideNodes sets h.hide[i] for each node whose value must not show: a
-// secret, a node under a secret, a node whose bytes lie inside a secret's
-// (a child showing it again), or text or bytes that overlap a secret's (a
-// line holding it). One pass over the nodes, each looked up in the masked
-// ranges merged and sorted: a scan of every range per node made a page of a
-// heartbeat with thousands of secret parameters quadratic. Without
-// --redact, nothing is hidden.
-func (h *htmlRenderer) hideNodes(p *dissect.PDU, masked [][2]int) {
-	n := len(p.Nodes)
-	h.hide = slices.Grow(h.hide[:0], n)[:n]
-	clear(h.hide)
-	if !h.o.Redact {
-		return
-	}
-	// The union of the masked ranges, as sorted disjoint [lo, hi).
-	u := h.union[:0]
-	for _, m := range masked {
-		u = append(u, [2]int{m[0], m[0] + m[1]})
-	}
-	slices.SortFunc(u, func(a, b [2]int) int { return a[0] - b[0] })
-	k := 0
-	for _, r := range u {
-		if k > 0 && r[0] <= u[k-1][1] {
-			u[k-1][1] = max(u[k-1][1], r[1])
-			continue
-		}
-		u[k] = r
-		k++
-	}
-	u = u[:k]
-	h.union = u
-	under := slices.Grow(h.under[:0], n)[:n] // a secret or under one
-	h.under = under
-	for i := range p.Nodes {
-		nd := &p.Nodes[i]
-		under[i] = redacted(&h.o, nd) || nd.Parent >= 0 && int(nd.Parent) < i && under[nd.Parent]
-		if under[i] {
-			h.hide[i] = true
-			continue
-		}
-		if nd.Length <= 0 {
-			continue
-		}
-		lo, hi := int(nd.Offset), int(nd.Offset+nd.Length)
-		// The first range that ends after lo: the only one that may hold
-		// the node, and the first that may overlap it.
-		j, _ := slices.BinarySearchFunc(u, lo, func(r [2]int, lo int) int {
-			if r[1] <= lo {
-				return -1
-			}
-			return 1
-		})
-		if j == len(u) {
-			continue
-		}
-		text := nd.Field.Type == dissect.FTString || nd.Field.Type == dissect.FTBytes
-		if lo >= u[j][0] && hi <= u[j][1] || text && u[j][0] < hi {
-			h.hide[i] = true
-		}
-	}
-}
-
 func (h *htmlRenderer) appendNode(b []byte, p *dissect.PDU, i int, masked [][2]int) []byte {
 	n := &p.Nodes[i]
-	secret := h.hide[i]
+	secret := h.hider.hide[i]
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(h.fieldIndex(n.Field)), 10)
 	b = append(b, ',')

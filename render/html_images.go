@@ -18,7 +18,7 @@ func (h *htmlRenderer) appendImages(b []byte, proto string, p *dissect.PDU, mask
 	}
 	first := true
 	reg.Pictures(p, func(node int32, uri, caption string) {
-		if node < 0 || int(node) >= len(p.Nodes) || h.hide[node] {
+		if node < 0 || int(node) >= len(p.Nodes) || h.hider.hide[node] {
 			return
 		}
 		if first {

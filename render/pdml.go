@@ -68,9 +68,10 @@ func (p *psmlRenderer) End() error {
 }
 
 type pdmlRenderer struct {
-	w    *bufio.Writer
-	o    Options
-	line []byte
+	w     *bufio.Writer
+	o     Options
+	line  []byte
+	hider hider
 }
 
 func newPDML(w *bufio.Writer, o Options) *pdmlRenderer {
@@ -184,6 +185,7 @@ func (p *pdmlRenderer) appendShow(b []byte, n *dissect.Node) []byte {
 // frame's Ethernet, IP, TCP) is left out: it is a <proto> of its own.
 func (p *pdmlRenderer) appendTree(b []byte, pdu *dissect.PDU, root int32) []byte {
 	masked := maskedRanges(&p.o, pdu)
+	p.hider.index(&p.o, pdu, masked)
 	var open []int32 // the nodes whose elements are open
 	closeTo := func(parent int32) {
 		for len(open) > 0 && open[len(open)-1] != parent {
@@ -204,7 +206,7 @@ func (p *pdmlRenderer) appendTree(b []byte, pdu *dissect.PDU, root int32) []byte
 		}
 		closeTo(n.Parent)
 		b = appendIndentXML(b, len(open)+1)
-		secret := hidden(&p.o, pdu, i, masked)
+		secret := p.hider.hide[i]
 		top := int32(i) == root
 		if top {
 			b = append(b, "<proto name=\""...)
