@@ -51,6 +51,9 @@ type Options struct {
 	// goroutine that met it, with the Writer locked (it must not call the
 	// Writer); the packets written after it are dropped.
 	OnStop func()
+	// Stdout is where the path "-" writes, as dumpcap's -w -: one file,
+	// never closed; a ring of files needs file names.
+	Stdout io.Writer
 	// Now is the wall clock; nil is time.Now, and a timer goroutine then
 	// moves on by Duration and Interval without packets. With a clock of
 	// its own, the caller calls Tick.
@@ -73,7 +76,7 @@ type Writer struct {
 	suffix string
 
 	mu      sync.Mutex
-	f       *os.File
+	f       io.Writer // the file, or Options.Stdout
 	cw      countWriter
 	w       *pcapgo.NgWriter
 	ifaces  map[layers.LinkType]int
@@ -94,6 +97,9 @@ type Writer struct {
 func Open(path string, o Options) (*Writer, error) {
 	if o.Files < 0 || o.StopFiles < 0 || o.FileSize < 0 || o.Packets < 0 || o.Duration < 0 || o.Interval < 0 {
 		return nil, errors.New("ringbuf: negative option")
+	}
+	if path == "-" && (o.ring() || o.Stdout == nil) {
+		return nil, errors.New("ringbuf: - writes one file to Options.Stdout: a ring of files needs a file name")
 	}
 	if o.Snaplen <= 0 {
 		o.Snaplen = 262144
@@ -137,9 +143,13 @@ func (w *Writer) openNext() error {
 	t := w.now()
 	w.num++
 	name := w.name(w.num, t)
-	f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o644)
-	if err != nil {
-		return err
+	var f io.Writer = w.o.Stdout
+	if w.path != "-" {
+		file, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o644)
+		if err != nil {
+			return err
+		}
+		f = file
 	}
 	w.f, w.cw = f, countWriter{w: f}
 	w.w, w.ifaces, w.base, w.pending, w.packets, w.opened = nil, map[layers.LinkType]int{}, 0, 0, 0, t
@@ -178,8 +188,10 @@ func (w *Writer) closeFile() error {
 			err = ferr
 		}
 	}
-	if cerr := w.f.Close(); err == nil {
-		err = cerr
+	if file, ok := w.f.(*os.File); ok && w.path != "-" {
+		if cerr := file.Close(); err == nil {
+			err = cerr
+		}
 	}
 	w.f, w.w = nil, nil
 	return err

@@ -1,6 +1,7 @@
 package ringbuf
 
 import (
+	"bytes"
 	"io"
 	"os"
 	"path/filepath"
@@ -312,5 +313,36 @@ func TestLinkTypes(t *testing.T) {
 	}
 	if len(links) != 4 || links[1] != layers.LinkTypeRaw || links[3] != layers.LinkTypeRaw || links[2] != layers.LinkTypeEthernet {
 		t.Errorf("link types read back: %v", links)
+	}
+}
+
+// TestStdout: the path "-" writes one capture to Options.Stdout, which it
+// does not close, and stops at -a filesize as a file does; a ring of files
+// to it is refused.
+func TestStdout(t *testing.T) {
+	var out bytes.Buffer
+	w, err := Open("-", Options{Stdout: &out, StopSize: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 20; i++ {
+		data, ci := packet(100, t0)
+		w.WritePacket(data, ci, layers.LinkTypeEthernet)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(t.TempDir(), "out.pcapng")
+	if err := os.WriteFile(p, out.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if n := read(t, p); n == 0 || n >= 20 {
+		t.Errorf("%d packets on standard output, want some, stopped by the size", n)
+	}
+	if _, err := os.Stat("-"); err == nil {
+		t.Error(`a file named "-" was made`)
+	}
+	if _, err := Open("-", Options{Stdout: &out, Packets: 3}); err == nil {
+		t.Error("a ring of files to standard output was accepted")
 	}
 }

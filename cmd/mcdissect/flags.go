@@ -138,7 +138,7 @@ func (c *config) flagSet(stderr io.Writer) (*pflag.FlagSet, *bool) {
 	fs.BoolVarP(&c.lineBuffered, "line-buffered", "l", false, "write each record out as soon as it is printed (as tshark -l), e.g. -l")
 	fs.BoolVarP(&c.printPackets, "print", "P", false, "with -w, print the records too (as tshark -P), e.g. -w out.pcapng -P")
 	fs.BoolVarP(&c.twoPass, "two-pass", "2", false, "read the file twice (as tshark -2): a request output before its response came (a busy capture) shows its Response in frame all the same, e.g. -r busy.pcap -2 -V")
-	fs.StringVarP(&c.write, "write-file", "w", "", "write the packets read to `FILE` (pcapng); with -Y only the frames of matching PDUs; -b for a ring of files, e.g. -w out.pcapng")
+	fs.StringVarP(&c.write, "write-file", "w", "", "write the packets read to `FILE` (pcapng; - for standard output, as tshark); with -Y only the frames of matching PDUs; -b for a ring of files, e.g. -w out.pcapng")
 	fs.StringArrayVarP(&c.decodeAs, "decode-as", "d", nil, "decode `RULE` <layer>.port==<port>,<proto> (repeatable), e.g. -d udp.port==25575,query -d tcp.port==25580,classic")
 	fs.StringArrayVarP(&c.stats, "statistics", "z", nil, "print `STAT` at the end (repeatable; -z help lists them), e.g. -z mc,servers -z conv,tcp -z io,stat,1")
 	fs.BoolVarP(&c.quiet, "quiet", "q", false, "print no per-PDU output (with -z), e.g. -q -z mc,stat")
@@ -219,6 +219,13 @@ func (c *config) check() error {
 		// --redact promises to hide.
 		return errors.New("--redact cannot be used with -w: the saved frames would hold the secrets in clear (save without --redact, or redact the output instead)")
 	}
+	if c.write == "-" && len(c.ring) > 0 {
+		return errors.New("-b writes a ring of files: it needs -w FILE, not -w -")
+	}
+	if c.write == "-" && (c.printPackets || c.verbose || c.hex || c.out.only != "" || c.format != "text") {
+		// As tshark: standard output holds the capture, and nothing else.
+		return errors.New("-w - writes the capture to standard output, which cannot also hold dissected records: drop -P, -V, -x, -O and -T (-q -z statistics go to standard error)")
+	}
 	for _, name := range c.fields {
 		ref, err := render.ResolveField(name) // a field, a _ws.col.* column or frame.protocols
 		if err != nil {
@@ -236,12 +243,26 @@ func (c *config) check() error {
 	for _, o := range c.fieldOpts {
 		k, v, _ := strings.Cut(o, "=")
 		switch k {
+		// As tshark, a value is read by its first character (header=yes
+		// is y), and one that is empty or starts with no choice is refused.
 		case "header":
-			c.ropts.Header = v == "y"
-		case "separator":
-			c.ropts.Separator = tsharkChar(v)
-		case "aggregator":
-			c.ropts.Aggregator = tsharkChar(v)
+			switch first(v) {
+			case 'y':
+				c.ropts.Header = true
+			case 'n':
+				c.ropts.Header = false
+			default:
+				return fmt.Errorf("-E header=%q: choose y or n", v)
+			}
+		case "separator", "aggregator":
+			if v == "" {
+				return fmt.Errorf("-E %s=: give a character (/t for a tab, /s for a space)", k)
+			}
+			if k == "separator" {
+				c.ropts.Separator = tsharkChar(v)
+			} else {
+				c.ropts.Aggregator = tsharkChar(v)
+			}
 		case "occurrence":
 			occ, n, err := occurrence(v) // habits.go
 			if err != nil {
@@ -249,12 +270,12 @@ func (c *config) check() error {
 			}
 			c.ropts.Occurrence, c.ropts.OccurrenceN = occ, n
 		case "quote":
-			switch v {
-			case "d":
+			switch first(v) {
+			case 'd':
 				c.ropts.Quote = '"'
-			case "s":
+			case 's':
 				c.ropts.Quote = '\''
-			case "n":
+			case 'n':
 				c.ropts.Quote = 0
 			default:
 				return fmt.Errorf("-E quote=%q: choose d, s or n", v)
@@ -310,6 +331,14 @@ func (c *config) title() string {
 }
 
 // tsharkChar reads tshark's -E character escapes: /t is a tab, /s a space.
+// first is the first byte of v, 0 if v is empty.
+func first(v string) byte {
+	if v == "" {
+		return 0
+	}
+	return v[0]
+}
+
 func tsharkChar(v string) string {
 	switch v {
 	case "/t":

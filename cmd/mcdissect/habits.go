@@ -200,9 +200,8 @@ func prefBool(v string) (bool, error) {
 // occurrence reads -E occurrence=: f, l, a, or N (1 the first, -1 the
 // last).
 func occurrence(v string) (byte, int, error) {
-	switch v {
-	case "a", "f", "l":
-		return v[0], 0, nil
+	if v != "" && strings.IndexByte("afl", v[0]) >= 0 {
+		return v[0], 0, nil // by its first character, as tshark: first is f
 	}
 	n, err := strconv.Atoi(v)
 	if err != nil || n == 0 {

@@ -106,7 +106,9 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "mcdissect: -w with -Y needs -r FILE: the frames of matching PDUs are copied from the file in a second pass (save everything with -w, then filter the saved file)")
 			return exitUsage
 		}
-		if wr, err = newFrameWriter(c.write, flt != nil, c.ringOptions(src)); err != nil {
+		ro := c.ringOptions(src)
+		ro.Stdout = stdout // -w -
+		if wr, err = newFrameWriter(c.write, flt != nil, ro); err != nil {
 			fmt.Fprintf(stderr, "mcdissect: %v\n", err)
 			return exitFail
 		}
@@ -196,8 +198,12 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 	warning, runErr := analyze.Run(src, a)
 	prog.stop()
 	endErr := r.End()
+	statOut := stdout
+	if c.write == "-" {
+		statOut = stderr // standard output holds the capture
+	}
 	for _, s := range c.statz {
-		s.Print(stdout)
+		s.Print(statOut)
 	}
 	if wr != nil {
 		if err := wr.close(); err != nil && runErr == nil {
