@@ -161,7 +161,8 @@ func b2i(b bool) int {
 // decodes each message again Lite on a Heartbeat that never frames. A
 // message the bytes end inside whose length the framer knows (a
 // Content-Length body) is decoded cut, as the pipeline does at a gap or
-// the connection's end.
+// the connection's end. With flags bit 1 the bytes follow a gap: framing
+// resynchronises first, skipping what it must.
 func FuzzHeartbeat(f *testing.F) {
 	f.Add(byte(0), []byte("GET /heartbeat.jsp?port=25565&max=32&name=My%20Server&public=True&version=7&salt=wo6kVAHjxoJcInKx&users=0\r\n"))
 	f.Add(byte(0), []byte("POST /heartbeat.jsp HTTP/1.1\r\nContent-Length: 12\r\n\r\nsalt=abc&x=%"))
@@ -171,17 +172,32 @@ func FuzzHeartbeat(f *testing.F) {
 	// Cut: inside the salt of a POST body, and inside a response's body.
 	f.Add(byte(0), []byte(cutPost[:len(cutPost)-12]))
 	f.Add(byte(1), []byte(cutResp[:len(cutResp)-5]))
+	// Chunked, a chunk boundary inside the salt; many parameters; after a gap.
+	f.Add(byte(0), []byte(chunkedPost(hbQuery(0), 20, 70)))
+	f.Add(byte(0), []byte(chunkedPost(hbQuery(0), 20, 70)[:150]))
+	f.Add(byte(0), []byte("GET /heartbeat.jsp?"+hbQuery(300)+" HTTP/1.1\r\n\r\n"))
+	f.Add(byte(2), []byte("ers=0 HTTP/1.1\r\nHost: x\r\n\r\nGET /heartbeat.jsp?"+hbQuery(0)+" HTTP/1.1\r\n\r\n"))
+	f.Add(byte(3), []byte("HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\nplay"))
 	f.Fuzz(func(t *testing.T, flags byte, data []byte) {
 		h := NewHeartbeat(NewSession())
 		dir := dissect.DirC2S
 		if flags&1 != 0 {
 			dir = dissect.DirS2C
 		}
+		afterGap := flags&2 != 0
 		for len(data) > 0 {
-			fr := h.Frame(dir, data, false)
-			if fr.Status == dissect.FrameNeedMore {
+			fr := h.Frame(dir, data, afterGap)
+			if fr.Status == dissect.FrameSkip {
+				if !afterGap || fr.Len <= 0 || fr.Len > len(data) {
+					t.Fatalf("skip %d of %d (after a gap: %v)", fr.Len, len(data), afterGap)
+				}
+				data = data[fr.Len:]
+				continue
+			}
+			if fr.Status == dissect.FrameNeedMore && !afterGap {
 				fr = h.FrameAtEnd(dir, data)
 			}
+			afterGap = false
 			wire := fr.Len
 			if fr.Status == dissect.FrameNeedMore && fr.Len > len(data) {
 				fr.Status, fr.Len = dissect.FrameOK, len(data) // cut
