@@ -152,7 +152,7 @@ func New(opts Options, sink Sink) *Analyzer {
 	}
 	a := &Analyzer{opts: opts,
 		learned: map[netip.AddrPort]uint8{},
-		run:     &protocols.Run{Later: opts.Later, Prefs: opts.Prefs},
+		run:     &protocols.Run{Later: opts.Later, Prefs: opts.Prefs, Budget: opts.Budget},
 		backEnd: &backEnd{sink: sink, borrow: opts.Lite},
 		pp:      newPipe(size),
 	}

@@ -128,3 +128,72 @@ func TestHeldBytesBounded(t *testing.T) {
 		}
 	}
 }
+
+// TestLevelsWithinBudget: Classic connections that each send a level and
+// never finish it hold no more than the budget: the oldest levels are
+// given up, and say so.
+func TestLevelsWithinBudget(t *testing.T) {
+	capture := buildCapture(t, func(w *capgen.Writer) { w.LevelsHeld(12) })
+	b := budget.New(4 << 20)
+	src, err := OpenFile(bytes.NewReader(capture))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dropped := 0
+	a := New(Options{Budget: b}, SinkFunc(func(r *record.Record) error {
+		for _, e := range r.PDU.Experts {
+			if e.Info.Name == "classic.level.dropped" {
+				dropped++
+			}
+		}
+		return nil
+	}))
+	if _, err := Run(src, a); err != nil {
+		t.Fatal(err)
+	}
+	var levels budget.Usage
+	for _, u := range b.Accounts() {
+		if u.Name == "Classic levels" {
+			levels = u
+		}
+	}
+	if b.Peak() > b.Limit() || levels.Peak == 0 || levels.Used != 0 {
+		t.Errorf("budget peak %d of %d; levels %+v", b.Peak(), b.Limit(), levels)
+	}
+	// 12 MiB of levels in 4 MiB: more than half must have been given up.
+	if dropped < 7 {
+		t.Errorf("%d levels said they were given up, want at least 7 of 12; budget %+v", dropped, b.Accounts())
+	}
+}
+
+// TestConnectionsWithinBudget: connections each holding a little state
+// are charged what they cost; past the budget the longest idle are
+// evicted, and say so.
+func TestConnectionsWithinBudget(t *testing.T) {
+	const n = 3000
+	capture := buildCapture(t, func(w *capgen.Writer) { w.PartialIdentifications(n) })
+	b := budget.New(2 << 20)
+	src, err := OpenFile(bytes.NewReader(capture))
+	if err != nil {
+		t.Fatal(err)
+	}
+	evicted := 0
+	a := New(Options{Budget: b}, SinkFunc(func(r *record.Record) error {
+		for _, e := range r.PDU.Experts {
+			if e.Info == ExpertEvicted {
+				evicted++
+			}
+		}
+		return nil
+	}))
+	if _, err := Run(src, a); err != nil {
+		t.Fatal(err)
+	}
+	if b.Peak() > b.Limit() || b.Used() != 0 {
+		t.Errorf("budget peak %d of %d, %d still charged: %v", b.Peak(), b.Limit(), b.Used(), b.Accounts())
+	}
+	// 3000 connections of 2 KB in 2 MiB: about two thirds must go.
+	if evicted < n/2 {
+		t.Errorf("%d connections evicted, want at least %d", evicted, n/2)
+	}
+}

@@ -29,9 +29,19 @@ type tcpState struct {
 	protos []*protocols.Protocol
 }
 
+// connCost is what a connection with a protocol costs the memory budget
+// beyond the bytes the reassembler holds for it: its tcpConn, the
+// protocol's framing and decoding state, the reassembler's own entry.
+// Measured on the hostile idents capture (Classic connections each
+// holding a partial identification): 3.8 KB a connection.
+const connCost = 4 << 10
+
 func newTCPState(a *Analyzer) *tcpState {
 	t := &tcpState{a: a, protos: protocols.Of(protocols.TCP)}
-	t.r = reassembly.New(t.factory, reassembly.Limits{})
+	// The reassembler gives up its own oldest holes, or evicts the longest
+	// idle connections, when its account is refused: it has nothing to
+	// shed on another's behalf.
+	t.r = reassembly.New(t.factory, reassembly.Limits{Account: a.opts.Budget.Account("TCP connections and reassembly", nil), ConnCost: connCost})
 	return t
 }
 

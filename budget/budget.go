@@ -36,6 +36,10 @@ type Budget struct {
 
 	mu       sync.Mutex
 	accounts []*Account
+
+	watchStep int64
+	watch     func(used int64)
+	watched   atomic.Int64 // the multiple of watchStep last reported
 }
 
 // New returns a budget of limit bytes (DefaultLimit if limit <= 0).
@@ -44,6 +48,25 @@ func New(limit int64) *Budget {
 		limit = DefaultLimit
 	}
 	return &Budget{limit: limit}
+}
+
+// Watch calls fn with the bytes charged whenever they cross a multiple of
+// step, up or down, on the goroutine that charged or credited: a process
+// lets the runtime's soft memory limit follow what the pipeline holds, so
+// that a full budget does not make the collector thrash and an empty one
+// keeps the heap small. Call it before any charge.
+func (b *Budget) Watch(step int64, fn func(used int64)) {
+	b.watchStep, b.watch = step, fn
+}
+
+func (b *Budget) changed(used int64) {
+	if b.watch == nil {
+		return
+	}
+	m := used / b.watchStep
+	if old := b.watched.Load(); m != old && b.watched.CompareAndSwap(old, m) {
+		b.watch(used)
+	}
 }
 
 // Limit is the budget's limit in bytes.
@@ -138,6 +161,7 @@ func (a *Account) Charge(n int64) bool {
 		}
 		raise(&b.peak, u)
 		raise(&a.peak, a.used.Add(n))
+		b.changed(u)
 		return true
 	}
 }
@@ -148,7 +172,7 @@ func (a *Account) Credit(n int64) {
 		return
 	}
 	a.used.Add(-n)
-	a.b.used.Add(-n)
+	a.b.changed(a.b.used.Add(-n))
 }
 
 // Relieve sheds what the account was asked to (another account was

@@ -109,3 +109,18 @@ func TestNeverPastTheLimit(t *testing.T) {
 		t.Fatalf("accounts hold %d, the budget says %d", sum, b.Used())
 	}
 }
+
+// TestWatch: the watcher hears of every crossing of a step, up and down.
+func TestWatch(t *testing.T) {
+	b := New(1000)
+	var heard []int64
+	b.Watch(100, func(used int64) { heard = append(heard, used) })
+	h := newHolder(b, "x")
+	h.hold(50)
+	h.hold(60)      // 110: past 100
+	h.hold(200)     // 310: past 300
+	h.a.Credit(260) // 50: below 100
+	if len(heard) != 3 || heard[0] != 110 || heard[1] != 310 || heard[2] != 50 {
+		t.Errorf("heard %v", heard)
+	}
+}

@@ -19,6 +19,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcdissect/mcdissect/budget"
 	"github.com/mcdissect/mcdissect/dissect"
 )
 
@@ -247,7 +248,11 @@ type Run struct {
 	Later *dissect.Later
 	// Prefs are the preferences given, by name, as their Parse made them
 	// (ParsePref).
-	Prefs  map[string]any
+	Prefs map[string]any
+	// Budget is the run's memory budget: a protocol whose connections
+	// hold bytes across PDUs (Classic's levels) opens an account of it
+	// (nil: no budget).
+	Budget *budget.Budget
 	shared map[string]any
 }
 

@@ -63,6 +63,7 @@ type conn struct {
 	closed      bool      // FIN both ways, RST, idle or port reuse: no more data
 	removed     bool      // dropped from the table; kept out of r.order next sweep
 	pendCap     int       // cap of both directions' PDU buffers, for the per-conn limit
+	charged     bool      // Limits.ConnCost is charged for it
 	lastTs      time.Time // the newest capture time of its frames, for the timeouts
 }
 
@@ -187,6 +188,10 @@ func (r *Reassembler) forget(c *conn) {
 	}
 	if r.last == c {
 		r.last = nil
+	}
+	if c.charged {
+		c.charged = false
+		r.bufAcct.Credit(int64(r.lim.ConnCost))
 	}
 	c.removed = true
 }

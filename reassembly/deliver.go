@@ -200,18 +200,24 @@ func (r *Reassembler) checkPending(c *conn, h *half) {
 
 // growHistory accounts for a history ring growing from old to new bytes.
 func (r *Reassembler) growHistory(old, new int) bool {
-	if r.stats.Buffered-old+new > r.lim.MaxBufferedTotal {
-		return false
-	}
-	r.account(new - old)
-	return true
+	return r.account(new - old)
 }
 
-func (r *Reassembler) account(n int) {
+// account charges n bytes of partial-PDU buffers and histories (n < 0
+// credits them), and reports false, charging nothing, when the account
+// refuses.
+func (r *Reassembler) account(n int) bool {
+	if n > 0 && !r.bufAcct.Charge(int64(n)) {
+		return false
+	}
+	if n < 0 {
+		r.bufAcct.Credit(int64(-n))
+	}
 	r.stats.Buffered += n
 	if r.stats.Buffered > r.stats.PeakBuffered {
 		r.stats.PeakBuffered = r.stats.Buffered
 	}
+	return true
 }
 
 // peerAcked records ack, the acknowledgement number of a segment the peer

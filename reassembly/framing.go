@@ -218,27 +218,29 @@ func (r *Reassembler) growPend(c *conn, h *half, n, need int) bool {
 		nc = need
 	}
 	fits := func(nc int) bool {
-		grow := nc - cap(h.pend)
-		return c.pendCap+grow <= r.lim.MaxBufferedPerConn && r.stats.Buffered+grow <= r.lim.MaxBufferedTotal
+		return c.pendCap+nc-cap(h.pend) <= r.lim.MaxBufferedPerConn && r.account(nc-cap(h.pend))
 	}
 	// Buffers of a power of two bytes come from and go back to the ring
-	// pool: a busy capture's short connections each need one.
+	// pool: a busy capture's short connections each need one. Near a
+	// limit, the most the direction and the budget take, halving the
+	// distance to n until a size fits, so that the buffer grows in a few
+	// steps (growing by exactly n, segment after segment, copied the
+	// buffer each time).
 	if p := 1 << bits.Len(uint(nc-1)); fits(p) {
 		nc = p
-	} else if !fits(nc) {
-		// Near a limit: take all the room there is, at once (growing by
-		// exactly n, segment after segment, copied the buffer each time).
-		room := cap(h.pend) + min(r.lim.MaxBufferedPerConn-c.pendCap, r.lim.MaxBufferedTotal-r.stats.Buffered)
-		if n > room {
+	} else {
+		try := min(nc, cap(h.pend)+r.lim.MaxBufferedPerConn-c.pendCap)
+		for try > n && !fits(try) {
+			try = n + (try-n)/2
+		}
+		if try < n || try == n && !fits(n) {
 			return false
 		}
-		nc = min(nc, room)
+		nc = try
 	}
 	nb := r.rings.get(nc)[:len(h.pend)]
 	copy(nb, h.pend)
-	grow := nc - cap(h.pend)
-	c.pendCap += grow
-	r.account(grow)
+	c.pendCap += nc - cap(h.pend)
 	r.putPend(h.pend)
 	h.pend = nb
 	return true

@@ -28,9 +28,16 @@ type Limits struct {
 	// framing of that direction is lost; out-of-order bytes that would
 	// need more make the direction's oldest holes be given up as gaps.
 	MaxBufferedPerConn int
-	// MaxBufferedTotal bounds the same two kinds of memory over all
-	// connections (each kind separately: Stats.Buffered, which includes
-	// the retransmission histories, and Stats.Queued).
+	// Account is charged the same two kinds of memory over all
+	// connections (Stats.Buffered, which includes the retransmission
+	// histories, and Stats.Queued): the process's memory budget
+	// (budget.Account). A refused charge is met as a limit is: the
+	// direction's oldest holes are given up, or its PDU is reported
+	// undissected (ReasonBufferLimit). Nil: MaxBufferedTotal bounds each
+	// kind.
+	Account Charger
+	// MaxBufferedTotal bounds each kind over all connections when there
+	// is no Account.
 	MaxBufferedTotal int
 	// IdleTimeout closes a connection with no segment for that long, in
 	// packet time; its incomplete PDUs are reported.
@@ -48,7 +55,36 @@ type Limits struct {
 	// first), their incomplete PDUs reported and their handlers told
 	// (Evicter). Zero takes DefaultMaxConns.
 	MaxConns int
+	// ConnCost is what a connection with a handler is charged to Account
+	// from its first payload byte (its state above the reassembler's, the
+	// protocols' included, is the caller's to estimate). When the charge
+	// is refused, the longest idle connections are evicted, as for
+	// MaxConns, until it fits.
+	ConnCost int
 }
+
+// Charger is an account of the memory budget.
+type Charger interface {
+	Charge(n int64) bool
+	Credit(n int64)
+}
+
+// ownTotal is the account of a Reassembler without one: each kind of
+// memory against MaxBufferedTotal.
+type ownTotal struct {
+	limit int64
+	used  int64
+}
+
+func (o *ownTotal) Charge(n int64) bool {
+	if o.used+n > o.limit {
+		return false
+	}
+	o.used += n
+	return true
+}
+
+func (o *ownTotal) Credit(n int64) { o.used -= n }
 
 // withDefaults fills zero or negative fields.
 func (l Limits) withDefaults() Limits {

@@ -17,6 +17,10 @@ const maxAhead = 1 << 30
 type Reassembler struct {
 	factory Factory
 	lim     Limits
+	// bufAcct is charged the partial-PDU buffers and histories, queueAcct
+	// the out-of-order store: the memory budget's account for both, or
+	// each its own MaxBufferedTotal.
+	bufAcct, queueAcct Charger
 
 	fast  map[uint64]*conn    // each connection under key.hash(), unless another has that hash
 	conns map[connKey]connRef // those others, under their key and rkey
@@ -55,6 +59,11 @@ type Reassembler struct {
 func New(f Factory, l Limits) *Reassembler {
 	l = l.withDefaults()
 	r := &Reassembler{factory: f, lim: l, conns: make(map[connKey]connRef), fast: make(map[uint64]*conn)}
+	r.bufAcct, r.queueAcct = l.Account, l.Account
+	if l.Account == nil {
+		r.bufAcct = &ownTotal{limit: int64(l.MaxBufferedTotal)}
+		r.queueAcct = &ownTotal{limit: int64(l.MaxBufferedTotal)}
+	}
 	r.sweepEvery = min(l.IdleTimeout, l.GapTimeout) / 4
 	if r.sweepEvery <= 0 {
 		r.sweepEvery = time.Second

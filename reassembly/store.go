@@ -65,7 +65,7 @@ func (r *Reassembler) place(c *conn, h *half, off int64, p []byte) {
 func (r *Reassembler) hold(c *conn, h *half, off int64, p []byte) bool {
 	n := queueBuf(len(p))
 	cost := n + qsegBytes
-	for h.queued+cost > r.lim.MaxBufferedPerConn || r.stats.Queued+cost > r.lim.MaxBufferedTotal {
+	for h.queued+cost > r.lim.MaxBufferedPerConn || !r.queueAcct.Charge(int64(cost)) {
 		if len(h.q) == 0 || off < h.q[0].off {
 			if off > h.fed {
 				r.gap(c, h, off-h.fed)
@@ -157,6 +157,7 @@ func (r *Reassembler) unhold(h *half, s *qseg) {
 	cost := cap(s.b) + qsegBytes
 	h.queued -= cost
 	r.stats.Queued -= cost
+	r.queueAcct.Credit(int64(cost))
 	r.rings.put(s.b[:cap(s.b)])
 	s.b = nil
 }

@@ -72,6 +72,16 @@ func (r *Reassembler) handlerFor(c *conn) bool {
 	if r.factory == nil {
 		return false
 	}
+	if cost := int64(r.lim.ConnCost); cost > 0 {
+		// Nothing left to evict: the connection goes on uncharged.
+		for !c.charged {
+			if r.bufAcct.Charge(cost) {
+				c.charged = true
+			} else if r.evict(c) == 0 {
+				break
+			}
+		}
+	}
 	src, dst := c.info.Client, c.info.Server
 	if !c.clientIsSrc {
 		src, dst = dst, src
@@ -92,16 +102,21 @@ func (r *Reassembler) handlerFor(c *conn) bool {
 	return true
 }
 
-// makeRoom evicts connections when the table is full: closed ones first,
-// then the longest idle (ties: the oldest stream), an eighth of the table
-// at a time so that a flood costs a sort per few thousand connections.
+// makeRoom evicts connections when the table is full.
 func (r *Reassembler) makeRoom() {
-	if r.open < r.lim.MaxConns {
-		return
+	if r.open >= r.lim.MaxConns {
+		r.evict(nil)
 	}
+}
+
+// evict evicts connections other than keep, closed ones first, then the
+// longest idle (ties: the oldest stream), an eighth of the table at a time
+// so that a flood costs a sort per few thousand connections, and returns
+// how many it dropped.
+func (r *Reassembler) evict(keep *conn) int {
 	cands := r.evictBuf[:0]
 	for _, c := range r.order {
-		if !c.removed {
+		if !c.removed && c != keep {
 			cands = append(cands, c)
 		}
 	}
@@ -117,8 +132,8 @@ func (r *Reassembler) makeRoom() {
 		}
 		return a.info.Stream - b.info.Stream
 	})
-	n := max(1, r.lim.MaxConns/8)
-	for _, c := range cands[:min(n, len(cands))] {
+	n := min(max(1, r.lim.MaxConns/8), len(cands))
+	for _, c := range cands[:n] {
 		if !c.closed {
 			r.stats.Evicted++
 			if e, ok := c.h.(Evicter); ok {
@@ -130,14 +145,15 @@ func (r *Reassembler) makeRoom() {
 	}
 	clear(cands)
 	r.evictBuf = cands[:0]
-	keep := r.order[:0]
+	kept := r.order[:0]
 	for _, c := range r.order {
 		if !c.removed {
-			keep = append(keep, c)
+			kept = append(kept, c)
 		}
 	}
-	clear(r.order[len(keep):])
-	r.order = keep
+	clear(r.order[len(kept):])
+	r.order = kept
+	return n
 }
 
 // note tells c's handler about a retransmitted or out-of-order segment.

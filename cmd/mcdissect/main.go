@@ -11,6 +11,7 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"github.com/mcdissect/mcdissect/budget"
 	_ "github.com/mcdissect/mcdissect/protocols/all" // every protocol dissected
 )
 
@@ -27,6 +28,24 @@ const (
 // lets the heap grow to twice the live size before it runs. A GOMEMLIMIT
 // set by the user wins.
 const softMemoryLimit = 80 << 20
+
+// newBudget is a run's memory budget. Unless the user set GOMEMLIMIT, the
+// runtime's soft limit follows what it holds, budgetRoom above it and
+// never below softMemoryLimit: a budget full of held bytes (a hostile
+// capture's connections and levels) leaves the collector room instead of
+// making it run without end, while an empty one keeps the heap as small
+// as before.
+func newBudget() *budget.Budget {
+	b := budget.New(0)
+	if os.Getenv("GOMEMLIMIT") == "" {
+		b.Watch(4<<20, func(used int64) { debug.SetMemoryLimit(max(softMemoryLimit, used+budgetRoom)) })
+	}
+	return b
+}
+
+// budgetRoom is the heap the soft limit leaves above a full budget: the
+// records and trees in flight.
+const budgetRoom = 64 << 20
 
 // gcPercent: the live heap is small (pooled records, a few connections'
 // state) while PDUs and trees are allocated fast, so the default GOGC=100

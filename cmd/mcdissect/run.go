@@ -194,6 +194,7 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 			c.opts.Later = c.firstPass()
 		}
 	}
+	c.opts.Budget = newBudget()
 	a := analyze.New(c.opts, sk)
 	warning, runErr := analyze.Run(src, a)
 	prog.stop()

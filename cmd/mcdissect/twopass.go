@@ -20,7 +20,7 @@ func (c *config) firstPass() *dissect.Later {
 	}
 	defer src.Close()
 	opts := c.opts
-	opts.OnFrame, opts.Later = nil, later
+	opts.OnFrame, opts.Later, opts.Budget = nil, later, newBudget()
 	analyze.Run(src, analyze.New(opts, analyze.SinkFunc(func(*record.Record) error { return nil })))
 	later.Seal()
 	return later

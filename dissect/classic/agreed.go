@@ -141,8 +141,8 @@ func (c *Conn) GiveUp(p *dissect.PDU) {
 	}
 }
 
-// Close lets go of the entries still held when the connection ends: the
-// other side never finished its list.
+// Close lets go of the entries still held when the connection ends (the
+// other side never finished its list) and of a level being joined.
 func (c *Conn) Close() {
 	for _, e := range c.held {
 		if e.p != nil {
@@ -152,6 +152,7 @@ func (c *Conn) Close() {
 	}
 	clear(c.held)
 	c.held = c.held[:0]
+	c.level.reset(c.levels())
 }
 
 func lower(s string) string {

@@ -121,6 +121,7 @@ var (
 	ExpertLevelInflate  = Registry.Expert("classic.level.inflate_error", dissect.SevError, "the joined level data does not inflate")
 	ExpertLevelBomb     = Registry.Expert("classic.level.bomb", dissect.SevError, "level data inflates beyond the cap: reported, not obeyed")
 	ExpertLevelCapped   = Registry.Expert("classic.level.compressed_cap", dissect.SevError, "joined compressed level data beyond the cap: the rest is not joined")
+	ExpertLevelDropped  = Registry.Expert("classic.level.dropped", dissect.SevWarn, "the level's data was given up to stay within the memory budget: it is not inflated")
 	ExpertLevelCount    = Registry.Expert("classic.level.count_mismatch", dissect.SevWarn, "the block count prefix, the inflated size and X×Y×Z disagree")
 	ExpertLevelNoData   = Registry.Expert("classic.level.no_data", dissect.SevWarn, "level finalize without level data")
 	ExpertLevelGap      = Registry.Expert("classic.level.gap", dissect.SevWarn, "bytes of the level were lost in the capture: it cannot be inflated")

@@ -27,6 +27,7 @@ import (
 type Session struct {
 	salts  []learnedSalt
 	manual string
+	levels levelHolders // the levels its connections are joining (levels.go)
 }
 
 type learnedSalt struct {

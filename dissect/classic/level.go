@@ -36,12 +36,20 @@ type level struct {
 	frames  []uint64
 	capped  bool
 	gap     bool
+	// charged: the bytes of data charged to the memory budget; dropped:
+	// the budget had the level given up (levelHolders).
+	charged     int64
+	dropped     bool
+	droppedSaid bool
 	// the last finalized level's dimensions, for BulkBlockUpdate indices
 	sx, sy, sz int
 }
 
-func (l *level) reset() {
+// reset lets go of the level's data; h, the run's levels, is credited
+// what it held.
+func (l *level) reset(h *levelHolders) {
 	sx, sy, sz := l.sx, l.sy, l.sz
+	h.credit(l)
 	putLevelBuf(l.data[0])
 	putLevelBuf(l.data[1])
 	*l = level{frames: l.frames[:0], sx: sx, sy: sy, sz: sz}
@@ -61,14 +69,22 @@ const joinStart = 64 << 10
 // runtime making, clearing and copying new arrays as they grew, 72 MB of
 // chunks in 255 levels); through the pools it costs 0.13 s, most of it the
 // one copy of each chunk (issue 12).
-func join(dst, b []byte) []byte {
+//
+// A buffer that grows is charged first (charge, with the capacity it
+// adds); when the charge is refused, join reports false and joins nothing.
+func join(dst, b []byte, charge func(grow int) bool) ([]byte, bool) {
 	if len(dst)+len(b) > cap(dst) {
 		n := max(2*cap(dst), len(dst)+len(b), joinStart)
-		grown := append(getLevelBuf(n), dst...)
+		nb := getLevelBuf(n)
+		if !charge(cap(nb) - cap(dst)) {
+			putLevelBuf(nb)
+			return dst, false
+		}
+		grown := append(nb, dst...)
 		putLevelBuf(dst)
 		dst = grown
 	}
-	return append(dst, b...)
+	return append(dst, b...), true
 }
 
 // unpack turns a block index into coordinates: index = (y×Z + z)×X + x.
@@ -82,7 +98,7 @@ func (l *level) unpack(i uint32) (x, y, z int, ok bool) {
 
 func decLevelInit(d *dec) {
 	c := d.conn
-	c.level.reset()
+	c.level.reset(c.levels())
 	c.level.begun = true
 	c.level.fastMap = c.n.fastMap
 	if c.n.fastMap {
@@ -155,7 +171,7 @@ func decLevelChunk(d *dec) {
 	}
 	if !l.begun {
 		c.Expert(0, ExpertLevelOrder, "classic.packet_id at offset 0: level data before Level Initialize; joined as the start of a level")
-		l.reset()
+		l.reset(d.conn.levels())
 		l.begun = true
 		l.fastMap = d.conn.n.fastMap
 	}
@@ -175,7 +191,18 @@ func decLevelChunk(d *dec) {
 		l.capped = true
 		return
 	}
-	l.data[arr] = join(l.data[arr], data)
+	if l.dropped {
+		return
+	}
+	h := d.conn.levels()
+	var ok bool
+	if l.data[arr], ok = join(l.data[arr], data, func(grow int) bool { return h.charge(d.conn, int64(grow)) }); !ok {
+		h.drop(d.conn)
+	}
+	if l.dropped && !l.droppedSaid {
+		l.droppedSaid = true
+		c.Expert(di, ExpertLevelDropped, "classic.level.chunk_data at offset 3: "+droppedWhy)
+	}
 }
 
 func decLevelFinalize(d *dec) {
@@ -199,7 +226,7 @@ func decLevelFinalize(d *dec) {
 	}
 	p := d.pdu()
 	l.sx, l.sy, l.sz = int(x), int(y), int(z)
-	defer l.reset()
+	defer l.reset(conn.levels())
 	if !d.tree {
 		return // Lite: what follows is the level's tree, and its inflation only feeds it
 	}
@@ -231,6 +258,10 @@ func decLevelFinalize(d *dec) {
 		return
 	}
 	if l.capped {
+		return
+	}
+	if l.dropped {
+		c.Expert(lv, ExpertLevelDropped, "classic.level: "+droppedWhy)
 		return
 	}
 	p.AddGenerated(lv, FieldCompressed, dissect.U(uint64(len(l.data[0])+len(l.data[1]))), "")

@@ -65,6 +65,9 @@ func init() {
 func session(r *protocols.Run) *Session {
 	return r.Shared("classic", func() any {
 		s := NewSession()
+		if r.Budget != nil {
+			s.levels.acct = r.Budget.Account("Classic levels", s.levels.shed)
+		}
 		if salt, _ := r.Prefs[PrefSalt].(string); salt != "" {
 			s.SetSalt(salt)
 		}
