@@ -28,7 +28,10 @@ type Options struct {
 	OnFound func(Found)
 	// HoldWindow is how long, in packet time, a request may hold back the
 	// output while its response is awaited (so that the request can show
-	// "Response in frame N").
+	// "Response in frame N"). 0 is the default, longer than every
+	// protocol's response window; a negative HoldWindow holds nothing
+	// (a request goes out at once, as in tshark's single pass: --hold 0).
+	// A live capture's is short (--hold): someone watches the output.
 	HoldWindow time.Duration
 	// MaxHeld bounds the records held back; past it the oldest request is
 	// given up on.
@@ -69,6 +72,9 @@ type Options struct {
 	// FlushEager has Run flush after every read of packets as well (-l).
 	FlushEager bool
 }
+
+// hold is HoldWindow, 0 for none.
+func (o *Options) hold() time.Duration { return max(o.HoldWindow, 0) }
 
 func (o *Options) defaults() {
 	if o.HoldWindow == 0 {

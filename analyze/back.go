@@ -349,30 +349,56 @@ func panicPDU(p *dissect.PDU, proto string, dir dissect.Dir, data []byte, frame 
 	p.Info = "[Malformed PDU: the " + proto + " decoder panicked: " + msg + "]"
 }
 
+// releaseOf says whether the pending record r, at the head of those held,
+// must go now, and why (a dissect.ReleaseWhy), or -1 to keep holding it:
+// past MaxHeld records, the memory budget (heldOver) or HoldWindow of
+// packet time, or at the end (all).
+func (a *backEnd) releaseOf(r *entry, all bool) int {
+	switch {
+	case all:
+		return int(dissect.ReleaseEnd)
+	case a.made-r.seq > uint64(a.opts.MaxHeld):
+		// a.made-r.seq: the records made since r, r included; all of
+		// them wait behind r.
+		return int(dissect.ReleaseCount)
+	case a.heldOver:
+		return int(dissect.ReleaseMemory)
+	case a.bnow.Sub(r.Time) >= a.opts.hold():
+		return int(dissect.ReleaseHold)
+	}
+	return -1
+}
+
 // release emits held records from the front while they are no longer
 // pending. A pending head holds back the rest so that output stays in
 // order; past MaxHeld records, the memory budget or HoldWindow of packet
-// time it is given up on.
+// time it is given up on (releaseOf).
 func (a *backEnd) release(all bool) {
 	i := 0
 	for ; i < len(a.held) && a.berr == nil; i++ {
 		r := a.held[i]
 		recycle := true
 		if r.PDU.Pending {
-			// a.made-r.seq: the records made since r, r included; all of
-			// them wait behind r.
-			if !all && a.made-r.seq <= uint64(a.opts.MaxHeld) && !a.heldOver && a.bnow.Sub(r.Time) < a.opts.HoldWindow {
+			why := a.releaseOf(r, all)
+			if why < 0 {
 				break
 			}
 			a.heldOver = false
 			a.safely(func() {
 				a.expire()
+				rel := dissect.Release{Why: dissect.ReleaseWhy(why), Hold: a.opts.hold()}
+				switch rel.Why {
+				case dissect.ReleaseCount:
+					rel.Max = a.opts.MaxHeld
+				case dissect.ReleaseMemory:
+					rel.Max = int(a.opts.Budget.Limit())
+				}
 				if r.PDU.Pending && r.udp >= 0 {
 					if t := a.trackers[r.udp]; t != nil {
-						t.GiveUp(&r.PDU)
+						t.GiveUp(&r.PDU, rel)
 					}
 				} else if r.dec != nil && r.PDU.Pending {
-					r.dec.GiveUp(&r.PDU)
+					r.dec.GiveUp(&r.PDU, rel)
 				}
 			})
 			if r.PDU.Pending {

@@ -209,8 +209,9 @@ type Conn interface {
 	// Gap tells the decoder that bytes of a direction are missing.
 	Gap(dir dissect.Dir)
 	// GiveUp lets go of p, a request held for its response, which the
-	// pipeline must output first: the response still links back to it.
-	GiveUp(p *dissect.PDU)
+	// pipeline must output first, for the reason r: the response still
+	// links back to it.
+	GiveUp(p *dissect.PDU, r dissect.Release)
 	// Close tells the decoder that the connection ended: requests still
 	// waiting for a response are given up on.
 	Close()
@@ -224,7 +225,7 @@ func (Defaults) FrameAtEnd(dissect.Dir, []byte) dissect.Frame {
 }
 func (Defaults) DecodeCut(*dissect.PDU, []byte, int, dissect.Meta) {}
 func (Defaults) Gap(dissect.Dir)                                   {}
-func (Defaults) GiveUp(*dissect.PDU)                               {}
+func (Defaults) GiveUp(*dissect.PDU, dissect.Release)              {}
 func (Defaults) Close()                                            {}
 
 // Tracker follows a UDP protocol's conversations across datagrams, at
@@ -234,8 +235,9 @@ type Tracker interface {
 	Observe(m dissect.Meta, p *dissect.PDU)
 	// Expire gives up on requests whose window has passed at now.
 	Expire(now time.Time)
-	// GiveUp gives up on the request p: too much waits behind it.
-	GiveUp(p *dissect.PDU)
+	// GiveUp gives up on the request p, for the reason r (too much
+	// waits behind it, or it was held as long as the hold allows).
+	GiveUp(p *dissect.PDU, r dissect.Release)
 	// Close gives up on every request: the input ended.
 	Close()
 }

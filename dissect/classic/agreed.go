@@ -118,10 +118,11 @@ func (c *Conn) settleHeld() {
 }
 
 // GiveUp lets go of p, an ExtEntry held for the other side's list, when
-// the pipeline must output it first: it says that the answer was not
-// known then, unless a first pass (-2) noted it. The entry is still
-// answered when the list comes, for a first pass to note.
-func (c *Conn) GiveUp(p *dissect.PDU) {
+// the pipeline must output it first (for the reason r): it says that the
+// answer was not known then, and why, unless a first pass (-2) noted it.
+// The entry is still answered when the list comes, for a first pass to
+// note.
+func (c *Conn) GiveUp(p *dissect.PDU, r dissect.Release) {
 	for i := range c.held {
 		e := &c.held[i]
 		if e.p != p {
@@ -133,13 +134,18 @@ func (c *Conn) GiveUp(p *dissect.PDU) {
 		case ok:
 			addAgreed(p, false, 0, e.ver)
 		default:
-			p.AddGenerated(0, FieldExtAgreedUnknown, dissect.Value{}, "not known when this record went out (too many records held behind it): the other side had not finished its list; -2, reading the file twice, shows it")
+			p.AddGenerated(0, FieldExtAgreedUnknown, dissect.Value{}, agreedUnknown.Of(r))
 		}
 		p.Pending = false
 		e.p = nil
 		return
 	}
 }
+
+// agreedUnknown is GiveUp's text, by reason.
+var agreedUnknown = dissect.NewReleaseTexts(func(r dissect.Release) string {
+	return "not known when this record went out (" + r.Reason() + "): the other side had not finished its list; " + r.Remedy() + " shows it"
+})
 
 // Close lets go of the entries still held when the connection ends (the
 // other side never finished its list) and of a level being joined.

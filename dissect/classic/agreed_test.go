@@ -49,7 +49,7 @@ func cpeSession(t *testing.T, c *Conn, server, client []string, giveUp bool) []*
 		p := dec(dissect.DirS2C, 3, cat(0x11, name, be32(1)))
 		out = append(out, p)
 		if giveUp && p.Pending {
-			c.GiveUp(p)
+			c.GiveUp(p, dissect.Release{Why: dissect.ReleaseCount, Max: 1024})
 		}
 	}
 	dec(dissect.DirC2S, 4, cat(0x10, "ClassiCube", be16(len(client))))

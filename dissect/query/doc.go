@@ -14,8 +14,9 @@
 //	  t.Observe(meta, p)           after Decode, in capture order; sets p.Pending on
 //	                               requests and clears it when their response comes
 //	  t.Expire(packetTime)         gives up on requests older than ResponseWindow (5 s)
-//	  t.GiveUp(p)                  lets go of a request the pipeline must output before
-//	                               its response; the response still links back to it
+//	  t.GiveUp(p, why)             lets go of a request the pipeline must output before
+//	                               its response, saying why; the response still links
+//	                               back to it
 //	  t.Close()                    at the end of the capture: gives up on all of them
 //
 // What the tree shows, beyond the seed documents (000, 001, 003):

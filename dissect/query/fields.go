@@ -120,6 +120,6 @@ var (
 	eTokenStale     = Registry.Expert("query.token.stale", dissect.SevWarn, "the stat request's token is older than 30 s: the server will not answer")
 	eNoResponse     = Registry.Expert("query.response.missing", dissect.SevWarn, "no response seen for this request")
 	eUnsolicited    = Registry.Expert("query.response.unsolicited", dissect.SevNote, "no request seen for this response")
-	eUnlinked       = Registry.Expert("query.response.unlinked", dissect.SevNote, "output before its response came (too many PDUs held back): a response links back to it")
+	eUnlinked       = Registry.Expert("query.response.unlinked", dissect.SevNote, "output before its response came (the note says why): a response links back to it")
 	eUntracked      = Registry.Expert("query.response.untracked", dissect.SevNote, "past the tracker's cap of waiting requests: a request no longer waited for, or a response whose request may be one of those")
 )

@@ -30,13 +30,15 @@ const (
 	pruneEvery      = 10 * time.Second
 )
 
-// windowText is ResponseWindow as the expert items say it; heldTooLong is
-// GiveUp's message, the same each time (a busy capture has it for many
-// requests).
+// windowText is ResponseWindow as the expert items say it; unlinked makes
+// GiveUp's message, the same each time for a reason (a busy capture has
+// it for many requests).
 var (
-	windowText  = ResponseWindow.String()
-	untracked   = "the tracker holds " + strconv.Itoa(MaxPending) + " requests already: it no longer waits for this one's response, which will not be linked"
-	heldTooLong = "output before its response came, if one comes within " + windowText + " (too many PDUs held back): a response links back to this request, but this record cannot show it (-2, reading a file twice, can)"
+	windowText = ResponseWindow.String()
+	untracked  = "the tracker holds " + strconv.Itoa(MaxPending) + " requests already: it no longer waits for this one's response, which will not be linked"
+	unlinked   = dissect.NewReleaseTexts(func(r dissect.Release) string {
+		return "output before its response came, if one comes within " + windowText + " (" + r.Reason() + "): a response links back to this request, but this record cannot show it (" + r.Remedy() + " can)"
+	})
 )
 
 // Tracker links requests and responses within Query conversations, the way
@@ -482,14 +484,15 @@ func secs(d time.Duration) string {
 }
 
 // GiveUp stops holding p for its response, with an expert item saying
-// so: the pipeline calls it when it must output p before the response
-// window has passed (too many records held). The tracker keeps no pointer
+// so and why (r): the pipeline calls it when it must output p before the
+// response window has passed (too many records held, or held as long as
+// its hold allows). The tracker keeps no pointer
 // to p afterwards, but remembers the request until its window passes: a
 // response that comes then links back to it (Request in frame, time), as
 // Wireshark's first pass links a response to its request. Forgetting it
 // made every such response "unsolicited", which on a busy capture was
 // most of them.
-func (t *Tracker) GiveUp(p *dissect.PDU) {
+func (t *Tracker) GiveUp(p *dissect.PDU, r dissect.Release) {
 	// The analyzer gives up on the oldest record it holds, so p is
 	// nearly always the first entry still held, past those out already:
 	// heldFrom skips them (scanning them cost a fifth of the Query mix's
@@ -510,7 +513,7 @@ func (t *Tracker) GiveUp(p *dissect.PDU) {
 			// its response to link back to.
 			switch resp, ok := t.Later.Lookup(h.frame, 0); {
 			case !ok:
-				p.AddExpert(0, eUnlinked, heldTooLong)
+				p.AddExpert(0, eUnlinked, unlinked.Of(r))
 			case resp == dissect.NoResponse:
 				p.AddExpert(0, eNoResponse, noResponse(h.typ))
 			case resp == dissect.CaptureEnded:

@@ -299,8 +299,9 @@ func TestTrackerReference(t *testing.T) {
 				// Give up on the oldest still pending, as release does.
 				for k := range ps {
 					if ps[k].Pending {
-						tr.GiveUp(ps[k])
-						ref.GiveUp(rps[k])
+						why := dissect.Release{Why: dissect.ReleaseWhy(r.IntN(3)), Max: 1024, Hold: time.Second}
+						tr.GiveUp(ps[k], why)
+						ref.GiveUp(rps[k], why)
 						break
 					}
 				}
@@ -364,10 +365,10 @@ func TestTrackerReference(t *testing.T) {
 	}
 }
 
-func (t *refTracker) GiveUp(p *dissect.PDU) {
+func (t *refTracker) GiveUp(p *dissect.PDU, why dissect.Release) {
 	for i := range t.pending {
 		if t.pending[i].p == p {
-			p.AddExpert(0, eUnlinked, "output before its response came, if one comes within "+ResponseWindow.String()+" (too many PDUs held back): a response links back to this request, but this record cannot show it (-2, reading a file twice, can)")
+			p.AddExpert(0, eUnlinked, "output before its response came, if one comes within "+ResponseWindow.String()+" ("+why.Reason()+"): a response links back to this request, but this record cannot show it ("+why.Remedy()+" can)")
 			p.Pending = false
 			t.pending[i].p = nil
 			return

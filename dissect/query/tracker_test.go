@@ -194,7 +194,7 @@ func TestTrackerGiveUp(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			c := newConversation(t)
 			req := c.send(0, a, dissect.DirC2S, handshakeReq(3))
-			c.tr.GiveUp(req)
+			c.tr.GiveUp(req, dissect.Release{Why: dissect.ReleaseCount, Max: 1024})
 			if req.Pending {
 				t.Fatal("still pending after GiveUp")
 			}
@@ -349,7 +349,7 @@ func FuzzTracker(f *testing.F) {
 			if op&0xc0 == 0xc0 { // the analyzer gives up on the oldest held
 				for k, p := range ps {
 					if p.Pending {
-						tr.GiveUp(p)
+						tr.GiveUp(p, dissect.Release{Why: dissect.ReleaseHold, Hold: time.Second})
 						if p.Pending {
 							t.Fatal("pending after GiveUp")
 						}

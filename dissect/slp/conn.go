@@ -318,34 +318,40 @@ func (c *Conn) giveBack() {
 }
 
 // GiveUp stops holding p for its response: the pipeline calls it when it
-// must output p before the response came (too many records held behind
-// it). p says so; the Conn keeps no pointer to it, but remembers the
-// request, so that its response still links back to it (request_in and
-// the time), as Wireshark's single pass does.
-func (c *Conn) GiveUp(p *dissect.PDU) {
+// must output p before the response came, for the reason r (too many
+// records held behind it, or held as long as the hold allows). p says so;
+// the Conn keeps no pointer to it, but remembers the request, so that its
+// response still links back to it (request_in and the time), as
+// Wireshark's single pass does.
+func (c *Conn) GiveUp(p *dissect.PDU, r dissect.Release) {
 	if c.decoding == nil {
 		return
 	}
-	if c.statusReq.giveUp(p, c.Later) || c.legacyReq.giveUp(p, c.Later) {
+	if c.statusReq.giveUp(p, r, c.Later) || c.legacyReq.giveUp(p, r, c.Later) {
 		return
 	}
 	for j := 0; j < c.nPings; j++ {
-		if c.pings[j].giveUp(p, c.Later) {
+		if c.pings[j].giveUp(p, r, c.Later) {
 			return
 		}
 	}
 }
 
+// unlinked is the note of a request given up on, by reason.
+var unlinked = dissect.NewReleaseTexts(func(r dissect.Release) string {
+	return "output before its response came (" + r.Reason() + "): a response links back to this request, but this record cannot show it (" + r.Remedy() + " can)"
+})
+
 // giveUp lets go of p if q holds it, and reports whether it did. A second
 // pass (-2) knows from later whether the response came, and shows the
 // link as if the request had waited for it (or nothing, if none came).
-func (q *pending) giveUp(p *dissect.PDU, later *dissect.Later) bool {
+func (q *pending) giveUp(p *dissect.PDU, r dissect.Release, later *dissect.Later) bool {
 	if q.p != p {
 		return false
 	}
 	switch resp, ok := later.Lookup(q.frame, q.kind); {
 	case !ok:
-		p.AddExpert(0, ExpertUnlinked, "output before its response came (too many PDUs held back): a response links back to this request, but this record cannot show it (-2, reading a file twice, can)")
+		p.AddExpert(0, ExpertUnlinked, unlinked.Of(r))
 	case resp != dissect.NoResponse && resp != dissect.CaptureEnded:
 		p.AddGenerated(0, FieldResponseIn, dissect.U(resp), "")
 	}

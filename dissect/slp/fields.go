@@ -186,7 +186,7 @@ var (
 	ExpertFaviconSize     = Registry.Expert("slp.status.favicon.not_64x64", dissect.SevNote, "a favicon that is not 64x64 (the vanilla client expects 64x64)")
 	ExpertForgeD          = Registry.Expert("slp.status.forge.d.invalid", dissect.SevWarn, "Forge's packed mod data does not unpack")
 	ExpertPongUnmatched   = Registry.Expert("slp.ping.unmatched", dissect.SevWarn, "a pong with no ping carrying the same payload")
-	ExpertUnlinked        = Registry.Expert("slp.response.unlinked", dissect.SevNote, "output before its response came (too many PDUs held back): the response links back to it")
+	ExpertUnlinked        = Registry.Expert("slp.response.unlinked", dissect.SevNote, "output before its response came (the note says why): the response links back to it")
 	ExpertCompressBomb    = Registry.Expert("slp.compression.bomb", dissect.SevError, "zlib data inflating past its declared length: stopped, not obeyed")
 	ExpertCompressCapped  = Registry.Expert("slp.compression.capped", dissect.SevNote, "inflation stopped at the dissector's cap")
 	ExpertCompressLarge   = Registry.Expert("slp.compression.too_large", dissect.SevError, "a declared data length over the protocol's 8 MiB")

@@ -995,57 +995,72 @@ func TestTreesOwnTheirBytes(t *testing.T) {
 }
 
 // TestGiveUp: a request the pipeline must output before its response
-// (GiveUp) says so, is never written to again, and its response still
-// links back to it; a PDU the Conn does not hold is left alone.
+// (GiveUp) says so, with the reason the pipeline gave, is never written
+// to again, and its response still links back to it; a PDU the Conn does
+// not hold is left alone.
 func TestGiveUp(t *testing.T) {
 	statusResp := pkt(0, mcstr(`{"description":"x","players":{"max":1,"online":0}}`))
 	pong := seedPing
-	for _, c := range []struct {
+	type pduCase struct {
 		name      string
 		req, resp []byte
 		reqIn     string
+	}
+	for _, w := range []struct {
+		why       dissect.Release
+		says, not string // in the note, and not in it
 	}{
-		{"status", seedStatusReq, statusResp, "slp.request_in"},
-		{"ping", seedPing, pong, "slp.ping.request_in"},
+		{dissect.Release{Why: dissect.ReleaseCount, Max: 1024}, "1024 records waited behind it", "held "},
+		{dissect.Release{Why: dissect.ReleaseMemory, Max: 64 << 20}, "memory budget of 64 MiB was spent", "held "},
+		{dissect.Release{Why: dissect.ReleaseHold, Hold: time.Second}, "held 1s, the longest the hold allows", "waited behind"},
+		{dissect.Release{Why: dissect.ReleaseHold}, "--hold 0", "waited behind"},
 	} {
-		t.Run(c.name, func(t *testing.T) {
-			conn := NewConn()
-			var ps []*dissect.PDU
-			send := func(d dissect.Dir, data []byte) *dissect.PDU {
-				if f := conn.Frame(d, data, false); f.Status != dissect.FrameOK {
-					t.Fatalf("Frame %+v", f)
+		for _, c := range []pduCase{
+			{"status", seedStatusReq, statusResp, "slp.request_in"},
+			{"ping", seedPing, pong, "slp.ping.request_in"},
+		} {
+			t.Run(c.name+"/"+w.says, func(t *testing.T) {
+				conn := NewConn()
+				var ps []*dissect.PDU
+				send := func(d dissect.Dir, data []byte) *dissect.PDU {
+					if f := conn.Frame(d, data, false); f.Status != dissect.FrameOK {
+						t.Fatalf("Frame %+v", f)
+					}
+					p := &dissect.PDU{}
+					conn.Decode(p, data, meta(len(ps), d))
+					ps = append(ps, p)
+					return p
 				}
-				p := &dissect.PDU{}
-				conn.Decode(p, data, meta(len(ps), d))
-				ps = append(ps, p)
-				return p
-			}
-			send(c2s, seedHandshake)
-			req := send(c2s, c.req)
-			if !req.Pending {
-				t.Fatal("request not held")
-			}
-			conn.GiveUp(&dissect.PDU{}) // not one of its requests
-			if !req.Pending {
-				t.Fatal("GiveUp of another PDU let go of the request")
-			}
-			conn.GiveUp(req)
-			if req.Pending {
-				t.Fatal("still pending after GiveUp")
-			}
-			wantExpert(t, req, "slp.response.unlinked")
-			before := dump(req)
-			resp := send(s2c, c.resp)
-			if got := display(t, resp, c.reqIn); got != "5" {
-				t.Errorf("%s = %s, want 5 (the request's frame)", c.reqIn, got)
-			}
-			if len(resp.Experts) != 0 {
-				t.Errorf("response's experts:\n%s", dump(resp))
-			}
-			conn.Close()
-			if after := dump(req); after != before {
-				t.Errorf("the request was written to after GiveUp:\n%s\nbefore:\n%s", after, before)
-			}
-		})
+				send(c2s, seedHandshake)
+				req := send(c2s, c.req)
+				if !req.Pending {
+					t.Fatal("request not held")
+				}
+				conn.GiveUp(&dissect.PDU{}, w.why) // not one of its requests
+				if !req.Pending {
+					t.Fatal("GiveUp of another PDU let go of the request")
+				}
+				conn.GiveUp(req, w.why)
+				if req.Pending {
+					t.Fatal("still pending after GiveUp")
+				}
+				wantExpert(t, req, "slp.response.unlinked")
+				if note := req.Experts[len(req.Experts)-1].Msg; !strings.Contains(note, w.says) || strings.Contains(note, w.not) {
+					t.Errorf("note %q: want %q in it, and not %q", note, w.says, w.not)
+				}
+				before := dump(req)
+				resp := send(s2c, c.resp)
+				if got := display(t, resp, c.reqIn); got != "5" {
+					t.Errorf("%s = %s, want 5 (the request's frame)", c.reqIn, got)
+				}
+				if len(resp.Experts) != 0 {
+					t.Errorf("response's experts:\n%s", dump(resp))
+				}
+				conn.Close()
+				if after := dump(req); after != before {
+					t.Errorf("the request was written to after GiveUp:\n%s\nbefore:\n%s", after, before)
+				}
+			})
+		}
 	}
 }
