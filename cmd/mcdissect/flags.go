@@ -49,6 +49,7 @@ type config struct {
 	cpuProfile, memProfile             string
 	lineBuffered, printPackets         bool
 	twoPass                            bool
+	hold                               holdFlag // hold.go: --hold
 
 	out    outputFlags // outputs.go: -t, -O, --color, --version
 	habits habitFlags  // habits.go: -n, -N, -o
@@ -153,6 +154,7 @@ func (c *config) flagSet(stderr io.Writer) (*pflag.FlagSet, *bool) {
 	fs.StringVar(&c.memProfile, memProfileFlag, "", "write a pprof heap profile to `FILE` at exit, e.g. --memprofile mem.out")
 	c.out.add(fs)
 	c.ship.add(fs)
+	c.hold.add(fs)   // hold.go
 	c.habits.add(fs) // habits.go
 	help := fs.BoolP("help", "h", false, "show this help")
 	fs.Usage = func() {
@@ -292,6 +294,7 @@ func (c *config) check() error {
 		c.opts.DecodeAs = append(c.opts.DecodeAs, rule)
 	}
 	c.opts.NoHeuristics = c.noHeuristics
+	c.hold.apply(c) // hold.go
 	for _, p := range []struct{ name, v string }{{classic.PrefSalt, c.classicSalt}, {slp.PrefKeyLog, c.keyLog}, {slp.PrefVersion, c.javaVersion}} {
 		if p.v != "" {
 			if err := c.setPref(p.name, p.v); err != nil { // habits.go

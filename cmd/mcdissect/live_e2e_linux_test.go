@@ -447,7 +447,8 @@ func TestLiveUnansweredRequest(t *testing.T) {
 	p := strconv.Itoa(srv.port)
 	// Only this port: other traffic on lo, past MaxHeld, would give the
 	// request up early.
-	r := startLive(t, "-f", "udp port "+p, "-d", "udp.port=="+p+",query", "-V")
+	// A hold longer than the window (TestLiveHold has the default's).
+	r := startLive(t, "-f", "udp port "+p, "-d", "udp.port=="+p+",query", "-V", "--hold", "10s")
 	for attempt := range 5 {
 		cl := newQueryClient(t, srv.port)
 		sent := time.Now()
@@ -457,7 +458,7 @@ func TestLiveUnansweredRequest(t *testing.T) {
 			continue
 		}
 		l := r.waitLine(t, "no response seen within", 10*time.Second)
-		t.Logf("the unanswered request was printed %v after it was sent (its window: the hold window, 6 s)", l.at.Sub(sent))
+		t.Logf("the unanswered request was printed %v after it was sent (its window: 5 s)", l.at.Sub(sent))
 		r.stop(t, syscall.SIGINT)
 		r.captured(t)
 		return
