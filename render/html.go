@@ -63,7 +63,8 @@ type htmlRenderer struct {
 	expIdx map[*dissect.ExpertInfo]int
 	buf    []byte
 	show   []byte
-	hider  hider // which nodes' values do not show (--redact)
+	hider  hider     // which nodes' values do not show (--redact)
+	live   *livePage // the page --serve serves (html_live.go), nil for -T html
 }
 
 func newHTML(w *bufio.Writer, o Options) *htmlRenderer {
@@ -83,11 +84,15 @@ var htmlCSP = "default-src 'none'; script-src " + cspHash(htmlPageScript) + "; s
 
 func (h *htmlRenderer) Begin() error {
 	h.w.WriteString("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
-	h.w.WriteString("<meta http-equiv=\"Content-Security-Policy\" content=\"" + htmlCSP + "\">\n")
+	csp, style := htmlCSP, htmlStyle
+	if h.live != nil {
+		csp, style = h.live.csp, h.live.style
+	}
+	h.w.WriteString("<meta http-equiv=\"Content-Security-Policy\" content=\"" + csp + "\">\n")
 	h.w.WriteString("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
 	h.w.WriteString("<meta name=\"generator\" content=\"mcdissect -T html\">\n")
 	h.w.WriteString("<link rel=\"icon\" href=\"data:,\">\n<title>mcdissect</title>\n")
-	h.w.WriteString("<style>" + htmlStyle + "</style>\n</head>\n<body>\n")
+	h.w.WriteString("<style>" + style + "</style>\n</head>\n<body>\n")
 	h.w.WriteString(htmlBody)
 	_, err := h.w.WriteString("<script type=\"application/json\" id=\"mc-records\">[")
 	return err
@@ -153,41 +158,58 @@ func (h *htmlRenderer) End() error {
 		b = appendHTMLJSON(b, "This page shows the first "+strconv.Itoa(h.n)+" records only: the capture is too big for one page (at most "+
 			strconv.Itoa(HTMLMaxRecords)+" records or "+strconv.Itoa(HTMLMaxBytes>>20)+" MB). Choose what to show with -Y FILTER or -c COUNT.")
 	}
+	b = h.live.appendMeta(b) // html_live.go
 	b = append(b, ",\n\"fields\": ["...)
 	for i, f := range h.ftab {
 		if i > 0 {
 			b = append(b, ",\n"...)
 		}
-		b = append(b, '[')
-		b = appendHTMLJSON(b, f.Name)
-		b = append(b, ',')
-		b = appendHTMLJSON(b, f.Label)
-		b = append(b, ',')
-		b = appendHTMLJSON(b, fieldExplanation(f))
-		b = append(b, ',')
-		b = appendHTMLJSON(b, f.Type.String())
-		b = append(b, ']')
+		b = appendFieldEntry(b, f)
 	}
 	b = append(b, "],\n\"experts\": ["...)
 	for i, e := range h.exps {
 		if i > 0 {
 			b = append(b, ",\n"...)
 		}
-		b = append(b, '[')
-		b = appendHTMLJSON(b, e.Name)
-		b = append(b, ',')
-		b = appendHTMLJSON(b, e.Severity.String())
-		b = append(b, ',')
-		b = appendHTMLJSON(b, e.Summary)
-		b = append(b, ']')
+		b = appendExpertEntry(b, e)
 	}
 	b = append(b, "],\n\"ff\": "...)
 	b = append(b, pageFilterTable().table...) // with pcols and pprotos
 	b = append(b, '}')
 	h.buf = b
 	h.w.Write(b)
-	h.w.WriteString("</script>\n<script>" + htmlPageScript + "</script>\n</body>\n</html>\n")
+	script := htmlPageScript
+	if h.live != nil {
+		script = h.live.script
+	}
+	h.w.WriteString("</script>\n<script>" + script + "</script>\n</body>\n</html>\n")
 	return h.w.Flush()
+}
+
+// appendFieldEntry appends f's entry of the page's field table: [name,
+// label, explanation, type].
+func appendFieldEntry(b []byte, f *dissect.Field) []byte {
+	b = append(b, '[')
+	b = appendHTMLJSON(b, f.Name)
+	b = append(b, ',')
+	b = appendHTMLJSON(b, f.Label)
+	b = append(b, ',')
+	b = appendHTMLJSON(b, fieldExplanation(f))
+	b = append(b, ',')
+	b = appendHTMLJSON(b, f.Type.String())
+	return append(b, ']')
+}
+
+// appendExpertEntry appends e's entry of the page's expert table: [name,
+// severity, summary].
+func appendExpertEntry(b []byte, e *dissect.ExpertInfo) []byte {
+	b = append(b, '[')
+	b = appendHTMLJSON(b, e.Name)
+	b = append(b, ',')
+	b = appendHTMLJSON(b, e.Severity.String())
+	b = append(b, ',')
+	b = appendHTMLJSON(b, e.Summary)
+	return append(b, ']')
 }
 
 // Raw is refused: the page's field table and cap need every record

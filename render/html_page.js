@@ -57,7 +57,7 @@ function maxSev(rec) {
 }
 
 // ---- the packet list: only the rows in sight are in the DOM ----
-var shown = '';
+var shown = '', shownAt = null;
 function renderRows() {
   var head = document.getElementById('listhead').offsetHeight;
   var top = Math.max(0, listEl.scrollTop - head);
@@ -67,9 +67,13 @@ function renderRows() {
   // on one must find it again on release).
   var key = first + ' ' + last + ' ' + cur + ' ' + viewID;
   if (key === shown) return;
+  // Rows added below those shown (a live page's records): append them only.
+  var grew = shownAt && shownAt[0] === first && shownAt[1] < last && shownAt[2] === cur && shownAt[3] === viewID;
+  var from = grew ? shownAt[1] : first;
   shown = key;
+  shownAt = [first, last, cur, viewID];
   var frag = document.createDocumentFragment();
-  for (var p = first; p < last; p++) {
+  for (var p = from; p < last; p++) {
     var idx = view[p], r = RECS[idx], row = el('div', 'row p-' + r.k);
     var sv = maxSev(r);
     if (sv === 3) row.className += ' s-error'; else if (sv === 2) row.className += ' s-warning';
@@ -88,7 +92,7 @@ function renderRows() {
     row.appendChild(el('span', 'c-info', r.i));
     frag.appendChild(row);
   }
-  rowsEl.replaceChildren(frag);
+  if (grew) rowsEl.appendChild(frag); else rowsEl.replaceChildren(frag);
 }
 var viewID = 0;
 function setView(v) {
@@ -97,8 +101,11 @@ function setView(v) {
   posOf.fill(-1);
   for (var p = 0; p < v.length; p++) posOf[v[p]] = p;
   rowsEl.style.height = (v.length * ROWH) + 'px';
-  countEl.textContent = v.length === RECS.length ? RECS.length + ' records' : v.length + ' of ' + RECS.length + ' records';
+  countText();
   renderRows();
+}
+function countText() {
+  countEl.textContent = view.length === RECS.length ? RECS.length + ' records' : view.length + ' of ' + RECS.length + ' records';
 }
 function scrollToPos(p) {
   var head = document.getElementById('listhead').offsetHeight;
@@ -458,19 +465,21 @@ function clearSelection(hint) {
   explainEl.replaceChildren(el('p', 'hint', 'Click a field or a byte: its explanation shows here.'));
   renderRows();
 }
-var timer = 0;
+var timer = 0, keep = null; // keep: the filter's test of a record, null for every record
 function applyFilter() {
   var raw = filterEl.value, src = raw.trim(), v = [], i;
   filterEl.className = '';
   filterEl.title = '';
   clearError();
   if (!src) {
+    keep = null;
     for (i = 0; i < RECS.length; i++) v.push(i);
   } else if (src[0] === '/') {
     filterEl.className = 'text';
     filterEl.title = 'searching the list for this text (a filter has no leading /)';
     var needle = src.slice(1).trim().toLowerCase();
-    for (i = 0; i < RECS.length; i++) if (rowText(RECS[i]).indexOf(needle) >= 0) v.push(i);
+    keep = function (r) { return rowText(r).indexOf(needle) >= 0; };
+    for (i = 0; i < RECS.length; i++) if (keep(RECS[i])) v.push(i);
   } else {
     var f;
     try { f = MCFilter.compile(raw); } catch (e) {
@@ -481,7 +490,8 @@ function applyFilter() {
     }
     filterEl.className = 'ok';
     filterEl.title = 'display filter, as mcdissect -Y';
-    for (i = 0; i < RECS.length; i++) if (f.match(RECS[i])) v.push(i);
+    keep = function (r) { return f.match(r); };
+    for (i = 0; i < RECS.length; i++) if (keep(RECS[i])) v.push(i);
     if (f.missing) {
       filterEl.title += '; some values are not in the page (redacted, or too long), and no value of them matched';
       filterEl.className += ' partial';
@@ -523,9 +533,30 @@ for (var s = 0; s < RECS.length; s++) all.push(s);
 setView(all);
 if (RECS.length) selectRecord(0);
 else treeEl.replaceChildren(el('p', 'hint', 'No records: nothing in this capture was Minecraft traffic (or the filter matched nothing).'));
+// ---- records that come after the page loaded (the live page, html_live.js) ----
+// addRecords appends records, with the field and expert table entries they
+// use, to the list: the filter shown applies to them, the selection stays,
+// and the list scrolls to the newest if follow. It returns how many rows
+// the filter let into the list.
+function addRecords(recs, fields, experts, follow) {
+  var i, from = RECS.length, rows = view.length;
+  for (i = 0; i < fields.length; i++) FIELDS.push(fields[i]);
+  for (i = 0; i < experts.length; i++) EXPERTS.push(experts[i]);
+  for (i = 0; i < recs.length; i++) RECS.push(recs[i]);
+  var grown = new Int32Array(RECS.length).fill(-1);
+  grown.set(posOf);
+  posOf = grown;
+  for (i = from; i < RECS.length; i++) if (!keep || keep(RECS[i])) { posOf[i] = view.length; view.push(i); }
+  rowsEl.style.height = (view.length * ROWH) + 'px';
+  countText();
+  if (follow) listEl.scrollTop = listEl.scrollHeight;
+  renderRows();
+  return view.length - rows;
+}
 // For tests and the curious: the records the list shows (indexes into the
-// page's records), and milliseconds from navigation to ready.
-window.mcdissect = {view: function () { return view.slice(); }};
+// page's records), and milliseconds from navigation to ready; for the live
+// page, addRecords.
+window.mcdissect = {view: function () { return view.slice(); }, add: addRecords};
 document.documentElement.setAttribute('data-ready-ms', String(Math.round(performance.now())));
 document.documentElement.setAttribute('data-script-ms', String(Math.round(performance.now() - T0)));
 document.documentElement.setAttribute('data-ready', '1');
