@@ -49,7 +49,8 @@ type config struct {
 	cpuProfile, memProfile             string
 	lineBuffered, printPackets         bool
 	twoPass                            bool
-	hold                               holdFlag // hold.go: --hold
+	hold                               holdFlag   // hold.go: --hold
+	serve                              serveFlags // serve.go: --serve
 
 	out    outputFlags // outputs.go: -t, -O, --color, --version
 	habits habitFlags  // habits.go: -n, -N, -o
@@ -155,6 +156,7 @@ func (c *config) flagSet(stderr io.Writer) (*pflag.FlagSet, *bool) {
 	c.out.add(fs)
 	c.ship.add(fs)
 	c.hold.add(fs)   // hold.go
+	c.serve.add(fs)  // serve.go
 	c.habits.add(fs) // habits.go
 	help := fs.BoolP("help", "h", false, "show this help")
 	fs.Usage = func() {

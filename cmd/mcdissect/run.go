@@ -171,11 +171,17 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 			return nil
 		}
 	}
+	sv, err := c.serve.start(c, stderr) // serve.go
+	if err != nil {
+		fmt.Fprintf(stderr, "mcdissect: %v\n", err)
+		return exitFail
+	}
+	sk.ordered = sv.chain(sk.ordered)
 	sk.flt = flt
 	c.opts.Lite = c.summaryOnly(flt)
 	c.opts.NoLayers = c.noLayers(flt)
 	// The page draws Classic levels from their inflated blocks.
-	c.opts.Export = exp != nil || c.format == "html"
+	c.opts.Export = exp != nil || c.format == "html" || c.serve.on()
 	if c.opts.Lite && os.Getenv("GOGC") == "" {
 		defer debug.SetGCPercent(debug.SetGCPercent(liteGCPercent))
 	}
@@ -233,6 +239,7 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 	if cap != nil {
 		cap.report(stderr, c.iface, a.Stats().Frames)
 	}
+	sv.finish(c, stderr) // serve.go: the page stays until Ctrl-C
 	if runErr == nil {
 		runErr = endErr
 	}
@@ -368,7 +375,7 @@ func plural(n uint64) string {
 // expert items: then PDUs are decoded Lite (Wireshark's NULL tree), and
 // only what the summary columns show is worked out.
 func (c *config) summaryOnly(flt *filter.Filter) bool {
-	if c.verbose || c.hex || flt != nil && flt.NeedsTree() || c.exporter != nil {
+	if c.verbose || c.hex || flt != nil && flt.NeedsTree() || c.exporter != nil || c.serve.on() {
 		return false
 	}
 	switch c.format {
