@@ -55,6 +55,13 @@ type Config struct {
 	// MaxRecords and MaxBytes bound the history (default: one page's,
 	// render.HTMLMaxRecords and HTMLMaxBytes).
 	MaxRecords, MaxBytes int
+	// Account is charged the history's bytes: the run's memory budget
+	// (budget.Account). When it refuses, the oldest records are dropped
+	// first, as past MaxBytes. Nil: MaxBytes alone bounds them.
+	Account interface {
+		Charge(n int64) bool
+		Credit(n int64)
+	}
 	// MaxViewers bounds the event streams served at once (default 200);
 	// past it a viewer is told to come back later.
 	MaxViewers int
@@ -101,8 +108,9 @@ type Server struct {
 }
 
 type entry struct {
-	seq  uint64
-	json []byte
+	seq     uint64
+	json    []byte
+	charged bool // its bytes are charged to Config.Account
 }
 
 // New listens on cfg.Addr; Serve serves.
@@ -170,13 +178,19 @@ func (s *Server) Record(r *record.Record) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	b := s.enc.Record(nil, r)
-	s.hist = append(s.hist, entry{seq: s.next, json: b})
+	e := entry{seq: s.next, json: b}
+	if a := s.cfg.Account; a != nil {
+		for !e.charged {
+			if e.charged = a.Charge(int64(len(b))); !e.charged && !s.dropOldest() {
+				break // the budget holds nothing of ours: the record stays, uncharged
+			}
+		}
+	}
+	s.hist = append(s.hist, e)
 	s.next++
 	s.bytes += len(b)
 	for s.live() > 1 && (s.live() > s.cfg.MaxRecords || s.bytes > s.cfg.MaxBytes) {
-		s.bytes -= len(s.hist[s.start].json)
-		s.hist[s.start] = entry{}
-		s.start++
+		s.dropOldest()
 	}
 	if s.start > 1024 && s.start > len(s.hist)/2 {
 		n := copy(s.hist, s.hist[s.start:])
@@ -186,6 +200,22 @@ func (s *Server) Record(r *record.Record) error {
 	}
 	s.signal()
 	return nil
+}
+
+// dropOldest drops the oldest record of the history, and reports whether
+// there was one; s.mu is held.
+func (s *Server) dropOldest() bool {
+	if s.live() == 0 {
+		return false
+	}
+	e := &s.hist[s.start]
+	s.bytes -= len(e.json)
+	if e.charged {
+		s.cfg.Account.Credit(int64(len(e.json)))
+	}
+	*e = entry{}
+	s.start++
+	return true
 }
 
 // live is how many records the history holds.

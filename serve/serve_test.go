@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mcdissect/mcdissect/analyze"
+	"github.com/mcdissect/mcdissect/budget"
 	_ "github.com/mcdissect/mcdissect/protocols/all"
 	"github.com/mcdissect/mcdissect/record"
 	"github.com/mcdissect/mcdissect/render"
@@ -316,5 +317,22 @@ func TestCloseEndsStreams(t *testing.T) {
 	}
 	if last.name != "end" || last.data.Text != "the server stopped" {
 		t.Errorf("last event %+v", last)
+	}
+}
+
+// TestHistoryWithinBudget: the history is charged to the run's memory
+// budget: past it the oldest records go, and the budget is never passed.
+func TestHistoryWithinBudget(t *testing.T) {
+	recs := sampleRecords(t, "query-full")
+	b := budget.New(20 << 10)
+	s := newServer(t, Config{Account: b.Account("history", nil)})
+	for i := range 2000 {
+		s.Record(recs[i%len(recs)])
+	}
+	s.mu.Lock()
+	held, bytes := s.live(), s.bytes
+	s.mu.Unlock()
+	if b.Peak() > b.Limit() || int64(bytes) != b.Used() || held == 0 || held >= 2000 {
+		t.Fatalf("budget peak %d of %d, used %d; history %d records of %d bytes", b.Peak(), b.Limit(), b.Used(), held, bytes)
 	}
 }

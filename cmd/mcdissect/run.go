@@ -171,6 +171,7 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 			return nil
 		}
 	}
+	c.opts.Budget = newBudget()
 	sv, err := c.serve.start(c, stderr) // serve.go
 	if err != nil {
 		fmt.Fprintf(stderr, "mcdissect: %v\n", err)
@@ -200,7 +201,6 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 			c.opts.Later = c.firstPass()
 		}
 	}
-	c.opts.Budget = newBudget()
 	a := analyze.New(c.opts, sk)
 	warning, runErr := analyze.Run(src, a)
 	prog.stop()

@@ -65,7 +65,7 @@ func (s *serveFlags) start(c *config, stderr io.Writer) (*serving, error) {
 	if err != nil {
 		return nil, err
 	}
-	srv, err := serve.New(serve.Config{Addr: addr, Render: c.ropts})
+	srv, err := serve.New(serve.Config{Addr: addr, Render: c.ropts, Account: c.opts.Budget.Account("the served page's history", nil)})
 	if err != nil {
 		return nil, fmt.Errorf("--serve: %v", err)
 	}
