@@ -98,14 +98,12 @@ func TestLayersOfRecords(t *testing.T) {
 	})
 }
 
-// TestSeqBasesForgetTheIdle: when the table of sequence bases is full, the
-// connections least recently seen are forgotten, not every one: a
-// connection that keeps talking while many others come and go keeps its
-// relative numbers (the table used to start afresh, and its next segment
-// then counted from 1).
-func TestSeqBasesForgetTheIdle(t *testing.T) {
-	defer func(n int) { maxSeqBases = n }(maxSeqBases)
-	maxSeqBases = 8
+// TestSeqBasesKeptWhileTalking: a connection that keeps talking while many
+// others come and go keeps its relative numbers: they are its connection
+// entry's in the reassembler, which evicts the longest idle first (a table
+// of its own used to start afresh, and the next segment then counted
+// from 1).
+func TestSeqBasesKeptWhileTalking(t *testing.T) {
 	slpStatus := []byte{0x01, 0x00}
 	build := func(w *capgen.Writer) {
 		a := w.TCP(tcpClient, tcpServer, t0)

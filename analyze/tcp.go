@@ -42,14 +42,13 @@ func newTCPState(a *Analyzer) *tcpState {
 	// idle connections, when its account is refused: it has nothing to
 	// shed on another's behalf.
 	t.r = reassembly.New(t.factory, reassembly.Limits{Account: a.opts.Budget.Account("TCP connections and reassembly", nil), ConnCost: connCost})
+	if !a.opts.NoLayers {
+		t.r.OnSegment = a.net.segment
+	}
 	return t
 }
 
 func (t *tcpState) packet(frame uint64, ci gopacket.CaptureInfo, flow gopacket.Flow, tcp *layers.TCP) {
-	if a := t.a; !a.opts.NoLayers {
-		src, dst := a.endpoints(uint16(tcp.SrcPort), uint16(tcp.DstPort))
-		a.net.tcpSegment(src, dst, tcp)
-	}
 	t.r.Feed(frame, ci, flow, tcp)
 }
 
@@ -269,7 +268,7 @@ func (h *tcpConn) Deliver(u *reassembly.Unit) {
 // last (a record decided by a sweep or the end).
 func (h *tcpConn) headAt(frame uint64) *head {
 	c := h.info
-	return h.t.a.net.headOf(frame, netip.AddrPortFrom(c.Client.IP, c.Client.Port), netip.AddrPortFrom(c.Server.IP, c.Server.Port))
+	return h.t.a.net.headOf(frame, c)
 }
 
 // job makes u's job; why is the framer's last reason for losing bytes in

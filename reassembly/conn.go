@@ -103,6 +103,7 @@ func clientIsSource(tcp *layers.TCP) bool {
 func (r *Reassembler) newConn(k connKey, tcp *layers.TCP) *conn {
 	c := &conn{key: k, rkey: k.reverse()}
 	c.info.Stream = r.stats.Conns
+	c.info.wscale = [2]int8{-1, -1}
 	r.stats.Conns++
 	src := endpointOf(k.net.Src(), k.sport)
 	dst := endpointOf(k.net.Dst(), k.dport)

@@ -17,6 +17,11 @@ const maxAhead = 1 << 30
 type Reassembler struct {
 	factory Factory
 	lim     Limits
+	// OnSegment, when set, is called for each segment fed, once its
+	// connection is found and its relative numbers known (ConnInfo.Relative),
+	// before any of its bytes are delivered.
+	OnSegment func(c *ConnInfo, tcp *layers.TCP)
+
 	// bufAcct is charged the partial-PDU buffers and histories, queueAcct
 	// the out-of-order store: the memory budget's account for both, or
 	// each its own MaxBufferedTotal.
@@ -115,6 +120,14 @@ func (r *Reassembler) Feed(frame uint64, ci gopacket.CaptureInfo, netFlow gopack
 	c.info.Frame, c.info.Time = frame, ts
 	if tcp.SYN {
 		c.info.SawSYN = true
+	}
+	seqFrom := 0
+	if c.dirOf(true) != d {
+		seqFrom = 1
+	}
+	c.info.seqSegment(seqFrom, tcp)
+	if r.OnSegment != nil {
+		r.OnSegment(&c.info, tcp)
 	}
 
 	r.curFrame, r.curTime = frame, ts

@@ -3,6 +3,8 @@ package reassembly
 import (
 	"net/netip"
 	"time"
+
+	"github.com/gopacket/gopacket/layers"
 )
 
 // Dir is the direction of a byte stream within a connection.
@@ -47,6 +49,60 @@ type ConnInfo struct {
 	// or Close, its own last frame.
 	Frame uint64
 	Time  time.Time
+	// User is the caller's state of the connection (its last frame's
+	// headers): it lives as long as the connection's entry does.
+	User any
+
+	// What tshark's relative sequence numbers count from, per direction
+	// of the key (0: the first segment's source), and the window scale
+	// each side's SYN announced (-1 not seen, -2 none announced).
+	seqBase [2]uint32
+	seqSet  [2]bool
+	wscale  [2]int8
+	// seqFrom is the direction of the key the segment being fed went.
+	seqFrom int
+}
+
+// Relative is the sequence and acknowledgement numbers of the segment
+// being fed, counted as tshark counts them by default: from the ISN of
+// its direction when the SYN was seen, else from one before the first
+// sequence number seen; an acknowledgement seen before the other
+// direction's first segment sets that direction's base.
+func (c *ConnInfo) Relative(seq, ack uint32) (rseq, rack uint32) {
+	d := c.seqFrom
+	return seq - c.seqBase[d], ack - c.seqBase[1-d]
+}
+
+// WindowScale is the window scale of the segment being fed's direction,
+// when both SYNs announced theirs (tshark scales the window only then),
+// or -1.
+func (c *ConnInfo) WindowScale() int8 {
+	if c.wscale[0] >= 0 && c.wscale[1] >= 0 {
+		return c.wscale[c.seqFrom]
+	}
+	return -1
+}
+
+// seqSegment updates the bases with a segment of direction d (of the key).
+func (c *ConnInfo) seqSegment(d int, tcp *layers.TCP) {
+	c.seqFrom = d
+	if tcp.SYN {
+		c.seqBase[d], c.seqSet[d] = tcp.Seq, true
+		c.wscale[d] = -2
+		for _, o := range tcp.Options {
+			if o.OptionType == layers.TCPOptionKindWindowScale && len(o.OptionData) == 1 {
+				c.wscale[d] = int8(min(o.OptionData[0], 14))
+			}
+		}
+		if tcp.ACK {
+			c.seqBase[1-d], c.seqSet[1-d] = tcp.Ack-1, true
+		}
+	} else if !c.seqSet[d] {
+		c.seqBase[d], c.seqSet[d] = tcp.Seq-1, true
+	}
+	if tcp.ACK && !c.seqSet[1-d] {
+		c.seqBase[1-d], c.seqSet[1-d] = tcp.Ack-1, true
+	}
 }
 
 // Part is one frame's contribution to a unit: Bytes stream bytes taken from
