@@ -8,11 +8,16 @@
 #
 #   bench/compare.sh                               # every mix at 100 MB, N=3
 #   MIXES=project SIZES="100 1000" bench/compare.sh  # the project's mix, and 1 GB
+#   BASE=/tmp/mcdissect-old TSHARK=0 N=7 bench/compare.sh  # a change, against the old binary
 #
 # Environment:
-#   MIXES      mcgen workloads (default "project slp query classic-big onebyte real":
-#              see internal/mcgen ApplyMix; "real" is bench/realmix's replay of
-#              the real captures in samples/); a target must hold on every one
+#   MIXES      mcgen workloads (default "project slp query classic-big onebyte
+#              play real": see internal/mcgen ApplyMix; "real" is
+#              bench/realmix's replay of the real captures in samples/); a
+#              target must hold on every one
+#   BASE       a baseline mcdissect binary: each of its modes runs right after
+#              the same mode of the new one, in every round, and the table
+#              adds the base's CPU time and the paired median of new ÷ base
 #   SIZES      capture sizes in MB (default "100")
 #   N          runs of each command (default 3; the median is reported)
 #   SEED       mcgen seed (default 1)
@@ -29,7 +34,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-bench/out}
 SIZES=${SIZES:-100}
-MIXES=${MIXES:-project slp query classic-big onebyte real}
+MIXES=${MIXES:-project slp query classic-big onebyte play real}
+BASE=${BASE:-}
 N=${N:-3}
 SEED=${SEED:-1}
 TSHARK=${TSHARK:-1}
@@ -66,6 +72,7 @@ echo "- CPUs: $(nproc) × ${cpu:-unknown}, memory ${mem:-unknown}, kernel $(unam
 echo "- $(go version)"
 echo "- tshark: $tsv"
 echo "- load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+[ -n "$BASE" ] && echo "- base: $BASE ($(sha256sum "$BASE" | cut -c1-12))"
 echo "- mcdissect at $(git rev-parse --short HEAD 2>/dev/null || echo '?')$(git diff --quiet HEAD -- 2>/dev/null || echo ' + uncommitted changes'); N=$N runs each, medians"
 echo
 
@@ -108,11 +115,21 @@ for size in $SIZES; do
 	for i in $(seq "$N"); do
 		echo "$f, round $i of $N:" >&2
 		run floor "$c" "$OUT/floor" -r "$f"
-		run summary "$c" "$OUT/mcdissect" -r "$f"
-		run V "$c" "$OUT/mcdissect" -r "$f" -V
-		run json "$c" "$OUT/mcdissect" -r "$f" -T json
-		run ek "$c" "$OUT/mcdissect" -r "$f" -T ek
-		run fields "$c" "$OUT/mcdissect" -r "$f" -T fields -e frame.number -e mc.protocol -e mc.message -e ip.src -e tcp.stream
+		# Each mode of the new binary, then the base's (BASE), side by
+		# side in time: a pair shares the host's state of the moment.
+		for mode in summary V json ek fields; do
+			for bin in "$OUT/mcdissect" ${BASE:+"$BASE"}; do
+				name=$mode
+				[ "$bin" = "$BASE" ] && name=base-$mode
+				case $mode in
+				summary) run "$name" "$c" "$bin" -r "$f" ;;
+				V) run "$name" "$c" "$bin" -r "$f" -V ;;
+				json) run "$name" "$c" "$bin" -r "$f" -T json ;;
+				ek) run "$name" "$c" "$bin" -r "$f" -T ek ;;
+				fields) run "$name" "$c" "$bin" -r "$f" -T fields -e frame.number -e mc.protocol -e mc.message -e ip.src -e tcp.stream ;;
+				esac
+			done
+		done
 		if [ "$have_tshark" = 1 ]; then
 			run tshark "$c" tshark -r "$f"
 			run tshark-V "$c" tshark -r "$f" -V
@@ -130,6 +147,13 @@ function minimum(list,   a, n, i, m) {
 	m = a[1]
 	for (i = 2; i <= n; i++) if (a[i] + 0 < m + 0) m = a[i]
 	return m
+}
+# paired: the median over rounds of a[i] / b[i], the lists in round order.
+function paired(la, lb,   a, b, n, i, r) {
+	n = split(la, a, " "); split(lb, b, " ")
+	r = ""
+	for (i = 1; i <= n; i++) if (b[i] > 0) r = r " " a[i] / b[i]
+	return r == "" ? 0 : median(r)
 }
 function median(list,   a, n, i, j, t) {
 	n = split(list, a, " ")
@@ -164,12 +188,20 @@ END {
 		split(s, mixsize, ":")
 		mb = bytes[s] / 1e6
 		printf "## mix %s, %d MB capture (%d bytes)\n\n", mixsize[1], mixsize[2], bytes[s]
-		print "| run | median s | min s | CPU s | MB/s | peak RSS MB | × floor | tshark ÷ mcdissect | target | met |"
-		print "|---|---:|---:|---:|---:|---:|---:|---:|---|---|"
+		print "| run | median s | min s | CPU s | MB/s | peak RSS MB | × floor | tshark ÷ mcdissect | base CPU s | new ÷ base (CPU, paired) | base peak RSS MB | target | met |"
+		print "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|"
 		fl = median(times[s SUBSEP "floor"])
 		n = split(order[s], names, " ")
 		for (i = 1; i <= n; i++) {
 			r = names[i]; k = s SUBSEP r
+			if (r ~ /^base-/) continue
+			bk = s SUBSEP "base-" r
+			bcpu = "–"; bratio = "–"; brss = "–"
+			if (bk in cpus) {
+				bcpu = sprintf("%.2f", median(cpus[bk]))
+				bratio = sprintf("%.3f", paired(cpus[k], cpus[bk]))
+				brss = sprintf("%.1f", rss[bk] / 1024)
+			}
 			m = median(times[k])
 			ratio = fl > 0 ? sprintf("%.2f", m / fl) : "–"
 			vs = "–"; target = ""; met = ""
@@ -199,7 +231,7 @@ END {
 			if (k in failed) { met = "FAILED (exit status)" }
 			else if (ok == -1) { met = (target == "" ? "" : "–") }
 			else { met = ok ? "met" : "**not met**" }
-			printf "| %s | %.2f | %.2f | %.2f | %.0f | %.1f | %s | %s | %s | %s |\n", label[r], m, minimum(times[k]), median(cpus[k]), (m > 0 ? mb / m : 0), rss[k] / 1024, ratio, vs, target, met
+			printf "| %s | %.2f | %.2f | %.2f | %.0f | %.1f | %s | %s | %s | %s | %s | %s | %s |\n", label[r], m, minimum(times[k]), median(cpus[k]), (m > 0 ? mb / m : 0), rss[k] / 1024, ratio, vs, bcpu, bratio, brss, target, met
 		}
 		print ""
 	}
