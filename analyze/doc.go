@@ -10,9 +10,12 @@
 //	Source.Next ──(a regular file: Run's loop; live or a pipe: a reader
 //	   │           goroutine and a queue, flushed every Options.FlushEvery)
 //	   ▼
-//	front end (the caller's goroutine): Packet -> link/IP -> UDP: routing
-//	   │                                       -> TCP: reassembly, framing
-//	   │ jobs, in batches, in the order they are made
+//	front end (the caller's goroutine): Packet -> link, VLAN, IPv4/IPv6 and
+//	   │   its extension headers (fragments: ipfrag) -> UDP: routing
+//	   │                                            -> TCP: reassembly (one
+//	   │   connection table: the reassembler's), framing
+//	   │ jobs, in batches, in the order they are made, with the header bytes
+//	   │ of the frames that decide them (dissect/netlayers makes their tree)
 //	   ▼
 //	back end (a goroutine of its own): decode (Protocol.Decode,
 //	   │ Conn.Decode), trackers, the hold queue (a request waits for its
@@ -37,6 +40,11 @@
 // state: a TCP connection has two instances of its protocol's state, the
 // front frames with one, the back decodes with the other, and what framing
 // learns that decoding needs (a gap) is passed on as a job.
+//
+// What is held across packets (connections, bytes waiting for
+// reassembly, IP fragments, levels, records held for a response) is
+// charged to one memory budget (Options.Budget): past it, the holder that
+// asks gives up its own oldest holdings, and says so.
 //
 // Packet time decides protocol semantics (response windows, idle streams,
 // the hold window); on input that is not a regular file, Flush moves packet
