@@ -16,6 +16,7 @@ import (
 	"github.com/mcdissect/mcdissect/analyze"
 	"github.com/mcdissect/mcdissect/capture"
 	"github.com/mcdissect/mcdissect/filter"
+	"github.com/mcdissect/mcdissect/protocols/glossary"
 	"github.com/mcdissect/mcdissect/record"
 	"github.com/mcdissect/mcdissect/render"
 	"github.com/mcdissect/mcdissect/stats"
@@ -26,7 +27,7 @@ import (
 // is a warning after what could be read, and exit status 2, as tshark.
 func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 	if c.glossary != "" {
-		if err := glossary(c.glossary, stdout); err != nil {
+		if err := glossary.Write(stdout, c.glossary); err != nil {
 			fmt.Fprintf(stderr, "mcdissect: %v\n", err)
 			return exitUsage
 		}

@@ -1,4 +1,4 @@
-package main
+package glossary
 
 import (
 	"github.com/mcdissect/mcdissect/dissect"

@@ -1,4 +1,12 @@
-package main
+// Package glossary prints the -G reports: the registries are the
+// documentation. -G fields has tshark's layout: a P line per protocol
+// (long name, filter name), then an F line per field (label, filter name,
+// type, protocol, base, bit mask, blurb), the blurb being the field's
+// explanation for learners; -G protocols tshark's columns (long name, short
+// name, filter name); -G experts every expert item (name, severity,
+// summary). Types, bases and names: tshark.go. The reports list what is
+// registered (dissect.Registries): import the protocols first.
+package glossary
 
 import (
 	"fmt"
@@ -7,13 +15,11 @@ import (
 	"github.com/mcdissect/mcdissect/dissect"
 )
 
-// glossary prints -G reports: the registries are the documentation. -G
-// fields has tshark's layout: a P line per protocol (long name, filter
-// name), then an F line per field (label, filter name, type, protocol,
-// base, bit mask, blurb), the blurb being the field's explanation for
-// learners; -G protocols tshark's columns (long name, short name, filter
-// name). Types, bases and names: glossary_tshark.go.
-func glossary(what string, w io.Writer) error {
+// Reports are the reports Write prints.
+var Reports = []string{"fields", "protocols", "experts"}
+
+// Write prints the report what, one of Reports.
+func Write(w io.Writer, what string) error {
 	switch what {
 	case "fields":
 		for _, r := range dissect.Registries() {
