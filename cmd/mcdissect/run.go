@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
-	"runtime/debug"
 	"runtime/pprof"
 	"sync"
 	"syscall"
@@ -16,6 +15,7 @@ import (
 	"github.com/mcdissect/mcdissect/analyze"
 	"github.com/mcdissect/mcdissect/capture"
 	"github.com/mcdissect/mcdissect/filter"
+	"github.com/mcdissect/mcdissect/internal/memory"
 	"github.com/mcdissect/mcdissect/protocols/glossary"
 	"github.com/mcdissect/mcdissect/record"
 	"github.com/mcdissect/mcdissect/render"
@@ -88,11 +88,7 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	defer closeSrc()
 	regular := size >= 0
-	if size >= hugePagesFrom {
-		// As much as the heap may hold: the soft limit, or a lower
-		// GOMEMLIMIT.
-		preferHugePages(int(min(softMemoryLimit, debug.SetMemoryLimit(-1)))) // hugepages_linux.go
-	}
+	memory.ForFile(size)
 	var cap *liveCapture
 	if c.iface != "" {
 		cap = startCapture(src)
@@ -172,7 +168,7 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 			return nil
 		}
 	}
-	c.opts.Budget = newBudget()
+	c.opts.Budget = memory.NewBudget()
 	sv, err := c.serve.start(c, stderr) // serve.go
 	if err != nil {
 		fmt.Fprintf(stderr, "mcdissect: %v\n", err)
@@ -184,8 +180,8 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 	c.opts.NoLayers = c.noLayers(flt)
 	// The page draws Classic levels from their inflated blocks.
 	c.opts.Export = exp != nil || c.format == "html" || c.serve.on()
-	if c.opts.Lite && os.Getenv("GOGC") == "" {
-		defer debug.SetGCPercent(debug.SetGCPercent(liteGCPercent))
+	if c.opts.Lite {
+		defer memory.Lite()()
 	}
 	if !regular || c.lineBuffered {
 		// A live capture or a pipe: records must not wait for batches and
@@ -293,10 +289,6 @@ func (c *config) openSource(stdin io.Reader, stderr io.Writer) (src analyze.Sour
 	}
 	return src, func() { src.Close() }, size, nil
 }
-
-// hugePagesFrom: capture files this large have the heap asked for huge
-// pages (preferHugePages).
-const hugePagesFrom = 4 << 20
 
 // flushEvery is how often the output of a live capture or a pipe is
 // written out: records reach it within this (and the time to dissect).

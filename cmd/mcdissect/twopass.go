@@ -4,6 +4,7 @@ import (
 	"github.com/mcdissect/mcdissect/analyze"
 	"github.com/mcdissect/mcdissect/capture"
 	"github.com/mcdissect/mcdissect/dissect"
+	"github.com/mcdissect/mcdissect/internal/memory"
 	"github.com/mcdissect/mcdissect/record"
 )
 
@@ -20,7 +21,7 @@ func (c *config) firstPass() *dissect.Later {
 	}
 	defer src.Close()
 	opts := c.opts
-	opts.OnFrame, opts.Later, opts.Budget = nil, later, newBudget()
+	opts.OnFrame, opts.Later, opts.Budget = nil, later, memory.NewBudget()
 	analyze.Run(src, analyze.New(opts, analyze.SinkFunc(func(*record.Record) error { return nil })))
 	later.Seal()
 	return later

@@ -1,4 +1,4 @@
-package main
+package memory
 
 import (
 	"os"
@@ -36,8 +36,8 @@ const hugePageBytes = 2 << 20
 // go: the heap reuses that memory from then on. Nothing is touched, so
 // nothing is resident until the heap uses it.
 //
-// Only a run that reads a capture file of hugePagesFrom or more asks
-// (run.go): a huge page is zeroed whole on first touch, and a run whose
+// Only a run that reads a capture file of HugePagesFrom or more asks
+// (ForFile): a huge page is zeroed whole on first touch, and a run whose
 // heap stays at a few MB (a sample capture, a quiet live interface) paid
 // some 15 ms more to start, for memory it does not use; a 10 MB capture
 // already gains (project mix: 0.11 -> 0.07 s). Go's own switch,
