@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/mcdissect/mcdissect/protocols/glossary"
 )
 
 // The tshark habits of issue 29, each compared with tshark's own output
@@ -490,7 +492,7 @@ func TestCompletion(t *testing.T) {
 			t.Errorf("-T %s, listed for completion, is refused: %s", f, stderr)
 		}
 	}
-	for _, g := range glossaryReports {
+	for _, g := range glossary.Reports {
 		if _, _, code := mcd(t, nil, "-G", g); code != 0 {
 			t.Errorf("-G %s, listed for completion, exits %d", g, code)
 		}
@@ -506,7 +508,7 @@ func TestCompletion(t *testing.T) {
 			if code != 0 {
 				t.Fatalf("exit %d", code)
 			}
-			for _, name := range sortedFlagNames() {
+			for _, name := range completionCommand().FlagNames() {
 				if !strings.Contains(script, name) {
 					t.Errorf("the script does not name --%s", name)
 				}
