@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/mcdissect/mcdissect/internal/term"
 	"github.com/mcdissect/mcdissect/protocols"
 	"github.com/mcdissect/mcdissect/record"
 	"github.com/mcdissect/mcdissect/render"
@@ -85,13 +86,7 @@ func (o *outputFlags) colourOn(out io.Writer) bool {
 	case "never":
 		return false
 	}
-	return os.Getenv("NO_COLOR") == "" && isTerminal(out)
-}
-
-// isTerminal reports whether w is a terminal.
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	return ok && isTTY(f)
+	return os.Getenv("NO_COLOR") == "" && term.Is(out)
 }
 
 // printVersion writes tshark --version's first lines, for mcdissect.

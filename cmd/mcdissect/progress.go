@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mcdissect/mcdissect/internal/term"
 	"github.com/mcdissect/mcdissect/record"
 )
 
@@ -42,7 +43,7 @@ const pcapRecordHeader = 16
 // startProgress starts the progress line for -r FILE when it is wanted;
 // it returns nil (whose methods do nothing) otherwise.
 func (o *outputFlags) startProgress(c *config, stdout, stderr io.Writer) *progress {
-	if c.read == "" || c.read == "-" || !isTerminal(stderr) || isTerminal(stdout) && !c.quiet {
+	if c.read == "" || c.read == "-" || !term.Is(stderr) || term.Is(stdout) && !c.quiet {
 		return nil
 	}
 	st, err := os.Stat(c.read)
