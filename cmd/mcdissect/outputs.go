@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/mcdissect/mcdissect/internal/progress"
 	"github.com/mcdissect/mcdissect/internal/term"
 	"github.com/mcdissect/mcdissect/protocols"
 	"github.com/mcdissect/mcdissect/record"
@@ -27,8 +28,8 @@ type outputFlags struct {
 	only       string
 	colour     string
 	version    bool
-	lastShown  time.Time // -t dd
-	prog       *progress // progress.go, nil when not shown
+	lastShown  time.Time      // -t dd
+	prog       *progress.Line // progress.go, nil when not shown
 }
 
 func (o *outputFlags) add(fs *pflag.FlagSet) {

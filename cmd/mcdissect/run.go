@@ -80,7 +80,7 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 
 	prog := c.out.startProgress(c, stdout, stderr) // outputs.go
-	defer prog.stop()
+	defer prog.Stop()
 	src, closeSrc, size, err := c.openSource(stdin, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "mcdissect: %v\n", err)
@@ -200,7 +200,7 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	a := analyze.New(c.opts, sk)
 	warning, runErr := analyze.Run(src, a)
-	prog.stop()
+	prog.Stop()
 	endErr := r.End()
 	statOut := stdout
 	if c.write == "-" {

@@ -3,6 +3,7 @@ package main
 import (
 	"github.com/mcdissect/mcdissect/analyze"
 	"github.com/mcdissect/mcdissect/filter"
+	"github.com/mcdissect/mcdissect/internal/progress"
 	"github.com/mcdissect/mcdissect/record"
 	"github.com/mcdissect/mcdissect/render"
 )
@@ -16,7 +17,7 @@ type outSink struct {
 	count   int            // -c: stop after this many records shown (0: no limit)
 	shown   int
 	ordered func(*record.Record) error // the work on each record shown, or nil
-	prog    *progress
+	prog    *progress.Line
 	line    bool // -l: write out after every record
 }
 
@@ -24,7 +25,7 @@ func (s *outSink) Record(r *record.Record) error {
 	if s.flt != nil && !s.flt.Match(r) {
 		return nil
 	}
-	s.prog.record()
+	s.prog.Record()
 	if s.ordered != nil {
 		if err := s.ordered(r); err != nil {
 			return err
