@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/mcdissect/mcdissect/protocols/glossary"
+	"github.com/mcdissect/mcdissect/protocols/prefs"
 )
 
 // The tshark habits of issue 29, each compared with tshark's own output
@@ -88,9 +89,9 @@ func TestPreferences(t *testing.T) {
 		})
 	}
 	out, _, code := mcd(t, nil, "-o", "help")
-	for _, p := range prefs {
-		if code != 0 || !strings.Contains(out, p.name+":") {
-			t.Errorf("-o help (exit %d) does not list %s:\n%s", code, p.name, out)
+	for _, name := range prefs.Names() {
+		if code != 0 || !strings.Contains(out, name+":") {
+			t.Errorf("-o help (exit %d) does not list %s:\n%s", code, name, out)
 		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcdissect/mcdissect/internal/memory"
 	_ "github.com/mcdissect/mcdissect/protocols/all" // every protocol dissected
+	"github.com/mcdissect/mcdissect/protocols/prefs"
 )
 
 // Exit statuses, as tshark uses them: 0 success, 1 bad arguments, 2 a
@@ -57,7 +58,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return exitOK
 		}
 		if err == errPrefsHelp {
-			printPrefs(stdout) // habits.go
+			prefs.Print(stdout)
 			return exitOK
 		}
 		fmt.Fprintf(stderr, "mcdissect: %v\n", err)

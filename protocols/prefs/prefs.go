@@ -1,0 +1,144 @@
+// Package prefs is tshark's -o NAME:VALUE: the preferences that mean
+// something to mcdissect. tshark's own (tcp.desegment_tcp_streams, ...)
+// mean what tshark does only in the setting mcdissect always has, and are
+// accepted with that value alone; mc.heuristics is --no-heuristics under a
+// preference's name; the protocols' own (protocols.Protocol.Prefs:
+// classic.salt, ...) are parsed as their registrations say. Every mistake
+// is said in tshark's words.
+package prefs
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/mcdissect/mcdissect/protocols"
+)
+
+// Set is what -o options set.
+type Set struct {
+	NoHeuristics bool              // mc.heuristics:FALSE
+	Protocol     map[string]string // the protocols' preferences, as given (Parse makes them)
+}
+
+// pref is a tshark preference that means something here.
+type pref struct {
+	name, values, means string
+	apply               func(s *Set, v string) error
+}
+
+// prefs are the preferences -o accepts besides the protocols' own.
+var prefs = []pref{
+	{"tcp.desegment_tcp_streams", "TRUE", "TCP streams are reassembled: mcdissect always does", fixedPref(true, "mcdissect always reassembles TCP streams")},
+	{"tcp.relative_sequence_numbers", "TRUE", "tcp.seq and tcp.ack count from each direction's first, as tshark's default: mcdissect keeps no absolute numbers", fixedPref(true, "mcdissect shows relative sequence numbers only")},
+	{"tcp.check_checksum", "FALSE", "checksums are not checked: mcdissect checks none", fixedPref(false, "mcdissect checks no checksum")},
+	{"udp.check_checksum", "FALSE", "as tcp.check_checksum", fixedPref(false, "mcdissect checks no checksum")},
+	{"ip.check_checksum", "FALSE", "as tcp.check_checksum", fixedPref(false, "mcdissect checks no checksum")},
+	{"mc.heuristics", "TRUE|FALSE", "FALSE is --no-heuristics: protocols by port and -d only", func(s *Set, v string) error {
+		b, err := prefBool(v)
+		s.NoHeuristics = s.NoHeuristics || err == nil && !b
+		return err
+	}},
+}
+
+// Apply applies one -o NAME:VALUE, or says what is wrong with it in
+// tshark's words.
+func (s *Set) Apply(o string) error {
+	name, v, ok := strings.Cut(o, ":")
+	if !ok || name == "" {
+		return fmt.Errorf("invalid -o flag %q (write NAME:VALUE; -o help lists what mcdissect knows)", o)
+	}
+	for _, p := range prefs {
+		if p.name == name {
+			if err := p.apply(s, strings.TrimSpace(v)); err != nil {
+				return fmt.Errorf("-o flag %q: %v", o, err)
+			}
+			return nil
+		}
+	}
+	if _, ok := protocols.PrefOf(name); ok {
+		if v == "" {
+			return fmt.Errorf("-o flag %q: an empty value", o)
+		}
+		if s.Protocol == nil {
+			s.Protocol = map[string]string{}
+		}
+		s.Protocol[name] = v
+		return nil
+	}
+	return fmt.Errorf("-o flag %q specifies unknown preference (mcdissect knows %s; -o help says what they mean)", o, strings.Join(Names(), ", "))
+}
+
+// Names are the preferences -o knows: tshark's, then the protocols'.
+func Names() []string {
+	var n []string
+	for _, p := range prefs {
+		n = append(n, p.name)
+	}
+	for _, p := range protocols.All() {
+		for _, pr := range p.Prefs {
+			n = append(n, pr.Name)
+		}
+	}
+	return n
+}
+
+// Print lists the preferences for -o help.
+func Print(w io.Writer) {
+	for _, p := range prefs {
+		fmt.Fprintf(w, "%s:%s\t%s\n", p.name, p.values, p.means)
+	}
+	for _, p := range protocols.All() {
+		for _, pr := range p.Prefs {
+			fmt.Fprintf(w, "%s:VALUE\t%s\n", pr.Name, pr.Desc)
+		}
+	}
+}
+
+// Parse makes the value of the protocol preference name from v (a path
+// for a File preference, whose file is read here), as its Parse makes it.
+func Parse(name, v string) (any, error) {
+	pr, _ := protocols.PrefOf(name)
+	b := []byte(v)
+	if pr.File {
+		var err error
+		if b, err = os.ReadFile(v); err != nil {
+			return nil, fmt.Errorf("%s: %v", name, err)
+		}
+	}
+	x, ok, err := protocols.ParsePref(name, b)
+	switch {
+	case !ok:
+		return nil, fmt.Errorf("%s: no protocol takes this preference", name)
+	case err != nil:
+		return nil, fmt.Errorf("%s %q: %v", name, v, err)
+	}
+	return x, nil
+}
+
+// fixedPref accepts the one value that matches what mcdissect does.
+func fixedPref(want bool, why string) func(*Set, string) error {
+	return func(_ *Set, v string) error {
+		b, err := prefBool(v)
+		if err != nil {
+			return err
+		}
+		if b != want {
+			return errors.New(why)
+		}
+		return nil
+	}
+}
+
+// prefBool reads a boolean preference as Wireshark writes them.
+func prefBool(v string) (bool, error) {
+	switch strings.ToUpper(v) {
+	case "TRUE":
+		return true, nil
+	case "FALSE":
+		return false, nil
+	}
+	return false, fmt.Errorf("%q is not TRUE or FALSE", v)
+}
