@@ -245,47 +245,8 @@ func (c *config) check() error {
 		return err
 	}
 	for _, o := range c.fieldOpts {
-		k, v, _ := strings.Cut(o, "=")
-		switch k {
-		// As tshark, a value is read by its first character (header=yes
-		// is y), and one that is empty or starts with no choice is refused.
-		case "header":
-			switch first(v) {
-			case 'y':
-				c.ropts.Header = true
-			case 'n':
-				c.ropts.Header = false
-			default:
-				return fmt.Errorf("-E header=%q: choose y or n", v)
-			}
-		case "separator", "aggregator":
-			if v == "" {
-				return fmt.Errorf("-E %s=: give a character (/t for a tab, /s for a space)", k)
-			}
-			if k == "separator" {
-				c.ropts.Separator = tsharkChar(v)
-			} else {
-				c.ropts.Aggregator = tsharkChar(v)
-			}
-		case "occurrence":
-			occ, n, err := occurrence(v) // habits.go
-			if err != nil {
-				return err
-			}
-			c.ropts.Occurrence, c.ropts.OccurrenceN = occ, n
-		case "quote":
-			switch first(v) {
-			case 'd':
-				c.ropts.Quote = '"'
-			case 's':
-				c.ropts.Quote = '\''
-			case 'n':
-				c.ropts.Quote = 0
-			default:
-				return fmt.Errorf("-E quote=%q: choose d, s or n", v)
-			}
-		default:
-			return fmt.Errorf("-E %q: unknown option (header, separator, aggregator, occurrence, quote)", o)
+		if err := c.ropts.SetFieldsOption(o); err != nil {
+			return err
 		}
 	}
 	for _, d := range c.decodeAs {
@@ -333,23 +294,4 @@ func (c *config) title() string {
 		return "standard input"
 	}
 	return filepath.Base(c.read)
-}
-
-// tsharkChar reads tshark's -E character escapes: /t is a tab, /s a space.
-// first is the first byte of v, 0 if v is empty.
-func first(v string) byte {
-	if v == "" {
-		return 0
-	}
-	return v[0]
-}
-
-func tsharkChar(v string) string {
-	switch v {
-	case "/t":
-		return "\t"
-	case "/s":
-		return " "
-	}
-	return v
 }

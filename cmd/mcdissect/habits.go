@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -81,17 +80,4 @@ func (h *habitFlags) applyProtocolPrefs(c *config) error {
 		}
 	}
 	return nil
-}
-
-// occurrence reads -E occurrence=: f, l, a, or N (1 the first, -1 the
-// last).
-func occurrence(v string) (byte, int, error) {
-	if v != "" && strings.IndexByte("afl", v[0]) >= 0 {
-		return v[0], 0, nil // by its first character, as tshark: first is f
-	}
-	n, err := strconv.Atoi(v)
-	if err != nil || n == 0 {
-		return 0, 0, fmt.Errorf("-E occurrence=%q: choose a (all), f (first), l (last) or a number N (the Nth, -1 the last)", v)
-	}
-	return 'a', n, nil
 }
