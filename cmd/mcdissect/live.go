@@ -7,20 +7,26 @@ import (
 
 	"github.com/mcdissect/mcdissect/analyze"
 	"github.com/mcdissect/mcdissect/capture"
+	"github.com/mcdissect/mcdissect/capture/kernelfilter"
 )
 
 // openLive opens -i with -f, -s, -p, -B and the kernel filter, and makes
 // -a stop the capture when its time is up.
 func (c *config) openLive(stderr io.Writer) (analyze.Source, func(), error) {
 	d := c.limits.duration
+	var decodeAs []uint16 // their ports pass whole too
+	for _, r := range c.opts.DecodeAs {
+		decodeAs = append(decodeAs, r.Port)
+	}
+	whole := kernelfilter.Ports(decodeAs)
 	o := capture.LiveOptions{
 		Snaplen:        c.snaplen,
 		Promisc:        !c.noPromisc,
 		BufferSize:     c.bufferMiB << 20,
 		Filter:         c.capFilter,
 		NoKernelFilter: c.noKernelFilter,
-		Ports:          c.dissectedPorts(),
-		Shared:         c.sharedPorts(),
+		Ports:          whole,
+		Shared:         kernelfilter.Shared(whole),
 		Discover:       c.findServers,
 	}
 	src, err := capture.OpenLive(c.iface, o)
@@ -28,10 +34,12 @@ func (c *config) openLive(stderr io.Writer) (analyze.Source, func(), error) {
 		return nil, nil, fmt.Errorf("-i %s: %v", c.iface, err)
 	}
 	if c.capFilter == "" && !c.noKernelFilter {
-		fmt.Fprintln(stderr, kernelFilterNote(o, src))
+		fmt.Fprintln(stderr, kernelfilter.Note(o, src))
 	}
 	if c.findServers {
-		c.opts.OnFound = c.follow(src, stderr)
+		if follow := kernelfilter.Follow(src, whole, stderr); follow != nil {
+			c.opts.OnFound = func(f analyze.Found) { follow(f.Transport, f.Server, f.Protocol) }
+		}
 	}
 	stopTimer := func() bool { return false }
 	if d > 0 {

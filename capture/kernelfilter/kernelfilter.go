@@ -1,42 +1,46 @@
-package main
+// Package kernelfilter decides what the default kernel filter of a live
+// capture passes (capture.LiveOptions.Ports and Shared), from the
+// protocols' registrations: the ports they are known on, whole, but for
+// ports shared with other traffic, where only the connections of ours
+// pass. It writes the note a capture starts with (what passes, and how to
+// see more), and, with --find-servers, adds the port of each server the
+// heuristics find while capturing (Follow).
+package kernelfilter
 
 import (
 	"fmt"
 	"io"
+	"net/netip"
 	"slices"
 	"strconv"
 	"strings"
 
-	"github.com/mcdissect/mcdissect/analyze"
 	"github.com/mcdissect/mcdissect/capture"
 	"github.com/mcdissect/mcdissect/protocols"
 )
 
-// dissectedPorts are the ports the default kernel filter lets through
-// whole: those the protocols are known on (their registrations) but for
-// ports shared with other traffic, 25575 where Query often answers beside
-// a server's 25565, and those of -d rules.
-func (c *config) dissectedPorts() []uint16 {
+// Ports are the ports the default kernel filter lets through whole: those
+// the protocols are known on (their registrations) but for ports shared
+// with other traffic, 25575 where Query often answers beside a server's
+// 25565, and extra (the ports of -d rules); sorted.
+func Ports(extra []uint16) []uint16 {
 	ports := []uint16{25575}
 	for _, p := range protocols.All() {
 		if p.Shared == nil {
 			ports = append(ports, p.Ports...)
 		}
 	}
-	for _, d := range c.opts.DecodeAs {
-		ports = append(ports, d.Port)
-	}
+	ports = append(ports, extra...)
 	slices.Sort(ports)
 	return slices.Compact(ports)
 }
 
-// sharedPorts are the ports the default kernel filter lets through only
-// for the connections of ours: the Classic heartbeat's on HTTP's port,
-// told from a web server's by the request's first bytes (a registration's
-// Shared).
-func (c *config) sharedPorts() capture.SharedPorts {
+// Shared are the ports the default kernel filter lets through only for
+// the connections of ours, whole the ports passed whole (Ports): the
+// Classic heartbeat's on HTTP's port, told from a web server's by the
+// request's first bytes (a registration's Shared).
+func Shared(whole []uint16) capture.SharedPorts {
 	var sh capture.SharedPorts
-	whole := c.dissectedPorts()
 	for _, p := range protocols.All() {
 		if p.Shared == nil || p.Transport != protocols.TCP {
 			continue
@@ -55,9 +59,9 @@ func (c *config) sharedPorts() capture.SharedPorts {
 	return sh
 }
 
-// kernelFilterNote is the line a live capture with the default kernel
-// filter starts with: what passes, and how to see more.
-func kernelFilterNote(o capture.LiveOptions, src capture.Source) string {
+// Note is the line a live capture with the default kernel filter (o)
+// starts with: what passes, and how to see more.
+func Note(o capture.LiveOptions, src capture.Source) string {
 	var ps []string
 	for _, p := range o.Ports {
 		ps = append(ps, strconv.Itoa(int(p)))
@@ -92,30 +96,32 @@ func kernelFilterNote(o capture.LiveOptions, src capture.Source) string {
 	return b.String()
 }
 
-// follow makes the kernel filter pass the port of each server the
-// heuristics find (--find-servers), and says so once per port.
-func (c *config) follow(src capture.Source, stderr io.Writer) func(analyze.Found) {
+// Follow makes the kernel filter of src pass the port of each server the
+// heuristics find (--find-servers: transport "tcp" or "udp", the server,
+// the protocol's name), and says so on w once per port; whole are the
+// ports it passes already (Ports). It is nil when src cannot add ports.
+func Follow(src capture.Source, whole []uint16, w io.Writer) func(transport string, server netip.AddrPort, protocol string) {
 	pa, ok := src.(capture.PortAdder)
 	if !ok {
 		return nil
 	}
 	added := map[string]bool{}
-	for _, p := range c.dissectedPorts() {
+	for _, p := range whole {
 		added["tcp/"+strconv.Itoa(int(p))] = true
 		added["udp/"+strconv.Itoa(int(p))] = true
 	}
-	return func(f analyze.Found) {
-		k := f.Transport + "/" + strconv.Itoa(int(f.Server.Port()))
+	return func(transport string, server netip.AddrPort, protocol string) {
+		k := transport + "/" + strconv.Itoa(int(server.Port()))
 		if added[k] || len(added) >= maxFollowed {
 			return
 		}
 		added[k] = true
-		if err := pa.AddPort(f.Transport, f.Server.Port()); err != nil {
-			fmt.Fprintf(stderr, "mcdissect: note: %s on %s: %v\n", f.Protocol, f.Server, err)
+		if err := pa.AddPort(transport, server.Port()); err != nil {
+			fmt.Fprintf(w, "mcdissect: note: %s on %s: %v\n", protocol, server, err)
 			return
 		}
-		fmt.Fprintf(stderr, "mcdissect: note: %s found on %s (%s): the kernel passes %s port %d from now on\n",
-			f.Protocol, f.Server, f.Transport, strings.ToUpper(f.Transport), f.Server.Port())
+		fmt.Fprintf(w, "mcdissect: note: %s found on %s (%s): the kernel passes %s port %d from now on\n",
+			protocol, server, transport, strings.ToUpper(transport), server.Port())
 	}
 }
 
