@@ -12,6 +12,10 @@
 //
 // Each file is a pcapng file of its own: a section header and the
 // interfaces (one per link type) its packets use.
+//
+// Limits (limits.go) reads dumpcap's -a and -b as tshark takes them, and
+// makes the input end at -a packets:N or when the Writer stops (-a
+// filesize:, -a files:).
 package ringbuf
 
 import (

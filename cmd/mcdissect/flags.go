@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/mcdissect/mcdissect/analyze"
+	"github.com/mcdissect/mcdissect/capture/ringbuf"
 	"github.com/mcdissect/mcdissect/dissect/classic"
 	"github.com/mcdissect/mcdissect/dissect/slp"
 	"github.com/mcdissect/mcdissect/export"
@@ -41,7 +42,7 @@ type config struct {
 	noHeuristics                       bool
 	keyLog, javaVersion                string
 	autostop, ring                     []string
-	limits                             limits // ringbuf.go: -a, -b, -c with -w
+	limits                             ringbuf.Limits // ringbuf.go: -a, -b, -c with -w
 	snaplen, bufferMiB                 int
 	noPromisc, noKernelFilter          bool
 	findServers                        bool

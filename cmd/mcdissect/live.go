@@ -13,7 +13,7 @@ import (
 // openLive opens -i with -f, -s, -p, -B and the kernel filter, and makes
 // -a stop the capture when its time is up.
 func (c *config) openLive(stderr io.Writer) (analyze.Source, func(), error) {
-	d := c.limits.duration
+	d := c.limits.Duration
 	var decodeAs []uint16 // their ports pass whole too
 	for _, r := range c.opts.DecodeAs {
 		decodeAs = append(decodeAs, r.Port)

@@ -103,7 +103,7 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "mcdissect: -w with -Y needs -r FILE: the frames of matching PDUs are copied from the file in a second pass (save everything with -w, then filter the saved file)")
 			return exitUsage
 		}
-		ro := c.ringOptions(src)
+		ro := c.limits.Writing(src)
 		ro.Stdout = stdout // -w -
 		if wr, err = newFrameWriter(c.write, flt != nil, ro); err != nil {
 			fmt.Fprintf(stderr, "mcdissect: %v\n", err)
@@ -115,7 +115,7 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 			src = cap.stoppable(src) // Run stops the capture through the tee
 		}
 	}
-	src = c.limitSource(src) // ringbuf.go: -a packets:, -c with -w, -a filesize:, -a files:
+	src = c.limits.Source(src) // -a packets:, -c with -w, -a filesize:, -a files:
 	exp := c.exporter
 
 	out := stdout
