@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcdissect/mcdissect/analyze"
 	"github.com/mcdissect/mcdissect/capture"
+	"github.com/mcdissect/mcdissect/capture/save"
 	"github.com/mcdissect/mcdissect/filter"
 	"github.com/mcdissect/mcdissect/internal/memory"
 	"github.com/mcdissect/mcdissect/protocols/glossary"
@@ -97,7 +98,7 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "Capturing on '%s'\n", c.iface)
 	}
 
-	var wr *frameWriter
+	var wr *save.Writer
 	if c.write != "" {
 		if flt != nil && (c.read == "" || c.read == "-") {
 			fmt.Fprintln(stderr, "mcdissect: -w with -Y needs -r FILE: the frames of matching PDUs are copied from the file in a second pass (save everything with -w, then filter the saved file)")
@@ -105,12 +106,11 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		ro := c.limits.Writing(src)
 		ro.Stdout = stdout // -w -
-		if wr, err = newFrameWriter(c.write, flt != nil, ro); err != nil {
+		if wr, err = save.Open(c.write, flt != nil, c.read, ro); err != nil {
 			fmt.Fprintf(stderr, "mcdissect: %v\n", err)
 			return exitFail
 		}
-		wr.setInput(c.read)
-		src = wr.tee(src)
+		src = wr.Tee(src)
 		if cap != nil {
 			src = cap.stoppable(src) // Run stops the capture through the tee
 		}
@@ -152,7 +152,7 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 				s.Record(rec)
 			}
 			if keepFrames {
-				wr.keep(rec)
+				wr.Keep(rec)
 			}
 			if exp != nil {
 				if err := exp.Record(rec); err != nil {
@@ -210,7 +210,7 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 		s.Print(statOut)
 	}
 	if wr != nil {
-		if err := wr.close(); err != nil && runErr == nil {
+		if err := wr.Close(); err != nil && runErr == nil {
 			runErr = err
 		}
 	}
