@@ -195,7 +195,9 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 			return exitUsage
 		}
 		if !c.opts.Lite { // a summary shows no links: one pass says it all
-			c.opts.Later = c.firstPass()
+			first := c.opts
+			first.Budget = memory.NewBudget() // a budget of its own
+			c.opts.Later = analyze.FirstPass(c.read, first)
 		}
 	}
 	a := analyze.New(c.opts, sk)
