@@ -252,42 +252,17 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-// openSource opens -r (a file or standard input) or -i. size is the
-// input's size when it is a regular file, and -1 otherwise: anything else
-// (an interface, a pipe) is read as it comes, and its output must not
-// wait.
+// openSource opens -r (a file or standard input: capture.Open) or -i.
+// size is the input's size when it is a regular file, and -1 otherwise:
+// anything else (an interface, a pipe) is read as it comes, and its output
+// must not wait.
 func (c *config) openSource(stdin io.Reader, stderr io.Writer) (src analyze.Source, closeFn func(), size int64, err error) {
 	if c.iface != "" {
 		src, closeFn, err = c.openLive(stderr)
 		return src, closeFn, -1, err
 	}
-	var fi os.FileInfo
-	if c.read == "-" {
-		if f, ok := stdin.(*os.File); ok {
-			fi, _ = f.Stat()
-		}
-		src, err = capture.OpenReader(stdin)
-	} else {
-		fi, _ = os.Stat(c.read)
-		if fi != nil && fi.IsDir() {
-			return nil, nil, -1, fmt.Errorf("%q is a directory (folder), not a file", c.read)
-		}
-		src, err = capture.OpenFile(c.read)
-	}
-	if err != nil {
-		var pe *os.PathError
-		if errors.As(err, &pe) {
-			return nil, nil, -1, fmt.Errorf("cannot read %s: %v", c.read, pe.Err)
-		}
-		name := c.read
-		if name == "-" {
-			name = "standard input"
-		}
-		return nil, nil, -1, fmt.Errorf("%s: %v", name, err)
-	}
-	size = -1
-	if fi != nil && fi.Mode().IsRegular() {
-		size = fi.Size()
+	if src, size, err = capture.Open(c.read, stdin); err != nil {
+		return nil, nil, -1, err
 	}
 	return src, func() { src.Close() }, size, nil
 }
