@@ -5,11 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"runtime"
 	"runtime/pprof"
-	"sync"
-	"syscall"
 	"time"
 
 	"github.com/mcdissect/mcdissect/analyze"
@@ -90,11 +87,9 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 	defer closeSrc()
 	regular := size >= 0
 	memory.ForFile(size)
-	var cap *liveCapture
+	live := src // -i: the capture, ended by a signal as a file ends
 	if c.iface != "" {
-		cap = startCapture(src)
-		src = cap.src
-		defer cap.onSignals()()
+		defer capture.StopOnSignals(live)()
 		fmt.Fprintf(stderr, "Capturing on '%s'\n", c.iface)
 	}
 
@@ -110,10 +105,7 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "mcdissect: %v\n", err)
 			return exitFail
 		}
-		src = wr.Tee(src)
-		if cap != nil {
-			src = cap.stoppable(src) // Run stops the capture through the tee
-		}
+		src = wr.Tee(src) // Run stops the capture through the tee
 	}
 	src = c.limits.Source(src) // -a packets:, -c with -w, -a filesize:, -a files:
 	exp := c.exporter
@@ -235,8 +227,8 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 	if n := a.Stats().TCPDropped; n > 0 {
 		fmt.Fprintf(stderr, "mcdissect: warning: %d bytes of TCP payload were not dissected: sent after their connection closed or was reset, before the start of a stream picked up mid-way, or more than 1 GiB ahead of it\n", n)
 	}
-	if cap != nil {
-		cap.report(stderr, c.iface, a.Stats().Frames)
+	if c.iface != "" {
+		capture.WriteClosing(stderr, c.iface, a.Stats().Frames, live.Stats())
 	}
 	sv.finish(c, stderr) // serve.go: the page stays until Ctrl-C
 	if runErr == nil {
@@ -270,76 +262,6 @@ func (c *config) openSource(stdin io.Reader, stderr io.Writer) (src analyze.Sour
 // flushEvery is how often the output of a live capture or a pipe is
 // written out: records reach it within this (and the time to dissect).
 const flushEvery = 20 * time.Millisecond
-
-// liveCapture is how a run stops a live capture and reads its counts: the
-// one place that knows the live source (a capture.Source: Stop makes its
-// blocked Next return io.EOF at once, Stats has the kernel's drops).
-type liveCapture struct {
-	src  analyze.Source
-	once sync.Once
-}
-
-func startCapture(src analyze.Source) *liveCapture { return &liveCapture{src: src} }
-
-// Stop ends the capture: the reader's blocked Next returns io.EOF, and
-// the run finishes as at the end of a file.
-func (lc *liveCapture) Stop() { lc.once.Do(lc.src.Stop) }
-
-// stoppable is src (the capture, or -w's tee around it) stopping the
-// capture once, whichever of Run, -c or a signal asks first.
-func (lc *liveCapture) stoppable(src analyze.Source) analyze.Source {
-	return stoppableSource{src, lc}
-}
-
-type stoppableSource struct {
-	analyze.Source
-	lc *liveCapture
-}
-
-func (s stoppableSource) Stop() { s.lc.Stop() }
-
-// onSignals stops the capture on SIGINT, SIGTERM or SIGHUP, so that the
-// run ends as at the end of a file: streams flushed and dissected,
-// statistics printed, -w complete, the output written. A second signal
-// is not caught: it ends the process. The returned func undoes it.
-func (lc *liveCapture) onSignals() func() {
-	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
-	done := make(chan struct{})
-	go func() {
-		select {
-		case <-sig:
-			signal.Stop(sig)
-			lc.Stop()
-		case <-done:
-		}
-	}()
-	return func() {
-		signal.Stop(sig)
-		close(done)
-	}
-}
-
-// report prints tshark's closing lines on stderr: the packets captured
-// and, when the source can tell, those the kernel dropped.
-func (lc *liveCapture) report(w io.Writer, iface string, captured uint64) {
-	fmt.Fprintf(w, "%d packet%s captured\n", captured, plural(captured))
-	if d, ok := sourceDrops(lc.src); ok && d > 0 {
-		fmt.Fprintf(w, "%d packet%s dropped from %s\n", d, plural(d), iface)
-	}
-}
-
-func sourceDrops(src analyze.Source) (uint64, bool) {
-	st := src.Stats()
-	return st.Dropped, true
-}
-
-func plural(n uint64) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
-}
 
 // summaryOnly reports whether nothing of the run reads a PDU's tree or its
 // expert items: then PDUs are decoded Lite (Wireshark's NULL tree), and
