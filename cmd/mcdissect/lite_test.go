@@ -15,7 +15,7 @@ func TestSummaryOnly(t *testing.T) {
 	for _, tc := range []struct {
 		args     string
 		want     bool
-		noLayers bool // noLayers: no field of the layers is read either
+		noLayers bool // no field of the layers is read either
 	}{
 		{"-r x", true, true},
 		{"-r x -t d -c 5", true, false},
@@ -35,6 +35,10 @@ func TestSummaryOnly(t *testing.T) {
 		{"-r x -T fields -e mc.expert", false, false},
 		{"-r x -T fields -e frame.number -e query.session_id", false, false},
 		{"-r x --export-objects level,/tmp/o", false, false},
+		{"-r x -O query", false, false},
+		{"-r x -T fields -e mc.protocol", true, false},
+		{"-r x -T psml", false, false},
+		{"-r x -t dd", true, true},
 	} {
 		c, err := parseFlags(strings.Fields(tc.args), io.Discard)
 		if err != nil {
@@ -46,11 +50,12 @@ func TestSummaryOnly(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if got := c.summaryOnly(flt); got != tc.want {
-			t.Errorf("%s: summaryOnly = %v, want %v", tc.args, got, tc.want)
+		need := c.needs(flt)
+		if got := !need.Trees; got != tc.want {
+			t.Errorf("%s: Lite = %v, want %v", tc.args, got, tc.want)
 		}
-		if got := c.noLayers(flt); got != tc.noLayers {
-			t.Errorf("%s: noLayers = %v, want %v", tc.args, got, tc.noLayers)
+		if got := !need.Trees && !need.Layers; got != tc.noLayers {
+			t.Errorf("%s: NoLayers = %v, want %v", tc.args, got, tc.noLayers)
 		}
 	}
 }

@@ -168,8 +168,8 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	sk.ordered = sv.chain(sk.ordered)
 	sk.flt = flt
-	c.opts.Lite = c.summaryOnly(flt)
-	c.opts.NoLayers = c.noLayers(flt)
+	need := c.needs(flt)
+	c.opts.Lite, c.opts.NoLayers = !need.Trees, !need.Trees && !need.Layers
 	// The page draws Classic levels from their inflated blocks.
 	c.opts.Export = exp != nil || c.format == "html" || c.serve.on()
 	if c.opts.Lite {
@@ -263,36 +263,23 @@ func (c *config) openSource(stdin io.Reader, stderr io.Writer) (src analyze.Sour
 // written out: records reach it within this (and the time to dissect).
 const flushEvery = 20 * time.Millisecond
 
-// summaryOnly reports whether nothing of the run reads a PDU's tree or its
-// expert items: then PDUs are decoded Lite (Wireshark's NULL tree), and
-// only what the summary columns show is worked out.
-func (c *config) summaryOnly(flt *filter.Filter) bool {
-	if c.verbose || c.hex || flt != nil && flt.NeedsTree() || c.exporter != nil || c.serve.on() {
-		return false
+// needs is what the run's output, filter, exporter and statistics read
+// of a record, together (record.Needs): PDUs are decoded Lite without
+// trees (Wireshark's NULL tree), only what the summary columns show
+// worked out, and without the layers when nothing reads them either.
+func (c *config) needs(flt *filter.Filter) record.Needs {
+	n := render.NeedsOf(c.format, c.ropts)
+	if flt != nil {
+		n = n.Or(flt.Needs())
 	}
-	switch c.format {
-	case "text":
-	case "fields":
-		for _, f := range c.refs {
-			if f.NeedsTree() {
-				return false
-			}
-		}
-	default:
-		return false
+	if c.exporter != nil {
+		n = n.Or(c.exporter.Needs())
+	}
+	if c.serve.on() {
+		n = n.Or(render.NeedsOf("html", c.ropts)) // the page
 	}
 	for _, s := range c.statz {
-		if s.Reads().Trees {
-			return false
-		}
+		n = n.Or(stats.Needs(s))
 	}
-	return true
-}
-
-// noLayers reports whether nothing of the run reads a field of the layers
-// below Minecraft (frame.time_delta, ip.src, tcp.seq, ...): the text
-// summary shows none but -t d's delta, and without a filter or a statistic
-// nothing else reads one.
-func (c *config) noLayers(flt *filter.Filter) bool {
-	return c.summaryOnly(flt) && c.format == "text" && c.ropts.Time != "d" && flt == nil && len(c.statz) == 0
+	return n
 }
