@@ -9,14 +9,12 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/spf13/pflag"
 
 	"github.com/mcdissect/mcdissect/internal/progress"
 	"github.com/mcdissect/mcdissect/internal/term"
 	"github.com/mcdissect/mcdissect/protocols"
-	"github.com/mcdissect/mcdissect/record"
 	"github.com/mcdissect/mcdissect/render"
 )
 
@@ -28,7 +26,6 @@ type outputFlags struct {
 	only       string
 	colour     string
 	version    bool
-	lastShown  time.Time      // -t dd
 	prog       *progress.Line // progress.go, nil when not shown
 }
 
@@ -126,12 +123,3 @@ func printVersion(w io.Writer) {
 
 // errVersion is parseFlags' answer to --version.
 var errVersion = errors.New("version")
-
-// markShown sets the record's time since the previous record shown, for
-// -t dd; the sink sees records in order, one at a time.
-func (o *outputFlags) markShown(r *record.Record) {
-	if !o.lastShown.IsZero() {
-		r.DeltaShown = r.Time.Sub(o.lastShown)
-	}
-	o.lastShown = r.Time
-}

@@ -14,6 +14,7 @@ import (
 	"github.com/mcdissect/mcdissect/capture/save"
 	"github.com/mcdissect/mcdissect/filter"
 	"github.com/mcdissect/mcdissect/internal/memory"
+	"github.com/mcdissect/mcdissect/output"
 	"github.com/mcdissect/mcdissect/protocols/glossary"
 	"github.com/mcdissect/mcdissect/record"
 	"github.com/mcdissect/mcdissect/render"
@@ -123,9 +124,7 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 	// Records reach the output one way: the back end gives each, in
 	// order, to the sink, which filters, counts, feeds what reads records
 	// and renders.
-	sk := &outSink{w: r, count: c.pduCount(), prog: c.out.prog, line: c.lineBuffered}
-	dd := c.ropts.Time == "dd"
-	keepFrames := wr != nil && flt != nil
+	sk := &output.Sink{W: r, Filter: flt, Count: c.pduCount(), Line: c.lineBuffered, DeltaShown: c.ropts.Time == "dd", Shown: c.out.prog.Record}
 	source := c.read
 	if c.iface != "" {
 		source = c.iface
@@ -138,27 +137,17 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 	if shipper != nil {
 		defer shipClose(shipper, stderr)
 	}
-	if len(recStats) > 0 || keepFrames || exp != nil || dd || shipOut != nil {
-		sk.ordered = func(rec *record.Record) error {
-			for _, s := range recStats {
-				s.Record(rec)
-			}
-			if keepFrames {
-				wr.Keep(rec)
-			}
-			if exp != nil {
-				if err := exp.Record(rec); err != nil {
-					return err
-				}
-			}
-			if dd {
-				c.out.markShown(rec)
-			}
-			if shipOut != nil {
-				return shipOut.Record(rec)
-			}
-			return nil
-		}
+	for _, s := range recStats {
+		sk.Read(func(r *record.Record) error { s.Record(r); return nil })
+	}
+	if wr != nil && flt != nil {
+		sk.Read(func(r *record.Record) error { wr.Keep(r); return nil })
+	}
+	if exp != nil {
+		sk.Read(exp.Record)
+	}
+	if shipOut != nil {
+		sk.Read(shipOut.Record)
 	}
 	c.opts.Budget = memory.NewBudget()
 	sv, err := c.serve.start(c, stderr) // serve.go
@@ -166,8 +155,9 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mcdissect: %v\n", err)
 		return exitFail
 	}
-	sk.ordered = sv.chain(sk.ordered)
-	sk.flt = flt
+	if sv != nil {
+		sk.Read(sv.srv.Record) // the page
+	}
 	need := c.needs(flt)
 	c.opts.Lite, c.opts.NoLayers = !need.Trees, !need.Trees && !need.Layers
 	// The page draws Classic levels from their inflated blocks.

@@ -13,7 +13,6 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/mcdissect/mcdissect/record"
 	"github.com/mcdissect/mcdissect/serve"
 )
 
@@ -79,22 +78,6 @@ func (s *serveFlags) start(c *config, stderr io.Writer) (*serving, error) {
 		fmt.Fprintln(stderr, "mcdissect: note: --serve listens on every interface: anyone who can reach this host on that port sees the capture")
 	}
 	return sv, nil
-}
-
-// chain adds the page to the work on each record shown.
-func (sv *serving) chain(next func(*record.Record) error) func(*record.Record) error {
-	if sv == nil {
-		return next
-	}
-	if next == nil {
-		return sv.srv.Record
-	}
-	return func(r *record.Record) error {
-		if err := next(r); err != nil {
-			return err
-		}
-		return sv.srv.Record(r)
-	}
 }
 
 // finish tells the pages that the capture ended, and keeps serving them
