@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/mcdissect/mcdissect/internal/memory"
+	"github.com/mcdissect/mcdissect/internal/version"
 	_ "github.com/mcdissect/mcdissect/protocols/all" // every protocol dissected
 	"github.com/mcdissect/mcdissect/protocols/prefs"
 )
@@ -54,7 +55,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return exitOK
 		}
 		if err == errVersion {
-			printVersion(stdout)
+			version.Write(stdout)
 			return exitOK
 		}
 		if err == errPrefsHelp {
