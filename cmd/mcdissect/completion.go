@@ -19,11 +19,9 @@ import (
 // -D; -z: -z help; -o: -o help), so that they follow the binary the script
 // completes.
 
-// outputFormats are the -T values.
 var (
-	outputFormats = []string{"text", "json", "ek", "fields", "pdml", "psml", "html"}
-	colourWhens   = []string{"auto", "always", "never"}
-	subcommands   = []string{"decode", "completion"}
+	colourWhens = []string{"auto", "always", "never"}
+	subcommands = []string{"decode", "completion"}
 )
 
 // How to read the program's lists: -G fields' third column; -D's names
@@ -40,11 +38,11 @@ func valuesOf(name string) completion.Values {
 	case "read-file", "write-file", "cpuprofile", memProfileFlag:
 		return completion.Values{Files: true}
 	case "output-format":
-		return completion.Values{Words: outputFormats}
+		return completion.Values{Words: render.Formats}
 	case "time-format":
 		return completion.Values{Words: render.TimeFormats}
 	case "only-protocols":
-		return completion.Values{Words: onlyProtocols()}
+		return completion.Values{Words: render.OnlyProtocols()}
 	case "color":
 		return completion.Values{Words: colourWhens}
 	case "glossary":

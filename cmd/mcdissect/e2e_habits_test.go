@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcdissect/mcdissect/protocols/glossary"
 	"github.com/mcdissect/mcdissect/protocols/prefs"
+	"github.com/mcdissect/mcdissect/render"
 )
 
 // The tshark habits of issue 29, each compared with tshark's own output
@@ -488,7 +489,7 @@ func TestGlossaryMatchesTshark(t *testing.T) {
 // complete in the shells that are installed: -T p gives pdml and psml,
 // --out gives --output-format, -e query.mo the fields the binary knows.
 func TestCompletion(t *testing.T) {
-	for _, f := range outputFormats {
+	for _, f := range render.Formats {
 		if _, stderr, code := mcd(t, nil, "-r", querySample, "-c", "1", "-T", f, "-e", "frame.number"); code != 0 && !strings.Contains(stderr, "-e is for") {
 			t.Errorf("-T %s, listed for completion, is refused: %s", f, stderr)
 		}

@@ -203,8 +203,8 @@ func (c *config) check() error {
 	if c.findServers && (c.iface == "" || c.capFilter != "" || c.noKernelFilter || c.noHeuristics) {
 		return errors.New("--find-servers follows what the heuristics find in a live capture's default kernel filter: it needs -i, and neither -f, --no-kernel-filter nor --no-heuristics")
 	}
-	if !slices.Contains(outputFormats, c.format) { // completion.go
-		return fmt.Errorf("-T %q: choose %s", c.format, strings.Join(outputFormats, ", "))
+	if !slices.Contains(render.Formats, c.format) {
+		return fmt.Errorf("-T %q: choose %s", c.format, strings.Join(render.Formats, ", "))
 	}
 	if c.format == "fields" && len(c.fields) == 0 {
 		return errors.New("-T fields needs at least one -e FIELD")

@@ -12,7 +12,6 @@ import (
 
 	"github.com/mcdissect/mcdissect/internal/progress"
 	"github.com/mcdissect/mcdissect/internal/term"
-	"github.com/mcdissect/mcdissect/protocols"
 	"github.com/mcdissect/mcdissect/render"
 )
 
@@ -29,7 +28,7 @@ type outputFlags struct {
 
 func (o *outputFlags) add(fs *pflag.FlagSet) {
 	fs.StringVarP(&o.timeFormat, "time-format", "t", "r", "summary time `FORMAT`, as tshark: a (absolute), ad (with date), adoy (with day of year), d (delta), dd (delta displayed), e (epoch), r (relative), u (UTC), ud (UTC with date), e.g. -t ad")
-	fs.StringVarP(&o.only, "only-protocols", "O", "", "like -V, but the tree of these `PROTOCOLS` only, the others as one line ("+strings.Join(onlyProtocols(), ", ")+"), e.g. -O slp,tcp")
+	fs.StringVarP(&o.only, "only-protocols", "O", "", "like -V, but the tree of these `PROTOCOLS` only, the others as one line ("+strings.Join(render.OnlyProtocols(), ", ")+"), e.g. -O slp,tcp")
 	fs.StringVar(&o.colour, "color", "auto", "colour the text output: `WHEN` is auto (a terminal, and NO_COLOR unset), always or never; --color alone is always, as tshark's, e.g. --color=never")
 	fs.Lookup("color").NoOptDefVal = "always" // a bare --color, and --color -c 1 leaves -c alone
 	fs.BoolVar(&o.version, "version", false, "print the version, Go's and gopacket's and the build tags, and exit, e.g. --version")
@@ -46,8 +45,8 @@ func (o *outputFlags) apply(c *config) error {
 	}
 	if o.only != "" {
 		for _, p := range strings.Split(o.only, ",") {
-			if !slices.Contains(onlyProtocols(), p) {
-				return fmt.Errorf("-O %q: %q is not a protocol; choose among %s", o.only, p, strings.Join(onlyProtocols(), ", "))
+			if !slices.Contains(render.OnlyProtocols(), p) {
+				return fmt.Errorf("-O %q: %q is not a protocol; choose among %s", o.only, p, strings.Join(render.OnlyProtocols(), ", "))
 			}
 			c.ropts.Only = append(c.ropts.Only, p)
 		}
@@ -59,18 +58,6 @@ func (o *outputFlags) apply(c *config) error {
 		return fmt.Errorf("--color=%q: choose auto, always or never", o.colour)
 	}
 	return nil
-}
-
-// onlyProtocols are the names -O takes: the layers below, the
-// registered protocols' (their registries'), and mc.
-func onlyProtocols() []string {
-	out := []string{"frame", "ip", "ipv6", "tcp", "udp"}
-	for _, p := range protocols.All() {
-		if !slices.Contains(out, p.Registry.Proto) {
-			out = append(out, p.Registry.Proto)
-		}
-	}
-	return append(out, "mc")
 }
 
 // colourOn decides --color: always, never, or (auto) when out is a
