@@ -36,7 +36,7 @@ type config struct {
 	write                              string
 	glossary                           string
 	classicSalt                        string
-	statz                              []stats.Stat     // -z, made from stats
+	statz                              stats.Set        // -z, made from stats
 	exporter                           *export.Exporter // --export-objects, or nil
 	exportObjects                      string
 	noHeuristics                       bool
@@ -276,14 +276,8 @@ func (c *config) check() error {
 			return err
 		}
 	}
-	for _, z := range c.stats {
-		s, err := stats.New(z)
-		if err != nil {
-			return err
-		}
-		c.statz = append(c.statz, s)
-	}
-	return nil
+	c.statz, err = stats.NewSet(c.stats)
+	return err
 }
 
 // title names the input, for -T html's page.

@@ -51,22 +51,7 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 		stats.PrintHelp(stdout)
 		return exitOK
 	}
-	var frameStats, recStats []stats.Stat
-	for _, s := range c.statz {
-		if s.Reads().Frames {
-			frameStats = append(frameStats, s)
-		}
-		if s.Reads().Records {
-			recStats = append(recStats, s)
-		}
-	}
-	if len(frameStats) > 0 {
-		c.opts.OnFrame = func(f record.FrameInfo) {
-			for _, s := range frameStats {
-				s.Frame(f)
-			}
-		}
-	}
+	c.opts.OnFrame = c.statz.OnFrame()
 	if c.cpuProfile != "" {
 		f, err := os.Create(c.cpuProfile)
 		if err != nil {
@@ -137,9 +122,7 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 	if shipper != nil {
 		defer shipClose(shipper, stderr)
 	}
-	for _, s := range recStats {
-		sk.Read(func(r *record.Record) error { s.Record(r); return nil })
-	}
+	sk.Read(c.statz.Record)
 	if wr != nil && flt != nil {
 		sk.Read(func(r *record.Record) error { wr.Keep(r); return nil })
 	}
@@ -190,9 +173,7 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 	if c.write == "-" {
 		statOut = stderr // standard output holds the capture
 	}
-	for _, s := range c.statz {
-		s.Print(statOut)
-	}
+	c.statz.Print(statOut)
 	if wr != nil {
 		if err := wr.Close(); err != nil && runErr == nil {
 			runErr = err
@@ -268,8 +249,5 @@ func (c *config) needs(flt *filter.Filter) record.Needs {
 	if c.serve.on() {
 		n = n.Or(render.NeedsOf("html", c.ropts)) // the page
 	}
-	for _, s := range c.statz {
-		n = n.Or(stats.Needs(s))
-	}
-	return n
+	return n.Or(c.statz.Needs())
 }
