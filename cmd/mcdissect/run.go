@@ -4,9 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"runtime"
-	"runtime/pprof"
 	"time"
 
 	"github.com/mcdissect/mcdissect/analyze"
@@ -14,6 +11,7 @@ import (
 	"github.com/mcdissect/mcdissect/capture/save"
 	"github.com/mcdissect/mcdissect/filter"
 	"github.com/mcdissect/mcdissect/internal/memory"
+	"github.com/mcdissect/mcdissect/internal/profile"
 	"github.com/mcdissect/mcdissect/output"
 	"github.com/mcdissect/mcdissect/protocols/glossary"
 	"github.com/mcdissect/mcdissect/record"
@@ -52,16 +50,12 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitOK
 	}
 	c.opts.OnFrame = c.statz.OnFrame()
-	if c.cpuProfile != "" {
-		f, err := os.Create(c.cpuProfile)
-		if err != nil {
-			fmt.Fprintf(stderr, "mcdissect: %v\n", err)
-			return exitFail
-		}
-		defer f.Close()
-		pprof.StartCPUProfile(f)
-		defer pprof.StopCPUProfile()
+	prof, err := profile.Start(c.cpuProfile, c.memProfile)
+	if err != nil {
+		fmt.Fprintf(stderr, "mcdissect: %v\n", err)
+		return exitFail
 	}
+	defer prof.Stop()
 
 	prog := c.out.startProgress(c, stdout, stderr) // outputs.go
 	defer prog.Stop()
@@ -179,13 +173,7 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 			runErr = err
 		}
 	}
-	if c.memProfile != "" {
-		if f, err := os.Create(c.memProfile); err == nil {
-			runtime.GC()
-			pprof.WriteHeapProfile(f)
-			f.Close()
-		}
-	}
+	prof.WriteHeap()
 	if warning != nil {
 		fmt.Fprintf(stderr, "mcdissect: warning: %v\n", warning)
 	}
