@@ -47,19 +47,3 @@ func (c *config) openLive(stderr io.Writer) (analyze.Source, func(), error) {
 	}
 	return src, func() { stopTimer(); src.Close() }, nil
 }
-
-// listInterfaces prints -D as tshark does: "1. eth0", "2. lo (Loopback)".
-func listInterfaces(stdout io.Writer) error {
-	list, err := capture.Interfaces()
-	if err != nil {
-		return err
-	}
-	for i, it := range list {
-		fmt.Fprintf(stdout, "%d. %s", i+1, it.Name)
-		if it.Description != "" {
-			fmt.Fprintf(stdout, " (%s)", it.Description)
-		}
-		fmt.Fprintln(stdout)
-	}
-	return nil
-}

@@ -31,7 +31,7 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitOK
 	}
 	if c.listIfaces {
-		if err := listInterfaces(stdout); err != nil {
+		if err := capture.WriteInterfaces(stdout); err != nil {
 			fmt.Fprintf(stderr, "mcdissect: -D: %v\n", err)
 			return exitFail
 		}

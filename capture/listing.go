@@ -1,0 +1,23 @@
+package capture
+
+import (
+	"fmt"
+	"io"
+)
+
+// WriteInterfaces writes the interfaces a live capture can use (-D) as
+// tshark lists them: "1. eth0", "2. lo (Loopback)".
+func WriteInterfaces(w io.Writer) error {
+	list, err := Interfaces()
+	if err != nil {
+		return err
+	}
+	for i, it := range list {
+		fmt.Fprintf(w, "%d. %s", i+1, it.Name)
+		if it.Description != "" {
+			fmt.Fprintf(w, " (%s)", it.Description)
+		}
+		fmt.Fprintln(w)
+	}
+	return nil
+}
