@@ -1,6 +1,7 @@
 package ringbuf
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -82,8 +83,38 @@ func ParseLimits(autostop, ring []string) (Limits, error) {
 	return l, nil
 }
 
-// Rotates reports whether the options end files (a ring), not only stop.
-func (o Options) Rotates() bool { return o.ring() }
+// Check says in one line what is wrong with the limits of a run that
+// captures live or not (-i) and writes files or not (-w), as tshark
+// refuses it.
+func (l Limits) Check(live, write bool) error {
+	r := l.Ring
+	rotates := r.ring()
+	switch {
+	case l.Duration > 0 && !live:
+		return errors.New("-a duration: is for live captures (-i)")
+	case (rotates || r.Files > 0) && (!live || !write):
+		return errors.New("-b writes a ring of files from a live capture: it needs -i and -w (as tshark)")
+	case r.Files > 0 && !rotates:
+		return errors.New("-b files:N keeps the newest N files: say when a file ends with -b filesize:KB, duration:S, interval:S or packets:N")
+	case r.StopSize > 0 && !write:
+		return errors.New("-a filesize: stops when the -w file reaches the size: it needs -w")
+	case r.StopSize > 0 && rotates:
+		return errors.New("-a filesize: with -b: files end at -b filesize:KB; stop after a number of them with -a files:N")
+	case r.StopFiles > 0 && !rotates:
+		return errors.New("-a files:N stops after N files of -b")
+	}
+	return nil
+}
+
+// Timer stops src, a live capture, once -a duration: has passed; cancel
+// stops the timer.
+func (l Limits) Timer(src capture.Source) (cancel func()) {
+	if l.Duration <= 0 {
+		return func() {}
+	}
+	t := time.AfterFunc(l.Duration, src.Stop)
+	return func() { t.Stop() }
+}
 
 // Writing is the options of a Writer of src's packets (the file read or
 // the capture itself): when it meets a stop condition, src stops, and the

@@ -25,7 +25,7 @@ func TestParseLimits(t *testing.T) {
 		l.Ring.Duration != want.Ring.Duration || l.Ring.Interval != want.Ring.Interval || l.Ring.Packets != want.Ring.Packets || l.Ring.Files != want.Ring.Files {
 		t.Errorf("got  %+v\nwant %+v", l, want)
 	}
-	if l, _ := ParseLimits([]string{"filesize:2"}, nil); l.Ring.StopSize != 2000 || l.Ring.Rotates() {
+	if l, _ := ParseLimits([]string{"filesize:2"}, nil); l.Ring.StopSize != 2000 || l.Ring.ring() {
 		t.Errorf("-a filesize:2: %+v", l)
 	}
 	for _, tc := range []struct {
@@ -105,4 +105,59 @@ func TestSource(t *testing.T) {
 	if (&Limits{}).Source(src) != capture.Source(src) {
 		t.Error("without a limit the source is wrapped")
 	}
+}
+
+// TestCheck: the combinations tshark refuses, with -i (live) and -w
+// (write) or without.
+func TestCheck(t *testing.T) {
+	for _, tc := range []struct {
+		a, b        []string
+		live, write bool
+		err         string
+	}{
+		{nil, nil, false, false, ""},
+		{[]string{"packets:3"}, nil, false, false, ""},
+		{[]string{"duration:1"}, nil, true, false, ""},
+		{[]string{"duration:1"}, nil, false, false, "-a duration: is for live captures"},
+		{nil, []string{"filesize:10"}, false, true, "-b writes a ring of files from a live capture"},
+		{nil, []string{"filesize:10"}, true, false, "it needs -i and -w"},
+		{nil, []string{"files:3"}, true, false, "it needs -i and -w"},
+		{nil, []string{"files:3"}, true, true, "say when a file ends"},
+		{nil, []string{"filesize:10", "files:3"}, true, true, ""},
+		{[]string{"filesize:10"}, nil, false, false, "it needs -w"},
+		{[]string{"filesize:10"}, nil, false, true, ""},
+		{[]string{"filesize:10"}, []string{"filesize:10"}, true, true, "-a files:N"},
+		{[]string{"files:2"}, nil, true, true, "-a files:N stops after N files of -b"},
+		{[]string{"files:2"}, []string{"packets:5"}, true, true, ""},
+	} {
+		l, err := ParseLimits(tc.a, tc.b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = l.Check(tc.live, tc.write)
+		if tc.err == "" && err != nil || tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)) {
+			t.Errorf("-a %v -b %v, live %v, write %v: %v, want %q", tc.a, tc.b, tc.live, tc.write, err, tc.err)
+		}
+	}
+}
+
+// stopped is a source that says when it is stopped.
+type stopped struct {
+	capture.Source
+	done chan struct{}
+}
+
+func (s stopped) Stop() { close(s.done) }
+
+// TestTimer: -a duration: stops the source once the time has passed;
+// without it, the timer does nothing.
+func TestTimer(t *testing.T) {
+	src := stopped{done: make(chan struct{})}
+	defer Limits{Duration: time.Millisecond}.Timer(src)()
+	select {
+	case <-src.done:
+	case <-time.After(time.Minute):
+		t.Fatal("the source was not stopped")
+	}
+	Limits{}.Timer(stopped{})() // no duration: nothing to stop
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"time"
 
 	"github.com/mcdissect/mcdissect/analyze"
 	"github.com/mcdissect/mcdissect/capture"
@@ -13,7 +12,6 @@ import (
 // openLive opens -i with -f, -s, -p, -B and the kernel filter, and makes
 // -a stop the capture when its time is up.
 func (c *config) openLive(stderr io.Writer) (analyze.Source, func(), error) {
-	d := c.limits.Duration
 	var decodeAs []uint16 // their ports pass whole too
 	for _, r := range c.opts.DecodeAs {
 		decodeAs = append(decodeAs, r.Port)
@@ -41,9 +39,6 @@ func (c *config) openLive(stderr io.Writer) (analyze.Source, func(), error) {
 			c.opts.OnFound = func(f analyze.Found) { follow(f.Transport, f.Server, f.Protocol) }
 		}
 	}
-	stopTimer := func() bool { return false }
-	if d > 0 {
-		stopTimer = time.AfterFunc(d, src.Stop).Stop
-	}
+	stopTimer := c.limits.Timer(src) // -a duration:
 	return src, func() { stopTimer(); src.Close() }, nil
 }
