@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mcdissect/mcdissect/internal/completion"
+	"github.com/mcdissect/mcdissect/internal/term"
 	"github.com/mcdissect/mcdissect/protocols"
 	"github.com/mcdissect/mcdissect/protocols/glossary"
 	"github.com/mcdissect/mcdissect/render"
@@ -19,10 +20,8 @@ import (
 // -D; -z: -z help; -o: -o help), so that they follow the binary the script
 // completes.
 
-var (
-	colourWhens = []string{"auto", "always", "never"}
-	subcommands = []string{"decode", "completion"}
-)
+// subcommands are the words before the flags.
+var subcommands = []string{"decode", "completion"}
 
 // How to read the program's lists: -G fields' third column; -D's names
 // ("1. eth0 (…)"); -z help's statistics; -o help's names.
@@ -44,7 +43,7 @@ func valuesOf(name string) completion.Values {
 	case "only-protocols":
 		return completion.Values{Words: render.OnlyProtocols()}
 	case "color":
-		return completion.Values{Words: colourWhens}
+		return completion.Values{Words: term.ColourWhens}
 	case "glossary":
 		return completion.Values{Words: glossary.Reports}
 	case "autostop":

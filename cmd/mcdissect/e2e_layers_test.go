@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -211,26 +210,6 @@ func TestColourOnlyOurs(t *testing.T) {
 	// The tests' stdout is a pipe: auto is off.
 	if out, _, _ := mcd(t, nil, "-r", "../../samples/query-full.pcap", "-V"); strings.IndexByte(out, 0x1b) >= 0 {
 		t.Error("colour in a pipe with --color=auto")
-	}
-}
-
-func TestColourOn(t *testing.T) {
-	f, err := os.CreateTemp(t.TempDir(), "out")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	for _, c := range []struct {
-		mode, noColor string
-		want          bool
-	}{
-		{"always", "", true}, {"always", "1", true}, {"never", "", false}, {"auto", "", false}, {"auto", "1", false},
-	} {
-		t.Setenv("NO_COLOR", c.noColor)
-		o := outputFlags{colour: c.mode}
-		if got := o.colourOn(f); got != c.want {
-			t.Errorf("--color=%s NO_COLOR=%q on a file: %v", c.mode, c.noColor, got)
-		}
 	}
 }
 

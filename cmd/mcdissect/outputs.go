@@ -3,8 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"slices"
 	"strings"
 
@@ -35,7 +33,7 @@ func (o *outputFlags) add(fs *pflag.FlagSet) {
 }
 
 // apply checks the flags and sets the render options; colour is decided
-// later, when the output is known (colourOn).
+// later, when the output is known (term.Colour).
 func (o *outputFlags) apply(c *config) error {
 	if !slices.Contains(render.TimeFormats, o.timeFormat) {
 		return fmt.Errorf("-t %q: choose one of %s", o.timeFormat, strings.Join(render.TimeFormats, ", "))
@@ -52,24 +50,10 @@ func (o *outputFlags) apply(c *config) error {
 		}
 		c.verbose, c.ropts.Verbose = true, true
 	}
-	switch o.colour {
-	case "auto", "always", "never":
-	default:
+	if !slices.Contains(term.ColourWhens, o.colour) {
 		return fmt.Errorf("--color=%q: choose auto, always or never", o.colour)
 	}
 	return nil
-}
-
-// colourOn decides --color: always, never, or (auto) when out is a
-// terminal and NO_COLOR is unset or empty (no-color.org).
-func (o *outputFlags) colourOn(out io.Writer) bool {
-	switch o.colour {
-	case "always":
-		return true
-	case "never":
-		return false
-	}
-	return os.Getenv("NO_COLOR") == "" && term.Is(out)
 }
 
 // errVersion is parseFlags' answer to --version.

@@ -28,3 +28,24 @@ func TestNotTerminal(t *testing.T) {
 		}
 	}
 }
+
+// TestColour: always and never whatever NO_COLOR says; auto on a file
+// (no terminal) is off.
+func TestColour(t *testing.T) {
+	f, err := os.CreateTemp(t.TempDir(), "out")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for _, c := range []struct {
+		when, noColor string
+		want          bool
+	}{
+		{"always", "", true}, {"always", "1", true}, {"never", "", false}, {"auto", "", false}, {"auto", "1", false},
+	} {
+		t.Setenv("NO_COLOR", c.noColor)
+		if got := Colour(c.when, f); got != c.want {
+			t.Errorf("--color=%s NO_COLOR=%q on a file: %v", c.when, c.noColor, got)
+		}
+	}
+}
