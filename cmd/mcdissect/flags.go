@@ -259,14 +259,8 @@ func (c *config) check() error {
 	}
 	c.opts.NoHeuristics = c.noHeuristics
 	c.hold.apply(c) // hold.go
-	for _, p := range []struct{ name, v string }{{classic.PrefSalt, c.classicSalt}, {slp.PrefKeyLog, c.keyLog}, {slp.PrefVersion, c.javaVersion}} {
-		if p.v != "" {
-			if err := c.setPref(p.name, p.v); err != nil { // habits.go
-				return err
-			}
-		}
-	}
-	if err := c.habits.applyProtocolPrefs(c); err != nil { // habits.go: -o NAME:VALUE of a protocol
+	// The protocols' preferences: their flags', then -o's (habits.go).
+	if c.opts.Prefs, err = c.habits.set.Values([][2]string{{classic.PrefSalt, c.classicSalt}, {slp.PrefKeyLog, c.keyLog}, {slp.PrefVersion, c.javaVersion}}); err != nil {
 		return err
 	}
 	c.opts.Redact = c.redact

@@ -57,27 +57,3 @@ func (h *habitFlags) check(c *config) (note string, err error) {
 	c.noHeuristics = c.noHeuristics || h.set.NoHeuristics
 	return note, nil
 }
-
-// setPref sets the protocol preference name to v (package prefs).
-func (c *config) setPref(name, v string) error {
-	x, err := prefs.Parse(name, v)
-	if err != nil {
-		return err
-	}
-	if c.opts.Prefs == nil {
-		c.opts.Prefs = map[string]any{}
-	}
-	c.opts.Prefs[name] = x
-	return nil
-}
-
-// applyProtocolPrefs hands the protocols' preferences -o gave to the run,
-// over those of their flags (--classic-salt, --keylog, --java-version).
-func (h *habitFlags) applyProtocolPrefs(c *config) error {
-	for k, v := range h.set.Protocol {
-		if err := c.setPref(k, v); err != nil {
-			return err
-		}
-	}
-	return nil
-}

@@ -142,3 +142,34 @@ func prefBool(v string) (bool, error) {
 	}
 	return false, fmt.Errorf("%q is not TRUE or FALSE", v)
 }
+
+// Values makes the protocols' preferences of a run (Parse): those their
+// flags give, as name and value pairs (an empty value gives none), then
+// those -o gave, which win. It is nil when none is given.
+func (s *Set) Values(flags [][2]string) (map[string]any, error) {
+	var out map[string]any
+	set := func(name, v string) error {
+		x, err := Parse(name, v)
+		if err != nil {
+			return err
+		}
+		if out == nil {
+			out = map[string]any{}
+		}
+		out[name] = x
+		return nil
+	}
+	for _, f := range flags {
+		if f[1] != "" {
+			if err := set(f[0], f[1]); err != nil {
+				return nil, err
+			}
+		}
+	}
+	for name, v := range s.Protocol {
+		if err := set(name, v); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}

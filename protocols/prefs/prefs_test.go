@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -79,5 +80,27 @@ func TestParse(t *testing.T) {
 	os.WriteFile(f, []byte("not a key log\n"), 0o644)
 	if _, err := Parse("slp.keylog_file", f); err == nil || !strings.HasPrefix(err.Error(), "slp.keylog_file \""+f+"\": ") {
 		t.Errorf("a bad key log: %v", err)
+	}
+}
+
+// TestValues: the flags' values, then -o's over them; an empty flag is
+// none; a value that does not parse is an error, a flag's too.
+func TestValues(t *testing.T) {
+	var s Set
+	if v, err := s.Values([][2]string{{"classic.salt", ""}}); v != nil || err != nil {
+		t.Errorf("nothing given: %v, %v", v, err)
+	}
+	v, err := s.Values([][2]string{{"classic.salt", "fromflag"}})
+	if err != nil || len(v) != 1 || v["classic.salt"] == nil {
+		t.Fatalf("a flag: %v, %v", v, err)
+	}
+	s.Apply("classic.salt:fromoption")
+	v, err = s.Values([][2]string{{"classic.salt", "fromflag"}})
+	want, _ := Parse("classic.salt", "fromoption")
+	if err != nil || len(v) != 1 || !reflect.DeepEqual(v["classic.salt"], want) {
+		t.Errorf("-o does not win over the flag: %v, %v", v, err)
+	}
+	if _, err := s.Values([][2]string{{"slp.keylog_file", filepath.Join(t.TempDir(), "none")}}); err == nil {
+		t.Error("a flag's key log that is not there")
 	}
 }
