@@ -8,7 +8,6 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/mcdissect/mcdissect/internal/progress"
 	"github.com/mcdissect/mcdissect/internal/term"
 	"github.com/mcdissect/mcdissect/render"
 )
@@ -21,7 +20,6 @@ type outputFlags struct {
 	only       string
 	colour     string
 	version    bool
-	prog       *progress.Line // progress.go, nil when not shown
 }
 
 func (o *outputFlags) add(fs *pflag.FlagSet) {

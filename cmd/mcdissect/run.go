@@ -57,7 +57,7 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	defer prof.Stop()
 
-	prog := c.out.startProgress(c, stdout, stderr) // outputs.go
+	prog := c.startProgress(stdout, stderr) // progress.go
 	defer prog.Stop()
 	src, closeSrc, size, err := c.openSource(stdin, stderr)
 	if err != nil {
@@ -103,7 +103,7 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 	// Records reach the output one way: the back end gives each, in
 	// order, to the sink, which filters, counts, feeds what reads records
 	// and renders.
-	sk := &output.Sink{W: r, Filter: flt, Count: c.pduCount(), Line: c.lineBuffered, DeltaShown: c.ropts.Time == "dd", Shown: c.out.prog.Record}
+	sk := &output.Sink{W: r, Filter: flt, Count: c.pduCount(), Line: c.lineBuffered, DeltaShown: c.ropts.Time == "dd", Shown: prog.Record}
 	source := c.read
 	if c.iface != "" {
 		source = c.iface

@@ -1,16 +1,20 @@
 // Package progress draws the line on standard error that tells how far the
-// reading of a big file is: bytes read, percent, frames, records and rate.
-// It shows from the first second on, is redrawn four times a second, and
-// is erased when the reading ends. Whether to show it at all (a terminal
-// for it, and none for the records) is the caller's choice.
+// reading of a capture file is: bytes read, percent, frames, records and
+// rate. It shows only when standard error is a terminal and standard
+// output is not (records on the same terminal would be written over it),
+// from the first second on, is redrawn four times a second, and is erased
+// when the reading ends.
 package progress
 
 import (
 	"fmt"
 	"io"
+	"os"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/mcdissect/mcdissect/internal/term"
 )
 
 // Line is the progress line of one file being read. A nil *Line does
@@ -37,6 +41,20 @@ const (
 // pcapRecordHeader is the bytes a pcap file spends per frame besides the
 // frame (pcapng's blocks spend more: the count is then an estimate).
 const pcapRecordHeader = 16
+
+// ForFile starts the line for the capture file path when it is wanted: a
+// regular file, stderr a terminal, and stdout not one unless quiet (-q:
+// no records on it). It returns nil otherwise.
+func ForFile(path string, stdout, stderr io.Writer, quiet bool) *Line {
+	if !term.Is(stderr) || term.Is(stdout) && !quiet {
+		return nil
+	}
+	st, err := os.Stat(path)
+	if err != nil || !st.Mode().IsRegular() {
+		return nil
+	}
+	return Start(stderr, st.Size())
+}
 
 // Start starts the line for a file of total bytes, drawn on w.
 func Start(w io.Writer, total int64) *Line {

@@ -1,6 +1,9 @@
 package progress
 
 import (
+	"bytes"
+	"io"
+	"os"
 	"testing"
 	"time"
 )
@@ -35,4 +38,26 @@ func TestCounts(t *testing.T) {
 	none.Frame(1)
 	none.Record()
 	none.Stop()
+}
+
+// TestForFileNotInPipe: with standard error a pipe, a file or a buffer
+// there is no progress line, however long the file takes.
+func TestForFileNotInPipe(t *testing.T) {
+	f, err := os.CreateTemp(t.TempDir(), "stderr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+	for _, stderr := range []io.Writer{f, w, &bytes.Buffer{}} {
+		if p := ForFile(f.Name(), &bytes.Buffer{}, stderr, true); p != nil {
+			p.Stop()
+			t.Errorf("%T: a progress line", stderr)
+		}
+	}
 }
