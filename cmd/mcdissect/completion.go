@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mcdissect/mcdissect/internal/completion"
+	"github.com/mcdissect/mcdissect/internal/profile"
 	"github.com/mcdissect/mcdissect/internal/term"
 	"github.com/mcdissect/mcdissect/protocols"
 	"github.com/mcdissect/mcdissect/protocols/glossary"
@@ -34,7 +35,7 @@ const (
 
 func valuesOf(name string) completion.Values {
 	switch name {
-	case "read-file", "write-file", "cpuprofile", memProfileFlag:
+	case "read-file", "write-file", "cpuprofile", profile.HeapFlag:
 		return completion.Values{Files: true}
 	case "output-format":
 		return completion.Values{Words: render.Formats}

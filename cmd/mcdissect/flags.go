@@ -15,6 +15,7 @@ import (
 	"github.com/mcdissect/mcdissect/dissect/classic"
 	"github.com/mcdissect/mcdissect/dissect/slp"
 	"github.com/mcdissect/mcdissect/export"
+	"github.com/mcdissect/mcdissect/internal/profile"
 	"github.com/mcdissect/mcdissect/record"
 	"github.com/mcdissect/mcdissect/render"
 	"github.com/mcdissect/mcdissect/stats"
@@ -89,10 +90,6 @@ Examples:
 Flags:
 `
 
-// memProfileFlag is --memprofile's name, which main looks for before
-// parsing (wantsMemProfile).
-const memProfileFlag = "memprofile"
-
 func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	c := &config{}
 	fs, help := c.flagSet(stderr)
@@ -153,7 +150,7 @@ func (c *config) flagSet(stderr io.Writer) (*pflag.FlagSet, *bool) {
 	fs.StringVar(&c.exportObjects, "export-objects", "", "write carried files as `KIND,DIR` ("+strings.Join(export.Help(), "; ")+"), e.g. --export-objects favicon,/tmp/icons")
 	fs.BoolVar(&c.noHeuristics, "no-heuristics", false, "pick protocols by port and -d only, e.g. --no-heuristics")
 	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write a pprof CPU profile to `FILE`, e.g. --cpuprofile cpu.out")
-	fs.StringVar(&c.memProfile, memProfileFlag, "", "write a pprof heap profile to `FILE` at exit, e.g. --memprofile mem.out")
+	fs.StringVar(&c.memProfile, profile.HeapFlag, "", "write a pprof heap profile to `FILE` at exit, e.g. --memprofile mem.out")
 	c.out.add(fs)
 	c.ship.add(fs)
 	c.hold.add(fs)   // hold.go

@@ -7,9 +7,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/mcdissect/mcdissect/internal/memory"
+	"github.com/mcdissect/mcdissect/internal/profile"
 	"github.com/mcdissect/mcdissect/internal/term"
 	"github.com/mcdissect/mcdissect/internal/version"
 	_ "github.com/mcdissect/mcdissect/protocols/all" // every protocol dissected
@@ -25,22 +25,8 @@ const (
 )
 
 func main() {
-	memory.Init(wantsMemProfile(os.Args[1:]))
+	memory.Init(profile.HeapAsked(os.Args[1:]))
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
-}
-
-// wantsMemProfile tells whether args ask for --memprofile, before they
-// are parsed: the sampling rate must be set before the program allocates.
-func wantsMemProfile(args []string) bool {
-	for _, a := range args {
-		if a == "--" {
-			break
-		}
-		if a == "--"+memProfileFlag || strings.HasPrefix(a, "--"+memProfileFlag+"=") {
-			return true
-		}
-	}
-	return false
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {

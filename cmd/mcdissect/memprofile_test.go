@@ -6,27 +6,6 @@ import (
 	"testing"
 )
 
-// TestWantsMemProfile: main turns allocation sampling off unless the
-// arguments ask for --memprofile, in either of pflag's spellings.
-func TestWantsMemProfile(t *testing.T) {
-	for _, tc := range []struct {
-		args []string
-		want bool
-	}{
-		{nil, false},
-		{[]string{"-r", "x.pcap", "-V"}, false},
-		{[]string{"-r", "x.pcap", "--memprofile", "mem.out"}, true},
-		{[]string{"--memprofile=mem.out", "-r", "x.pcap"}, true},
-		{[]string{"-r", "x.pcap", "--cpuprofile", "cpu.out"}, false},
-		{[]string{"-r", "x.pcap", "--", "--memprofile"}, false},
-		{[]string{"decode", "--memprofilex"}, false},
-	} {
-		if got := wantsMemProfile(tc.args); got != tc.want {
-			t.Errorf("wantsMemProfile(%q) = %v, want %v", tc.args, got, tc.want)
-		}
-	}
-}
-
 // TestMemProfileHasSamples: with sampling off by default, --memprofile
 // must still get a profile of the run's allocations.
 func TestMemProfileHasSamples(t *testing.T) {

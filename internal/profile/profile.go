@@ -7,6 +7,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/pprof"
+	"strings"
 )
 
 // Profiles are a run's profiles. A nil *Profiles writes none.
@@ -50,4 +51,23 @@ func (p *Profiles) Stop() {
 	}
 	pprof.StopCPUProfile()
 	p.cpu.Close()
+}
+
+// HeapFlag is --memprofile's name. The heap is sampled only when it is
+// given, and sampling must be set before the program allocates: the
+// arguments are searched for it before they are parsed (HeapAsked).
+const HeapFlag = "memprofile"
+
+// HeapAsked tells whether args ask for the heap profile, in either of
+// pflag's spellings, before any "--".
+func HeapAsked(args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		if a == "--"+HeapFlag || strings.HasPrefix(a, "--"+HeapFlag+"=") {
+			return true
+		}
+	}
+	return false
 }

@@ -26,3 +26,24 @@ func TestProfiles(t *testing.T) {
 		t.Error("a CPU profile in a missing directory")
 	}
 }
+
+// TestHeapAsked: --memprofile FILE or --memprofile=FILE, not past "--",
+// nor a flag whose name only starts the same.
+func TestHeapAsked(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want bool
+	}{
+		{nil, false},
+		{[]string{"-r", "x.pcap", "-V"}, false},
+		{[]string{"-r", "x.pcap", "--memprofile", "mem.out"}, true},
+		{[]string{"--memprofile=mem.out", "-r", "x.pcap"}, true},
+		{[]string{"-r", "x.pcap", "--cpuprofile", "cpu.out"}, false},
+		{[]string{"-r", "x.pcap", "--", "--memprofile"}, false},
+		{[]string{"decode", "--memprofilex"}, false},
+	} {
+		if got := HeapAsked(tc.args); got != tc.want {
+			t.Errorf("HeapAsked(%q) = %v, want %v", tc.args, got, tc.want)
+		}
+	}
+}
