@@ -1,9 +1,12 @@
 package render
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/mcdissect/mcdissect/protocols"
+	"github.com/mcdissect/mcdissect/record"
 )
 
 // Formats are the output formats New takes (-T).
@@ -19,4 +22,29 @@ func OnlyProtocols() []string {
 		}
 	}
 	return append(out, "mc")
+}
+
+// ParseOnly reads -O's comma-separated names (OnlyProtocols).
+func ParseOnly(list string) ([]string, error) {
+	var out []string
+	for _, p := range strings.Split(list, ",") {
+		if !slices.Contains(OnlyProtocols(), p) {
+			return nil, fmt.Errorf("-O %q: %q is not a protocol; choose among %s", list, p, strings.Join(OnlyProtocols(), ", "))
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// ResolveFields resolves -e's names (ResolveField), in order.
+func ResolveFields(names []string) ([]record.FieldRef, error) {
+	var out []record.FieldRef
+	for _, name := range names {
+		ref, err := ResolveField(name)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ref)
+	}
+	return out, nil
 }

@@ -3,6 +3,7 @@ package render
 import (
 	"io"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/mcdissect/mcdissect/protocols"
@@ -34,5 +35,28 @@ func TestOnlyProtocols(t *testing.T) {
 	}
 	if len(slices.Compact(slices.Sorted(slices.Values(names)))) != len(names) {
 		t.Errorf("a name twice: %v", names)
+	}
+}
+
+// TestParseOnly: -O's names in order; one it does not take is refused
+// with the list.
+func TestParseOnly(t *testing.T) {
+	if got, err := ParseOnly("tcp,query"); err != nil || !slices.Equal(got, []string{"tcp", "query"}) {
+		t.Errorf("tcp,query: %v, %v", got, err)
+	}
+	if _, err := ParseOnly("tcp,raknett"); err == nil || !strings.HasPrefix(err.Error(), `-O "tcp,raknett": "raknett" is not a protocol; choose among frame, ip`) {
+		t.Errorf("raknett: %v", err)
+	}
+}
+
+// TestResolveFields: fields and columns in order; a name that is neither
+// is refused.
+func TestResolveFields(t *testing.T) {
+	refs, err := ResolveFields([]string{"frame.number", "_ws.col.Info", "query.motd"})
+	if err != nil || len(refs) != 3 || refs[0].Name != "frame.number" || refs[2].Name != "query.motd" {
+		t.Errorf("%v, %v", refs, err)
+	}
+	if _, err := ResolveFields([]string{"frame.number", "query.nope"}); err == nil || !strings.Contains(err.Error(), `"query.nope" is not a field name`) {
+		t.Errorf("query.nope: %v", err)
 	}
 }

@@ -16,7 +16,6 @@ import (
 	"github.com/mcdissect/mcdissect/dissect/slp"
 	"github.com/mcdissect/mcdissect/export"
 	"github.com/mcdissect/mcdissect/internal/profile"
-	"github.com/mcdissect/mcdissect/record"
 	"github.com/mcdissect/mcdissect/render"
 	"github.com/mcdissect/mcdissect/stats"
 )
@@ -60,7 +59,6 @@ type config struct {
 
 	opts  analyze.Options
 	ropts render.Options
-	refs  []record.FieldRef
 }
 
 const usageHead = `mcdissect dissects Minecraft server traffic — Query (UDP), Server List Ping
@@ -228,17 +226,14 @@ func (c *config) check() error {
 		// As tshark: standard output holds the capture, and nothing else.
 		return errors.New("-w - writes the capture to standard output, which cannot also hold dissected records: drop -P, -V, -x, -O and -T (-q -z statistics go to standard error)")
 	}
-	for _, name := range c.fields {
-		ref, err := render.ResolveField(name) // a field, a _ws.col.* column or frame.protocols
-		if err != nil {
-			return fmt.Errorf("-e: %v", err)
-		}
-		c.refs = append(c.refs, ref)
+	refs, err := render.ResolveFields(c.fields) // fields, _ws.col.* columns or frame.protocols
+	if err != nil {
+		return fmt.Errorf("-e: %v", err)
 	}
 	if c.explain && (!c.verbose || c.format != "text") {
 		return errors.New("--explain explains the -V tree: use it with -V (text output)")
 	}
-	c.ropts = render.Options{Verbose: c.verbose, Hex: c.hex, Redact: c.redact, Explain: c.explain, Fields: c.refs, Occurrence: 'a', Title: c.title()}
+	c.ropts = render.Options{Verbose: c.verbose, Hex: c.hex, Redact: c.redact, Explain: c.explain, Fields: refs, Occurrence: 'a', Title: c.title()}
 	if err := c.out.apply(c); err != nil {
 		return err
 	}

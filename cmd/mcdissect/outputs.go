@@ -40,11 +40,9 @@ func (o *outputFlags) apply(c *config) error {
 		c.ropts.Time = o.timeFormat
 	}
 	if o.only != "" {
-		for _, p := range strings.Split(o.only, ",") {
-			if !slices.Contains(render.OnlyProtocols(), p) {
-				return fmt.Errorf("-O %q: %q is not a protocol; choose among %s", o.only, p, strings.Join(render.OnlyProtocols(), ", "))
-			}
-			c.ropts.Only = append(c.ropts.Only, p)
+		var err error
+		if c.ropts.Only, err = render.ParseOnly(o.only); err != nil {
+			return err
 		}
 		c.verbose, c.ropts.Verbose = true, true
 	}
