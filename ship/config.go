@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"os"
 	"strings"
 	"time"
 )
@@ -20,9 +21,10 @@ type Config struct {
 	// Header is added to every request (e.g. Authorization: ApiKey …).
 	Header http.Header
 
-	// Host and Source name the capture: the host mcdissect runs on and the
-	// interface or file it reads. Each document carries them ("host",
-	// "source") and its ID is made of them (IDs).
+	// Host and Source name the capture: the host mcdissect runs on (empty:
+	// this machine's name) and the interface or file it reads. Each
+	// document carries them ("host", "source") and its ID is made of them
+	// (IDs).
 	Host, Source string
 	// Index names each document's index in its action line; empty: the
 	// day of the record as tshark's -T ek names it (packets-2026-11-22).
@@ -98,6 +100,9 @@ func (c *Config) check() error {
 	}
 	if !strings.HasSuffix(u.Path, "/_bulk") {
 		return fmt.Errorf("ship: %q: the URL is the bulk endpoint itself, …/_bulk (e.g. http://localhost:9428/insert/elasticsearch/_bulk)", c.URL)
+	}
+	if c.Host == "" {
+		c.Host, _ = os.Hostname()
 	}
 	set := func(v *int64, d int64) {
 		if *v <= 0 {

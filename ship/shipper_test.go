@@ -476,6 +476,14 @@ func TestConfig(t *testing.T) {
 			t.Errorf("New(%q) took it", u)
 		}
 	}
+	// No Host: this machine's name.
+	c := Config{URL: "http://h:9200/_bulk"}
+	if err := c.check(); err != nil {
+		t.Fatal(err)
+	}
+	if name, _ := os.Hostname(); c.Host != name || name == "" {
+		t.Errorf("Host %q, this machine is %q", c.Host, name)
+	}
 }
 
 func TestClosingLine(t *testing.T) {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"time"
 
@@ -35,11 +34,7 @@ func (s *shipFlags) start(c *config, source string, file bool, stderr io.Writer)
 	if s.url == "" {
 		return nil, nil, nil
 	}
-	host := s.host
-	if host == "" {
-		host, _ = os.Hostname()
-	}
-	sh, err := ship.New(ship.Config{URL: s.url, Host: host, Source: filepath.Base(source), SpoolDir: s.spool,
+	sh, err := ship.New(ship.Config{URL: s.url, Host: s.host, Source: filepath.Base(source), SpoolDir: s.spool,
 		SpoolBytes: s.spoolMB << 20, Wait: file, Logf: func(f string, a ...any) { fmt.Fprintf(stderr, "mcdissect: ship: "+f+"\n", a...) }})
 	if err != nil {
 		return nil, nil, fmt.Errorf("--ship: %v", err)
