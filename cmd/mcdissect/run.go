@@ -223,9 +223,10 @@ func (c *config) openSource(stdin io.Reader, stderr io.Writer) (src analyze.Sour
 const flushEvery = 20 * time.Millisecond
 
 // needs is what the run's output, filter, exporter and statistics read
-// of a record, together (record.Needs): PDUs are decoded Lite without
-// trees (Wireshark's NULL tree), only what the summary columns show
-// worked out, and without the layers when nothing reads them either.
+// of a record, together (record.Needs): without trees PDUs are decoded
+// Lite (Wireshark's NULL tree), only what the summary columns show worked
+// out, and without the layers too when nothing reads them (a run that
+// decodes trees decodes the layers).
 func (c *config) needs(flt *filter.Filter) record.Needs {
 	n := render.NeedsOf(c.format, c.ropts)
 	if flt != nil {
