@@ -5,7 +5,7 @@
 // The server is read-only: it answers GET (and HEAD) for the page, at /,
 // and for its event stream, at /events, and nothing it is sent can change
 // what is captured or dissected. It listens on the address it is given
-// only (the command makes a bare port loopback).
+// only (ListenAddr makes a bare port loopback).
 //
 // One history, many viewers. The records, encoded once (render's
 // LiveEncoder), go into a history bounded like one page (MaxRecords

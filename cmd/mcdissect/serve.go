@@ -7,7 +7,6 @@ import (
 	"net"
 	"os"
 	"os/signal"
-	"strconv"
 	"syscall"
 	"time"
 
@@ -29,23 +28,6 @@ func (s *serveFlags) add(fs *pflag.FlagSet) {
 // on reports whether the page is served.
 func (s *serveFlags) on() bool { return s.addr != "" }
 
-// listenAddr is the address to listen on: a port alone, or a host left
-// out, is loopback; every interface only when asked (0.0.0.0, ::).
-func (s *serveFlags) listenAddr() (string, error) {
-	a := s.addr
-	if _, err := strconv.ParseUint(a, 10, 16); err == nil {
-		a = ":" + a
-	}
-	host, port, err := net.SplitHostPort(a)
-	if err != nil {
-		return "", fmt.Errorf("--serve %q: give HOST:PORT or PORT, e.g. 127.0.0.1:8080", s.addr)
-	}
-	if host == "" {
-		host = "127.0.0.1"
-	}
-	return net.JoinHostPort(host, port), nil
-}
-
 // serving is a run's page server.
 type serving struct {
 	srv *serve.Server
@@ -60,9 +42,9 @@ func (s *serveFlags) start(c *config, stderr io.Writer) (*serving, error) {
 	if !s.on() {
 		return nil, nil
 	}
-	addr, err := s.listenAddr()
+	addr, err := serve.ListenAddr(s.addr)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("--serve %v", err)
 	}
 	srv, err := serve.New(serve.Config{Addr: addr, Render: c.ropts, Account: c.opts.Budget.Account("the served page's history", nil)})
 	if err != nil {
