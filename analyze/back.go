@@ -147,7 +147,9 @@ func (a *backEnd) record(j *job, b *batch) *entry {
 		r.Src, r.Dst, r.Stream, r.Proto, r.udp, r.dec = s.src, s.dst, s.stream, s.proto, -1, s.dec
 	} else {
 		r.Src, r.Dst, r.Stream, r.Proto, r.udp, r.dec = b.addrs[j.addrs], b.addrs[j.addrs+1], -1, a.datagramProto(j.udp), -1, nil
-		if j.udp != udpNone {
+		if j.proto != "" {
+			r.Proto = j.proto
+		} else if j.udp != udpNone {
 			r.udp = int8(j.udp)
 		}
 	}
@@ -198,7 +200,7 @@ func (a *backEnd) process(j *job, b *batch) {
 	case opGap, opEmit, opTCP, opUDP:
 		a.decode(j, r)
 	case opClose:
-		a.safely(j.side.dec.Close)
+		a.safely(func() { j.side.dec.Close(closeEnd(j)) })
 	case opTick:
 		a.safely(a.expire)
 		a.heldAcct.Relieve()
@@ -278,6 +280,10 @@ func (a *backEnd) decode(j *job, e *entry) {
 		case record.KindGap:
 			gapPDU(&r.PDU, r.Proto, j.dir, j.gapLen, j.off, j.reason)
 		case record.KindNote:
+			if j.gapLen >= noteSYN {
+				connPDU(&r.PDU, j.gapLen, j.dir, r.Time, j.out, j.reason, r.Src, r.Dst, r.Parts)
+				break
+			}
 			notePDU(&r.PDU, r.Proto, j.dir, j.gapLen, j.reason)
 		default:
 			undissectedPDU(&r.PDU, r.Proto, j.dir, r.Data(), j.off, r.Reason)

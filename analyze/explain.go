@@ -17,6 +17,10 @@ var pseudoExplanations = map[string]string{
 	"tcp.analysis.lost_segment":   "Bytes of the stream before this point were never captured, as Wireshark's tcp.analysis.lost_segment (\"previous segment(s) not captured\") means it: common at a capture's start and when the kernel drops packets under load. The missing length is in mc.gap.length.",
 	"tcp.analysis.out_of_order":   "This segment carries new bytes below the highest sequence number already seen: it arrived after later data and fills a hole, as Wireshark's tcp.analysis.out_of_order means it. Reassembly puts it in its place.",
 
+	"tcp.connection.attempt": "A TCP connection attempt to a Minecraft port that never opened: its SYN was refused by a RST (nothing listens there: the server is down), was never answered within 5 s of its last transmission, or was still waiting when the capture ended. mc.outcome says which; the record is the SYN's, so tcp.flags.syn == 1 finds it. The SYN of a connection that opens is no record of its own: its Minecraft records follow.",
+	"tcp.connection.reset":   "A RST on a Minecraft port: it refused a connection attempt (mc.request_in names the SYN) or ended a connection before either side sent a FIN (a ping cut short, a server that aborts). A RST after a FIN is an ordinary way to finish and no record.",
+	"mc.conn.untracked":      "Connection attempts mcdissect stopped following before they were decided: past 32768 connections at once the least recently seen are forgotten. Their outcome is not known.",
+
 	"mc":                          "What every Minecraft protocol shares in mcdissect: each record's protocol, direction and message name, its expert items, TCP reassembly, gaps, and bytes no field explains.",
 	"mc.undissected":              "Bytes that no field explains, shown raw so that nothing is hidden: an unknown packet, the encrypted part of a login, or a stream after its framing was lost.",
 	"mc.undissected.length":       "How many bytes the undissected range holds, so that filters and statistics can add them up.",

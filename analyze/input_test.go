@@ -121,12 +121,7 @@ func analyzeBytes(t testing.TB, capture []byte, opts Options) ([]*record.Record,
 	}
 	var recs []*record.Record
 	a := New(opts, SinkFunc(func(r *record.Record) error {
-		c := *r // records are reused after emit: keep a deep enough copy
-		c.PDU.Nodes = append([]dissect.Node(nil), r.PDU.Nodes...)
-		c.PDU.Experts = append([]dissect.ExpertItem(nil), r.PDU.Experts...)
-		c.PDU.Data = append([]byte(nil), r.PDU.Data...)
-		c.Parts = append([]record.Part(nil), r.Parts...)
-		recs = append(recs, &c)
+		recs = append(recs, r.Clone()) // records are reused after emit
 		return nil
 	}))
 	warn, err := Run(src, a)

@@ -48,6 +48,10 @@ const (
 	noteEvicted
 	noteFragments
 	noteFragments6
+	// the watch's records (watch.go), made by connPDU
+	noteSYN
+	noteRST
+	noteWatchLost
 )
 
 var noteKinds = [...]noteKind{

@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"net/netip"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -23,7 +24,10 @@ func TestNothingSilent(t *testing.T) {
 		{"fragments never completed", func(w *capgen.Writer) { w.IncompleteFragments(3, time.Time{}) }, []string{
 			"[Unreassembled IPv4 fragments] IPv4 datagram 0 from 10.1.0.0 to 10.0.0.1: 1 fragment(s) of 72 bytes",
 			"datagram 1 from 10.1.0.1", "datagram 2 from 10.1.0.2"}},
-		{"SYN flood", func(w *capgen.Writer) { w.SYNFlood(100, false) }, nil},
+		// every bare SYN is an attempt still waiting when the capture ended
+		{"SYN flood", func(w *capgen.Writer) { w.SYNFlood(100, false) }, slices.Repeat([]string{"[Connection attempt not answered before the capture ended] SYN to 10.0.0.1:25565"}, 100)},
+		// a SYN-ACK alone is no attempt of ours
+		{"SYN-ACK flood", func(w *capgen.Writer) { w.SYNFlood(100, true) }, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			recs, _, err := analyzeBytes(t, buildCapture(t, tc.build), Options{})

@@ -19,7 +19,7 @@ const (
 	opTCP              // make the record, decode its PDU with dec, hold and emit it
 	opUDP              // make the record, decode a datagram of udpProtos[udp] and track it, hold and emit it
 	opGap              // tell dec of a gap in dir, then make, hold and emit the gap record
-	opClose            // dec's connection ended: let go of its waiting requests
+	opClose            // dec's connection ended (how: closeEnd): let go of its waiting requests
 	opTick             // a second of packet time went by: expire the trackers
 	opFinish           // the input ended: close the trackers, emit everything
 	opFlush            // time went by (Analyzer.Flush): expire the trackers, release what may go, flush the sink
@@ -57,6 +57,21 @@ type job struct {
 	addrs  int32 // a datagram's source and destination in the batch's addrs
 	reason string
 	head   int32 // the head of the frame that decided it, in the batch's heads, or -1
+	// proto is the mc.protocol of a record without a side that is no
+	// datagram's (the watch's TCP records, ICMP); out is the outcome or
+	// the link such a record carries (watch.go, icmp.go).
+	proto string
+	out   decided
+}
+
+// decided is what a record about a request's end carries: the frame it
+// links to (the outcome's frame, or the request's), the time between, the
+// outcome and who decided it.
+type decided struct {
+	frame   uint64
+	dt      time.Duration
+	outcome dissect.Outcome
+	by      dissect.Dir
 }
 
 // side is what all the records of one direction of a TCP connection

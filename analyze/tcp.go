@@ -27,6 +27,9 @@ type tcpState struct {
 	a      *Analyzer
 	r      *reassembly.Reassembler
 	protos []*protocols.Protocol
+	w      *tcpWatch // SYN, FIN and RST (watch.go)
+	// closing: the input ended, connections are closed by the end
+	closing bool
 }
 
 // connCost is what a connection with a protocol costs the memory budget
@@ -37,7 +40,7 @@ type tcpState struct {
 const connCost = 4 << 10
 
 func newTCPState(a *Analyzer) *tcpState {
-	t := &tcpState{a: a, protos: protocols.Of(protocols.TCP)}
+	t := &tcpState{a: a, protos: protocols.Of(protocols.TCP), w: newTCPWatch(a)}
 	// The reassembler gives up its own oldest holes, or evicts the longest
 	// idle connections, when its account is refused: it has nothing to
 	// shed on another's behalf.
@@ -48,13 +51,26 @@ func newTCPState(a *Analyzer) *tcpState {
 	return t
 }
 
+// packet feeds a TCP segment of frame; src and dst are its endpoints,
+// when the caller has them (the watch and the layers need them).
 func (t *tcpState) packet(frame uint64, ci gopacket.CaptureInfo, flow gopacket.Flow, tcp *layers.TCP) {
+	if tcp.SYN || tcp.FIN || tcp.RST {
+		src, dst := t.a.endpoints(uint16(tcp.SrcPort), uint16(tcp.DstPort))
+		t.w.segment(frame, ci.Timestamp, src, dst, tcp)
+	}
 	t.r.Feed(frame, ci, flow, tcp)
 }
 
-func (t *tcpState) flushIdle(now time.Time) { t.r.FlushIdle(now) }
+func (t *tcpState) flushIdle(now time.Time) {
+	t.r.FlushIdle(now)
+	t.w.expire(now, false)
+}
 
-func (t *tcpState) close() { t.r.Close() }
+func (t *tcpState) close() {
+	t.closing = true
+	t.r.Close()
+	t.w.expire(time.Time{}, true)
+}
 
 // cand is a protocol a connection may speak, and whether its port says so
 // (a stream on a protocol's port that starts mid-way is still reported as
@@ -363,8 +379,16 @@ func (h *tcpConn) Closed(c *reassembly.ConnInfo) {
 	h.undefer()
 	h.reportUnclaimed(c)
 	if h.dec != nil {
-		h.t.a.submit(job{op: opClose, side: h.side(reassembly.ClientToServer, h.info)})
+		client := netip.AddrPortFrom(c.Client.IP, c.Client.Port)
+		server := netip.AddrPortFrom(c.Server.IP, c.Server.Port)
+		e := h.t.w.endOf(client, server, h.t.closing)
+		h.t.a.submit(job{op: opClose, side: h.side(reassembly.ClientToServer, h.info), gapLen: int(e.How), dir: e.By, frame: e.Frame, time: e.Time})
 	}
+}
+
+// closeEnd is how the connection of an opClose job ended.
+func closeEnd(j *job) dissect.ConnEnd {
+	return dissect.ConnEnd{How: dissect.ConnHow(j.gapLen), By: j.dir, Frame: j.frame, Time: j.time}
 }
 
 // cut makes j the decoding of u, the start of a PDU cut by the

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcdissect/mcdissect/budget"
 	"github.com/mcdissect/mcdissect/dissect"
@@ -62,32 +63,39 @@ func TestTwoPassIsAsIfItWaited(t *testing.T) {
 	}
 }
 
+// TestLaterLookup: what RecordEnd notes, LookupEnd gives back once
+// sealed, whole: outcome, frame, who, texts and the time from the request.
 func TestLaterLookup(t *testing.T) {
 	var l dissect.Later
-	l.Record(7, 0, 12)
-	if _, ok := l.Lookup(7, 0); ok {
-		t.Error("Lookup answered before Seal")
+	t0 := time.Unix(1000, 0)
+	at := func(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
+	answered := dissect.End{Outcome: dissect.Answered, Frame: 12, Time: at(5)}
+	l.RecordEnd(7, 0, answered, t0)
+	if _, ok := l.LookupEnd(7, 0, t0); ok {
+		t.Error("LookupEnd answered before Seal")
 	}
-	l.Record(3, 1, dissect.NoResponse)
-	l.Record(3, 3, 9)
-	l.Record(5, 3, 10)
-	l.Record(5, 3, 11) // two pings in one frame: not told apart
+	missing := dissect.End{Outcome: dissect.Unanswered, Why: "no response seen within 5s"}
+	closed := dissect.End{Outcome: dissect.Closed, Frame: 9, Time: at(1), By: dissect.DirS2C, Via: "FIN"}
+	l.RecordEnd(3, 1, missing, t0)
+	l.RecordEnd(3, 3, closed, t0)
+	l.RecordEnd(5, 3, answered, t0)
+	l.RecordEnd(5, 3, answered, t0) // two pings in one frame: not told apart
 	l.Seal()
-	l.Record(8, 0, 1) // after Seal: ignored
+	l.RecordEnd(8, 0, answered, t0) // after Seal: ignored
 	for _, c := range []struct {
 		frame uint64
 		kind  uint8
-		resp  uint64
+		want  dissect.End
 		ok    bool
-	}{{7, 0, 12, true}, {3, 1, dissect.NoResponse, true}, {3, 3, 9, true}, {5, 3, 0, false}, {8, 0, 0, false}, {3, 2, 0, false}} {
-		resp, ok := l.Lookup(c.frame, c.kind)
-		if resp != c.resp || ok != c.ok {
-			t.Errorf("Lookup(%d, %d) = %d, %v; want %d, %v", c.frame, c.kind, resp, ok, c.resp, c.ok)
+	}{{7, 0, answered, true}, {3, 1, missing, true}, {3, 3, closed, true}, {5, 3, dissect.End{}, false}, {8, 0, dissect.End{}, false}, {3, 2, dissect.End{}, false}} {
+		got, ok := l.LookupEnd(c.frame, c.kind, t0)
+		if ok != c.ok || got.Outcome != c.want.Outcome || got.Frame != c.want.Frame || !got.Time.Equal(c.want.Time) || got.By != c.want.By || got.Via != c.want.Via || got.Why != c.want.Why {
+			t.Errorf("LookupEnd(%d, %d) = %+v, %v; want %+v, %v", c.frame, c.kind, got, ok, c.want, c.ok)
 		}
 	}
 	var none *dissect.Later
-	none.Record(1, 0, 2)
-	if _, ok := none.Lookup(1, 0); ok || none.Len() != 0 {
+	none.RecordEnd(1, 0, answered, t0)
+	if _, ok := none.LookupEnd(1, 0, t0); ok || none.Len() != 0 {
 		t.Error("a nil Later answered")
 	}
 }

@@ -212,9 +212,10 @@ type Conn interface {
 	// pipeline must output first, for the reason r: the response still
 	// links back to it.
 	GiveUp(p *dissect.PDU, r dissect.Release)
-	// Close tells the decoder that the connection ended: requests still
-	// waiting for a response are given up on.
-	Close()
+	// Close tells the decoder that the connection ended, and how (the
+	// first FIN, a RST, idle, or still open at the capture's end):
+	// requests still waiting for a response end with it (dissect.ConnEnd.Request).
+	Close(e dissect.ConnEnd)
 }
 
 // Defaults is what a Conn does not do: embed it.
@@ -226,7 +227,7 @@ func (Defaults) FrameAtEnd(dissect.Dir, []byte) dissect.Frame {
 func (Defaults) DecodeCut(*dissect.PDU, []byte, int, dissect.Meta) {}
 func (Defaults) Gap(dissect.Dir)                                   {}
 func (Defaults) GiveUp(*dissect.PDU, dissect.Release)              {}
-func (Defaults) Close()                                            {}
+func (Defaults) Close(dissect.ConnEnd)                             {}
 
 // Tracker follows a UDP protocol's conversations across datagrams, at
 // packet time: it links each request to its response, and holds requests

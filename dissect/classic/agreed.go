@@ -148,8 +148,9 @@ var agreedUnknown = dissect.NewReleaseTexts(func(r dissect.Release) string {
 })
 
 // Close lets go of the entries still held when the connection ends (the
-// other side never finished its list) and of a level being joined.
-func (c *Conn) Close() {
+// other side never finished its list) and of a level being joined; an
+// identification still waiting ends with how the connection did.
+func (c *Conn) Close(e dissect.ConnEnd) {
 	for _, e := range c.held {
 		if e.p != nil {
 			e.p.AddGenerated(0, FieldExtAgreedUnknown, dissect.Value{}, "never known: the connection ended before the other side finished its list")

@@ -139,7 +139,7 @@ func TestAgreedUnknownIsNotFalse(t *testing.T) {
 			c.Decode(p, b, meta([]dissect.Dir{dissect.DirC2S, dissect.DirS2C, dissect.DirS2C}[i]))
 			ps = append(ps, p)
 		}
-		c.Close()
+		c.Close(dissect.ConnEnd{})
 		if p := ps[2]; p.Pending || agreedOf(t, p) != "unknown" {
 			t.Errorf("at the connection's end: pending %v, %q; want unknown", p.Pending, agreedOf(t, p))
 		}

@@ -121,5 +121,6 @@ var (
 	eNoResponse     = Registry.Expert("query.response.missing", dissect.SevWarn, "no response seen for this request")
 	eUnsolicited    = Registry.Expert("query.response.unsolicited", dissect.SevNote, "no request seen for this response")
 	eUnlinked       = Registry.Expert("query.response.unlinked", dissect.SevNote, "output before its response came (the note says why): a response links back to it")
+	eRefused        = Registry.Expert("query.response.refused", dissect.SevWarn, "an ICMP destination unreachable answered this request: nothing listens there, or the host is unreachable")
 	eUntracked      = Registry.Expert("query.response.untracked", dissect.SevNote, "past the tracker's cap of waiting requests: a request no longer waited for, or a response whose request may be one of those")
 )

@@ -75,18 +75,20 @@ type Tracker struct {
 
 type conv struct{ client, server string }
 
+// held is a request waiting: its Wait (the PDU while held; Out once its
+// record went out before its response, GiveUp, when a response within
+// ResponseWindow still links back to it, so that it is not called
+// unsolicited) and what its response is matched by.
 type held struct {
-	p *dissect.PDU
-	// out: the request's record went out before its response (GiveUp);
-	// p is nil, and a response within ResponseWindow still links back
-	// to it, so that it is not called unsolicited.
-	out     bool
+	dissect.Wait
 	conv    conv
 	typ     uint8
 	session uint32
-	frame   uint64
-	time    time.Time
 }
+
+// outcomes is what a request's outcome adds to Query's trees.
+var outcomes = dissect.Outcomes{ResponseIn: fResponseIn, RequestIn: fRequestIn, Time: fTime,
+	Missing: eNoResponse, Refused: eRefused, Unlinked: eUnlinked, UnlinkedNote: unlinked}
 
 type issued struct {
 	token int32
@@ -139,8 +141,9 @@ func (t *Tracker) Observe(m dissect.Meta, p *dissect.PDU) {
 			t.giveUp(t.pending.head, eUntracked, untracked)
 			t.dropped = m.Time
 		}
-		p.Pending = true
-		t.pending.add(held{p: p, conv: cv, typ: p.Data[2], session: binary.BigEndian.Uint32(p.Data[3:7]), frame: m.Frame, time: m.Time})
+		h := held{conv: cv, typ: p.Data[2], session: binary.BigEndian.Uint32(p.Data[3:7])}
+		h.Hold(p, m, 0)
+		t.pending.add(h)
 	case MsgHandshakeResponse, MsgBasicStatResponse, MsgFullStatResponse, MsgStatResponse:
 		if len(p.Data) < 5 {
 			return
@@ -186,15 +189,7 @@ func (t *Tracker) match(m dissect.Meta, p *dissect.PDU, cv conv, typ uint8, sess
 		p.AddExpert(0, eUnsolicited, "no "+typeNames.Name(uint64(typ))+" request from "+m.Client+" seen in the last "+windowText+" for this response")
 		return
 	}
-	h := q.q[best]
-	if h.p != nil {
-		h.p.AddGenerated(0, fResponseIn, dissect.U(m.Frame), "")
-		h.p.Pending = false
-	} else if h.out {
-		t.Later.Record(h.frame, 0, m.Frame)
-	}
-	p.AddGenerated(0, fRequestIn, dissect.U(h.frame), "")
-	p.AddGenerated(0, fTime, dissect.F(m.Time.Sub(h.time).Seconds()), "")
+	q.q[best].Answer(p, m, &outcomes, t.Later)
 	q.remove(best)
 }
 
@@ -289,18 +284,13 @@ func (t *Tracker) Expire(now time.Time) {
 			if h.removed() {
 				continue
 			}
-			if now.Sub(h.time) > ResponseWindow {
-				if h.p != nil {
-					h.p.AddExpert(0, eNoResponse, noResponse(h.typ))
-					h.p.Pending = false
-				} else if h.out {
-					t.Later.Record(h.frame, 0, dissect.NoResponse)
-				}
+			if now.Sub(h.Time) > ResponseWindow {
+				h.End(dissect.End{Outcome: dissect.Unanswered, Why: noResponse(h.typ)}, &outcomes, t.Later)
 				q.remove(i)
 				continue
 			}
-			if oldest.IsZero() || h.time.Before(oldest) {
-				oldest = h.time
+			if oldest.IsZero() || h.Time.Before(oldest) {
+				oldest = h.Time
 			}
 		}
 		q.oldest = oldest
@@ -313,13 +303,8 @@ func (t *Tracker) Close() {
 	q := &t.pending
 	for i := q.head; i < len(q.q); i++ {
 		h := &q.q[i]
-		if h.p != nil {
-			h.p.AddExpert(0, eNoResponse, noResponseEnded(h.typ))
-			h.p.Pending = false
-		} else if h.out {
-			t.Later.Record(h.frame, 0, dissect.CaptureEnded)
-		}
 		if !h.removed() {
+			h.End(dissect.End{Outcome: dissect.Ended, Why: noResponseEnded(h.typ)}, &outcomes, t.Later)
 			q.remove(i)
 		}
 	}
@@ -331,9 +316,9 @@ func (t *Tracker) Close() {
 // expert item e, and forgets it (one already out, silently).
 func (t *Tracker) giveUp(i int, e *dissect.ExpertInfo, msg string) {
 	h := &t.pending.q[i]
-	if h.p != nil {
-		h.p.AddExpert(0, e, msg)
-		h.p.Pending = false
+	if h.P != nil {
+		h.P.AddExpert(0, e, msg)
+		h.P.Pending = false
 	}
 	t.pending.remove(i)
 }
@@ -502,30 +487,36 @@ func (t *Tracker) GiveUp(p *dissect.PDU, r dissect.Release) {
 	if q.heldFrom > q.base {
 		i = max(i, int(q.heldFrom-q.base))
 	}
-	for i < len(q.q) && q.q[i].p == nil {
+	for i < len(q.q) && q.q[i].P == nil {
 		i++
 	}
 	q.heldFrom = q.base + uint64(i)
 	for ; i < len(q.q); i++ {
-		if h := &q.q[i]; h.p == p {
-			// A second pass (-2) knows how the request ended, and says it
-			// as if it had waited; the entry stays out all the same, for
-			// its response to link back to.
-			switch resp, ok := t.Later.Lookup(h.frame, 0); {
-			case !ok:
-				p.AddExpert(0, eUnlinked, unlinked.Of(r))
-			case resp == dissect.NoResponse:
-				p.AddExpert(0, eNoResponse, noResponse(h.typ))
-			case resp == dissect.CaptureEnded:
-				p.AddExpert(0, eNoResponse, noResponseEnded(h.typ))
-			default:
-				p.AddGenerated(0, fResponseIn, dissect.U(resp), "")
-			}
-			p.Pending = false
-			h.p, h.out = nil, true
+		// A second pass (-2) knows how the request ended, and says it as
+		// if it had waited; the entry stays out all the same, for its
+		// response to link back to.
+		if q.q[i].GiveUp(p, r, &outcomes, t.Later) {
 			return
 		}
 	}
+}
+
+// Refused ends the newest request still waiting from client to server
+// (m.Client, m.Server) with an ICMP destination unreachable seen in
+// m.Frame (why: "port unreachable"), which icmp, its record's PDU, then
+// names (mc.request_in). It reports whether a request waited.
+func (t *Tracker) Refused(m dissect.Meta, icmp *dissect.PDU, why string) bool {
+	q := &t.pending
+	l := q.byConv[conv{m.Client, m.Server}]
+	if l == nil || len(l.seqs) == 0 {
+		return false
+	}
+	i := q.index(l.seqs[len(l.seqs)-1])
+	h := &q.q[i]
+	icmp.AddGenerated(0, dissect.FieldRequestIn, dissect.U(h.Frame), "")
+	h.End(dissect.End{Outcome: dissect.Refused, Frame: m.Frame, Time: m.Time, Via: "ICMP " + why}, &outcomes, t.Later)
+	q.remove(i)
+	return true
 }
 
 // pendingQueue holds the requests awaiting their responses, oldest first,
@@ -555,7 +546,7 @@ type pendingQueue struct {
 
 // removed reports whether the entry is out of the queue: neither held nor
 // out (GiveUp).
-func (h *held) removed() bool { return h.p == nil && !h.out }
+func (h *held) removed() bool { return !h.On }
 
 // seqList is the seqs of one conversation's pending requests, in order.
 type seqList struct{ seqs []uint64 }
@@ -568,8 +559,8 @@ func (q *pendingQueue) add(h held) {
 	if q.byConv == nil {
 		q.byConv = make(map[conv]*seqList)
 	}
-	if q.live == 0 || h.time.Before(q.oldest) {
-		q.oldest = h.time
+	if q.live == 0 || h.Time.Before(q.oldest) {
+		q.oldest = h.Time
 	}
 	if q.head > 0 && q.head >= len(q.q)/2 {
 		// Compact: the removed entries at the front are at least half.

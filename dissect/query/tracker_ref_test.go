@@ -112,7 +112,7 @@ func (t *refTracker) match(m dissect.Meta, p *dissect.PDU, cv conv, typ uint8, s
 	}
 	h := t.pending[best]
 	if h.p != nil {
-		h.p.AddGenerated(0, fResponseIn, dissect.U(m.Frame), "")
+		outcomes.Mark(h.p, h.time, dissect.End{Outcome: dissect.Answered, Frame: m.Frame, Time: m.Time})
 		h.p.Pending = false
 	}
 	p.AddGenerated(0, fRequestIn, dissect.U(h.frame), "")
@@ -183,7 +183,7 @@ func (t *refTracker) Expire(now time.Time) {
 	for _, h := range t.pending {
 		if now.Sub(h.time) > ResponseWindow {
 			if h.p != nil {
-				h.p.AddExpert(0, eNoResponse, "no response seen within "+ResponseWindow.String()+" (packet time) of this "+typeNames.Name(uint64(h.typ))+" request")
+				outcomes.Mark(h.p, h.time, dissect.End{Outcome: dissect.Unanswered, Why: "no response seen within " + ResponseWindow.String() + " (packet time) of this " + typeNames.Name(uint64(h.typ)) + " request"})
 				h.p.Pending = false
 			}
 			continue
@@ -199,7 +199,7 @@ func (t *refTracker) Expire(now time.Time) {
 func (t *refTracker) Close() {
 	for _, h := range t.pending {
 		if h.p != nil {
-			h.p.AddExpert(0, eNoResponse, "no response seen before the capture ended for this "+typeNames.Name(uint64(h.typ))+" request")
+			outcomes.Mark(h.p, h.time, dissect.End{Outcome: dissect.Ended, Why: "no response seen before the capture ended for this " + typeNames.Name(uint64(h.typ)) + " request"})
 			h.p.Pending = false
 		}
 	}

@@ -106,7 +106,7 @@ func benchConn(b *testing.B, steps []step, lite bool) {
 		for k, s := range steps {
 			c.Decode(&ps[k], s.data, dissect.Meta{Dir: s.dir})
 		}
-		c.Close()
+		c.Close(dissect.ConnEnd{})
 	}
 }
 

@@ -5,7 +5,6 @@ import (
 	"compress/zlib"
 	"io"
 	"sync"
-	"time"
 
 	"github.com/mcdissect/mcdissect/dissect"
 	"github.com/mcdissect/mcdissect/protocols"
@@ -44,10 +43,16 @@ type decoding struct {
 	// liteCut, when not -1: the Lite PDU being decoded reads an inflated
 	// head only; its expert items from this index on are dropped
 	liteCut   int
-	statusReq pending
-	legacyReq pending
+	statusReq dissect.Wait
+	legacyReq dissect.Wait
+	loginReq  dissect.Wait
 	pings     [4]pingReq // pings waiting for their pong, oldest first
 	nPings    int
+	// early is a status response that came before any status request
+	// (a server answering the handshake at once), waiting for the request
+	// it answers; statusAsked: a status request was seen.
+	early       dissect.Wait
+	statusAsked bool
 
 	// Buffers borrowed from spares for the connection's life (see borrow);
 	// spare is the holder they came in, kept to give them back in.
@@ -67,27 +72,31 @@ type decoding struct {
 	info    []byte // the status response's Info column, built here
 }
 
-type pending struct {
-	p     *dissect.PDU
-	frame uint64
-	t     time.Time
-	ok    bool
-	out   bool  // given up on (GiveUp): its record went out without the link
-	kind  uint8 // kindStatus, kindLegacy or kindPing: the request's name in a Later
-}
-
 // The kinds of request, which tell apart in a Later two requests of one
 // frame (a Status Request and a Ping sent together).
 const (
 	kindStatus uint8 = 1 + iota
 	kindLegacy
 	kindPing
+	kindLogin
+	kindEarly // a status response waiting for its request
 )
 
 type pingReq struct {
-	pending
+	dissect.Wait
 	payload uint64
 }
+
+// What a request's outcome adds to the trees: the status and legacy
+// requests, the ping and Login Start, each with its response's links.
+var (
+	statusOutcomes = dissect.Outcomes{ResponseIn: FieldResponseIn, RequestIn: FieldRequestIn, Time: FieldTime,
+		Missing: ExpertNoResponse, Closed: ExpertClosed, Early: ExpertEarly, Unlinked: ExpertUnlinked}
+	pingOutcomes = dissect.Outcomes{ResponseIn: FieldResponseIn, RequestIn: FieldPingReqIn, Time: FieldRTT,
+		Missing: ExpertNoResponse, Closed: ExpertClosed, Unlinked: ExpertUnlinked}
+	loginOutcomes = dissect.Outcomes{ResponseIn: FieldResponseIn, RequestIn: FieldRequestIn, Time: FieldLoginTime,
+		Missing: ExpertNoResponse, Closed: ExpertClosed, Unlinked: ExpertUnlinked}
+)
 
 // NewConn returns the state of a new connection.
 func NewConn() *Conn {
@@ -233,19 +242,24 @@ func (c *Conn) lose(d *dirState, reason string) dissect.Frame {
 	return dissect.Frame{Status: dissect.FrameLost, Reason: reason}
 }
 
-// Close releases every request still waiting for its response (clearing
-// its Pending mark): the pipeline calls it when the connection ends, before
-// it reuses held PDUs. The Conn keeps no PDU after Close.
-func (c *Conn) Close() {
+// Close ends every request still waiting for its response with how the
+// connection ended (closed or reset by the server, given up by the
+// client, cut by the capture's end), clearing its Pending mark: the
+// pipeline calls it when the connection ends, before it reuses held PDUs.
+// The Conn keeps no PDU after Close.
+func (c *Conn) Close(e dissect.ConnEnd) {
 	if c.decoding == nil {
 		return
 	}
-	c.statusReq.release(c.Later)
-	c.legacyReq.release(c.Later)
+	end := e.Request()
+	c.statusReq.End(end, &statusOutcomes, c.Later)
+	c.legacyReq.End(end, &statusOutcomes, c.Later)
+	c.loginReq.End(end, &loginOutcomes, c.Later)
 	for j := 0; j < c.nPings; j++ {
-		c.pings[j].release(c.Later)
+		c.pings[j].End(end, &pingOutcomes, c.Later)
 	}
 	c.nPings = 0
+	c.unasked()
 	c.giveBack()
 }
 
@@ -317,8 +331,8 @@ func (c *Conn) giveBack() {
 	c.plain, c.styled, c.raw, c.scratch, c.dbuf, c.vname, c.info = nil, nil, nil, nil, nil, nil, nil
 }
 
-// GiveUp stops holding p for its response: the pipeline calls it when it
-// must output p before the response came, for the reason r (too many
+// GiveUp stops holding p for its outcome: the pipeline calls it when it
+// must output p before the outcome is known, for the reason r (too many
 // records held behind it, or held as long as the hold allows). p says so;
 // the Conn keeps no pointer to it, but remembers the request, so that its
 // response still links back to it (request_in and the time), as
@@ -327,84 +341,17 @@ func (c *Conn) GiveUp(p *dissect.PDU, r dissect.Release) {
 	if c.decoding == nil {
 		return
 	}
-	if c.statusReq.giveUp(p, r, c.Later) || c.legacyReq.giveUp(p, r, c.Later) {
+	if c.statusReq.GiveUp(p, r, &statusOutcomes, c.Later) || c.legacyReq.GiveUp(p, r, &statusOutcomes, c.Later) || c.loginReq.GiveUp(p, r, &loginOutcomes, c.Later) {
 		return
 	}
 	for j := 0; j < c.nPings; j++ {
-		if c.pings[j].giveUp(p, r, c.Later) {
+		if c.pings[j].GiveUp(p, r, &pingOutcomes, c.Later) {
 			return
 		}
 	}
-}
-
-// unlinked is the note of a request given up on, by reason.
-var unlinked = dissect.NewReleaseTexts(func(r dissect.Release) string {
-	return "output before its response came (" + r.Reason() + "): a response links back to this request, but this record cannot show it (" + r.Remedy() + " can)"
-})
-
-// giveUp lets go of p if q holds it, and reports whether it did. A second
-// pass (-2) knows from later whether the response came, and shows the
-// link as if the request had waited for it (or nothing, if none came).
-func (q *pending) giveUp(p *dissect.PDU, r dissect.Release, later *dissect.Later) bool {
-	if q.p != p {
-		return false
+	if c.early.P == p && p != nil {
+		c.giveUpEarly(p, r)
 	}
-	switch resp, ok := later.Lookup(q.frame, q.kind); {
-	case !ok:
-		p.AddExpert(0, ExpertUnlinked, unlinked.Of(r))
-	case resp != dissect.NoResponse && resp != dissect.CaptureEnded:
-		p.AddGenerated(0, FieldResponseIn, dissect.U(resp), "")
-	}
-	p.Pending = false
-	q.p, q.out = nil, true
-	return true
-}
-
-// release lets go of the request, which had no response (a first pass
-// notes that of one given up on).
-func (q *pending) release(later *dissect.Later) {
-	if q.p != nil {
-		q.p.Pending = false
-	}
-	if q.out {
-		later.Record(q.frame, q.kind, dissect.NoResponse)
-	}
-	*q = pending{}
-}
-
-// hold remembers the request PDU p (frame, time) of kind and marks it
-// Pending, so the pipeline keeps it until its response links it.
-func (q *pending) hold(p *dissect.PDU, m dissect.Meta, kind uint8, later *dissect.Later) {
-	q.release(later)
-	if p.Lite {
-		// A response only adds to its request's tree: a Lite request is
-		// not held back, and not kept (the pipeline may reuse it at once).
-		*q = pending{frame: m.Frame, t: m.Time, ok: true, kind: kind}
-		return
-	}
-	p.Pending = true
-	*q = pending{p: p, frame: m.Frame, t: m.Time, ok: true, kind: kind}
-}
-
-// answer links a response: the request gets response_in, the response
-// request_in and the time between them. It reports whether there was a
-// request.
-func (q *pending) answer(p *dissect.PDU, m dissect.Meta, reqIn *dissect.Field, delta *dissect.Field, later *dissect.Later) bool {
-	if !q.ok {
-		return false
-	}
-	if q.p != nil && q.p != p && q.p.Pending {
-		q.p.AddGenerated(0, FieldResponseIn, dissect.U(m.Frame), "")
-		q.p.Pending = false
-	} else if q.out {
-		later.Record(q.frame, q.kind, m.Frame)
-	}
-	p.AddGenerated(0, reqIn, dissect.U(q.frame), "")
-	if !m.Time.IsZero() && !q.t.IsZero() {
-		p.AddGenerated(0, delta, dissect.F(m.Time.Sub(q.t).Seconds()), "")
-	}
-	*q = pending{}
-	return true
 }
 
 // inflater returns the connection's zlib reader reset to r.

@@ -172,6 +172,8 @@ const (
 	linkAnswerPing
 	linkHoldLegacy
 	linkAnswerLegacy
+	linkHoldLogin // Login Start: the server's first login packet answers it
+	linkAnswerLogin
 )
 
 func (c *Conn) link(cur *dissect.Cursor, l link, m dissect.Meta) {
@@ -179,26 +181,41 @@ func (c *Conn) link(cur *dissect.Cursor, l link, m dissect.Meta) {
 	switch l.op {
 	case linkHoldStatus:
 		if !cur.Failed() {
-			c.statusReq.hold(p, m, kindStatus, c.Later)
+			c.statusAsked = true
+			if c.answerEarly(p, m) {
+				break
+			}
+			c.statusReq.End(dissect.End{}, &statusOutcomes, c.Later) // a second request: the first is no longer waited for
+			c.statusReq.Hold(p, m, kindStatus)
 		}
 	case linkAnswerStatus:
-		if c.statusReq.p == p {
-			c.statusReq = pending{}
+		if c.statusReq.P == p {
+			c.statusReq = dissect.Wait{}
 		}
-		c.statusReq.answer(p, m, FieldRequestIn, FieldTime, c.Later)
+		if !c.statusReq.Answer(p, m, &statusOutcomes, c.Later) {
+			c.holdEarly(p, m)
+		}
 	case linkHoldPing:
 		c.holdPing(p, m, l.v)
 	case linkAnswerPing:
 		c.answerPing(p, m, l)
 	case linkHoldLegacy:
 		if !cur.Failed() {
-			c.legacyReq.hold(p, m, kindLegacy, c.Later)
+			c.legacyReq.End(dissect.End{}, &statusOutcomes, c.Later)
+			c.legacyReq.Hold(p, m, kindLegacy)
 		}
 	case linkAnswerLegacy:
-		if c.legacyReq.p == p {
-			c.legacyReq = pending{}
+		if c.legacyReq.P == p {
+			c.legacyReq = dissect.Wait{}
 		}
-		c.legacyReq.answer(p, m, FieldRequestIn, FieldTime, c.Later)
+		c.legacyReq.Answer(p, m, &statusOutcomes, c.Later)
+	case linkHoldLogin:
+		if !cur.Failed() {
+			c.loginReq.End(dissect.End{}, &loginOutcomes, c.Later)
+			c.loginReq.Hold(p, m, kindLogin)
+		}
+	case linkAnswerLogin:
+		c.loginReq.Answer(p, m, &loginOutcomes, c.Later)
 	}
 }
 
@@ -313,6 +330,12 @@ func (c *Conn) modern(cur *dissect.Cursor, d *dirState, i int, m dissect.Meta) l
 		return c.status(cur, i, id, guessed)
 	case phLogin:
 		c.login(cur, i, id)
+		switch {
+		case i == 0 && id == 0:
+			return link{op: linkHoldLogin}
+		case i == 1:
+			return link{op: linkAnswerLogin}
+		}
 	}
 	return link{}
 }
@@ -586,13 +609,14 @@ func (c *Conn) status(cur *dissect.Cursor, i int, id int32, guessed bool) link {
 
 func (c *Conn) holdPing(p *dissect.PDU, m dissect.Meta, v uint64) {
 	if c.nPings == len(c.pings) {
-		c.pings[0].release(c.Later)
+		// a fifth ping before any pong: the oldest is no longer waited for
+		c.pings[0].End(dissect.End{}, &pingOutcomes, c.Later)
 		copy(c.pings[:], c.pings[1:])
 		c.nPings--
 	}
 	q := &c.pings[c.nPings]
 	*q = pingReq{payload: v}
-	q.hold(p, m, kindPing, c.Later)
+	q.Hold(p, m, kindPing)
 	c.nPings++
 }
 
@@ -603,10 +627,10 @@ func (c *Conn) answerPing(p *dissect.PDU, m dissect.Meta, l link) {
 		if q.payload != v {
 			continue
 		}
-		if q.p == p {
-			q.p = nil
+		if q.P == p {
+			q.P = nil
 		}
-		q.answer(p, m, FieldPingReqIn, FieldRTT, c.Later)
+		q.Answer(p, m, &pingOutcomes, c.Later)
 		copy(c.pings[j:], c.pings[j+1:c.nPings])
 		c.nPings--
 		c.pings[c.nPings] = pingReq{}

@@ -95,6 +95,7 @@ var explanations = map[string]string{
 	"slp.ping.request_in": "The frame holding the ping whose payload this pong echoes. The payloads are matched byte for byte.",
 	"slp.time":            "The time between the request and this response, from the capture's timestamps. For a status response it includes the server building the JSON.",
 	"slp.rtt":             "The round-trip time from the ping to its pong, from the capture's timestamps. It is what the game shows as the server's ping, measured here on the wire.",
+	"slp.login.time":      "The time from the client's Login Start to the server's first answer (Encryption Request, Set Compression, Login Success or a Disconnect), from the capture's timestamps.",
 
 	// Legacy pings and kicks.
 	"slp.legacy.packet_id":        "The first byte of a pre-1.7 packet: FE is the server list ping, FA a plugin message (1.6's MC|PingHost) and FF the server's kick, which carries the answer. Such clients sent no length prefix at all, which is how a server tells them from modern ones.",

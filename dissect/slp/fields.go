@@ -98,6 +98,7 @@ var (
 	FieldPingReqIn    = Registry.FrameNum("slp.ping.request_in", "Ping in frame")
 	FieldTime         = Registry.Float("slp.time", "Time since request", "s")
 	FieldRTT          = Registry.Float("slp.rtt", "Round-trip time", "s")
+	FieldLoginTime    = Registry.Float("slp.login.time", "Time since Login Start", "s")
 )
 
 // Legacy (pre-1.7) pings and kicks.
@@ -187,6 +188,10 @@ var (
 	ExpertForgeD          = Registry.Expert("slp.status.forge.d.invalid", dissect.SevWarn, "Forge's packed mod data does not unpack")
 	ExpertPongUnmatched   = Registry.Expert("slp.ping.unmatched", dissect.SevWarn, "a pong with no ping carrying the same payload")
 	ExpertUnlinked        = Registry.Expert("slp.response.unlinked", dissect.SevNote, "output before its response came (the note says why): the response links back to it")
+	ExpertNoResponse      = Registry.Expert("slp.response.missing", dissect.SevWarn, "no response seen for this request: the client gave up, the connection went idle or the capture ended")
+	ExpertClosed          = Registry.Expert("slp.response.closed", dissect.SevWarn, "the server closed or reset the connection after this request, without responding")
+	ExpertEarly           = Registry.Expert("slp.response.early", dissect.SevNote, "a status response sent before its status request arrived (the server answered the handshake)")
+	ExpertUnsolicited     = Registry.Expert("slp.response.unsolicited", dissect.SevNote, "a status response for which no status request was seen on its connection")
 	ExpertCompressBomb    = Registry.Expert("slp.compression.bomb", dissect.SevError, "zlib data inflating past its declared length: stopped, not obeyed")
 	ExpertCompressCapped  = Registry.Expert("slp.compression.capped", dissect.SevNote, "inflation stopped at the dissector's cap")
 	ExpertCompressLarge   = Registry.Expert("slp.compression.too_large", dissect.SevError, "a declared data length over the protocol's 8 MiB")

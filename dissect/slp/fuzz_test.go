@@ -112,8 +112,8 @@ func FuzzFrame(f *testing.F) {
 		}
 		feed(c2s, a, int(cutA%64), gaps&1 != 0, gaps&4 != 0)
 		feed(s2c, b, int(cutB%64), gaps&2 != 0, gaps&8 != 0)
-		fc.Close()
-		lc.Close()
+		fc.Close(dissect.ConnEnd{})
+		lc.Close(dissect.ConnEnd{})
 		sameSummaries(t, fulls, lites)
 	})
 }
@@ -186,8 +186,8 @@ func FuzzDecode(f *testing.F) {
 		if err := dissect.Check(p); err != nil {
 			t.Fatalf("cut: %v", err)
 		}
-		c.Close()
-		lc.Close()
+		c.Close(dissect.ConnEnd{})
+		lc.Close(dissect.ConnEnd{})
 		sameSummaries(t, fulls, lites)
 	})
 }

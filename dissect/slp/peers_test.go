@@ -148,9 +148,9 @@ func readConns(t *testing.T, path string, server uint16, mk func() *Conn) []capt
 		}
 	}
 	for _, k := range order {
-		conns[k].fr.Close()
-		conns[k].dec.Close()
-		conns[k].lite.Close()
+		conns[k].fr.Close(dissect.ConnEnd{})
+		conns[k].dec.Close(dissect.ConnEnd{})
+		conns[k].lite.Close(dissect.ConnEnd{})
 	}
 	return out
 }

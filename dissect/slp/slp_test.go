@@ -83,7 +83,7 @@ func run(t testing.TB, steps ...step) []*dissect.PDU {
 		}
 		out = append(out, p)
 	}
-	c.Close()
+	c.Close(dissect.ConnEnd{})
 	return out
 }
 
@@ -1059,7 +1059,7 @@ func TestGiveUp(t *testing.T) {
 				if len(resp.Experts) != 0 {
 					t.Errorf("response's experts:\n%s", dump(resp))
 				}
-				conn.Close()
+				conn.Close(dissect.ConnEnd{})
 				if after := dump(req); after != before {
 					t.Errorf("the request was written to after GiveUp:\n%s\nbefore:\n%s", after, before)
 				}

@@ -385,7 +385,7 @@ func decoder(conns map[int]*Conn, lite bool, out *decoded) func(unit) {
 				g.Gap(u.dir)
 			}
 		case uEnd:
-			c.Close()
+			c.Close(dissect.ConnEnd{})
 		}
 		var b strings.Builder
 		for _, p := range out.pdus {
@@ -544,14 +544,14 @@ func TestBuffersReused(t *testing.T) {
 	for k := range 4 {
 		c := NewConn()
 		dec(c, k)
-		c.Close()
+		c.Close(dissect.ConnEnd{})
 	}
 	c := NewConn()
 	dec(c, 5)
 	p := &dissect.PDU{}
 	resp := statusResp(status(6))
 	c.Decode(p, resp, dissect.Meta{Dir: s2c})
-	c.Close()
+	c.Close(dissect.ConnEnd{})
 	if !strings.Contains(d.snaps[2], `"Paper \\ A"`) || !strings.Contains(d.snaps[2], "mod.id") {
 		t.Fatalf("the escaped strings are not in the tree:\n%s", d.snaps[2])
 	}
