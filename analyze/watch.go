@@ -390,9 +390,9 @@ func (w *tcpWatch) dropHead(e *watched) {
 
 // The records the watch makes (record.KindNote, job.gapLen).
 var (
-	ExpertSYN = netlayers.RegTCP.Expert("tcp.connection.syn", dissect.SevWarn, "a connection attempt on a Minecraft port that did not open: refused by a RST, never answered, or still waiting when the capture ended")
-	ExpertRST = netlayers.RegTCP.Expert("tcp.connection.rst", dissect.SevWarn, "a RST on a Minecraft port: it refused a connection, or ended one before any FIN")
-	ExpertLost = dissect.Core.Expert("mc.conn.untracked", dissect.SevNote, "connection attempts forgotten before they were decided: too many connections at once")
+	ExpertSYN        = netlayers.RegTCP.Expert("tcp.connection.syn", dissect.SevWarn, "a connection attempt on a Minecraft port that did not open: refused by a RST, never answered, or still waiting when the capture ended")
+	ExpertRST        = netlayers.RegTCP.Expert("tcp.connection.rst", dissect.SevWarn, "a RST on a Minecraft port: it refused a connection, or ended one before any FIN")
+	ExpertLost       = dissect.Core.Expert("mc.conn.untracked", dissect.SevNote, "connection attempts forgotten before they were decided: too many connections at once")
 	FieldConnAttempt = netlayers.RegTCP.Label("tcp.connection.attempt", "Connection attempt that did not open")
 	FieldConnReset   = netlayers.RegTCP.Label("tcp.connection.reset", "Connection reset")
 	FieldUntracked   = dissect.Core.Label("mc.conn.untracked", "Connection attempts not followed")
