@@ -270,6 +270,9 @@ func (a *Analyzer) Packet(data []byte, ci gopacket.CaptureInfo, link layers.Link
 			return a.afterPacket()
 		}
 	}
+	if a.icmp(frameCI{ci.Timestamp, ci.Length}) {
+		return a.afterPacket()
+	}
 	if err != nil {
 		a.stats.DecodeErrors++
 	}

@@ -197,8 +197,8 @@ func (a *backEnd) process(j *job, b *batch) {
 		r = a.record(j, b)
 	}
 	switch j.op {
-	case opGap, opEmit, opTCP, opUDP:
-		a.decode(j, r)
+	case opGap, opEmit, opTCP, opUDP, opICMP:
+		a.decode(j, r, b)
 	case opClose:
 		a.safely(func() { j.side.dec.Close(closeEnd(j)) })
 	case opTick:
@@ -258,7 +258,7 @@ func (a *backEnd) flushSink() {
 // end's one panic boundary: a panic in a decoder becomes a malformed
 // record naming the frame, the protocol and the panic, and the run goes on
 // with the next job.
-func (a *backEnd) decode(j *job, e *entry) {
+func (a *backEnd) decode(j *job, e *entry, b *batch) {
 	r := &e.Record
 	defer func() {
 		if v := recover(); v != nil {
@@ -298,6 +298,8 @@ func (a *backEnd) decode(j *job, e *entry) {
 			s.dec.Decode(&r.PDU, r.Data(), m)
 		}
 		r.PDU.Dir = j.dir
+	case opICMP:
+		a.icmpPDU(j, r, b.addrs[j.addrs+2], b.addrs[j.addrs+3])
 	case opUDP:
 		a.udpProtos[j.udp].Decode(&r.PDU, r.Data(), int(j.wire), j.dir)
 		t := a.trackers[j.udp]

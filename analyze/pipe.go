@@ -23,12 +23,13 @@ const (
 	opTick             // a second of packet time went by: expire the trackers
 	opFinish           // the input ended: close the trackers, emit everything
 	opFlush            // time went by (Analyzer.Flush): expire the trackers, release what may go, flush the sink
+	opICMP             // make the record of an ICMP error, end the request it answers (icmp.go), hold and emit it
 )
 
 // makesRecord reports whether a job of op o makes a record.
 func makesRecord(o op) bool {
 	switch o {
-	case opEmit, opTCP, opUDP, opGap:
+	case opEmit, opTCP, opUDP, opGap, opICMP:
 		return true
 	}
 	return false

@@ -355,10 +355,14 @@ func OfRecord(proto string) *Protocol {
 }
 
 // Column is the summary's Protocol column for a record's mc.protocol:
-// the registration's, or the name in capitals (TCP, IP).
+// the registration's, or the name in capitals (TCP, IP), as tshark writes
+// it (ICMPv6).
 func Column(proto string) string {
 	if p := OfRecord(proto); p != nil {
 		return p.Column
+	}
+	if proto == "icmpv6" {
+		return "ICMPv6"
 	}
 	return strings.ToUpper(proto)
 }

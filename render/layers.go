@@ -53,7 +53,14 @@ func appendLayerLines(dst []byte, r *record.Record, t *textRenderer) []byte {
 			d++
 		}
 		dst = appendIndent(dst, d)
-		dst = appendNodeTail(appendNodeHead(dst, n), n, &t.o)
+		if n.Field.Type == dissect.FTProtocol && n.Text != "" {
+			// a header inside a layer (what an ICMP error quotes): its line as is
+			m := *n
+			m.Text = ""
+			dst = appendNodeTail(dissect.AppendSafe(dst, n.Text), &m, &t.o)
+		} else {
+			dst = appendNodeTail(appendNodeHead(dst, n), n, &t.o)
+		}
 		dst = append(dst, '\n')
 	}
 	return appendParts(dst, r)

@@ -15,7 +15,7 @@ var Formats = []string{"text", "json", "ek", "fields", "pdml", "psml", "html"}
 // OnlyProtocols are the names Options.Only takes (-O): the layers below
 // Minecraft, the registered protocols' (their registries'), and mc.
 func OnlyProtocols() []string {
-	out := []string{"frame", "ip", "ipv6", "tcp", "udp"}
+	out := []string{"frame", "eth", "ip", "ipv6", "tcp", "udp", "icmp", "icmpv6"}
 	for _, p := range protocols.All() {
 		if !slices.Contains(out, p.Registry.Proto) {
 			out = append(out, p.Registry.Proto)

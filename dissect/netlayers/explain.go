@@ -97,6 +97,19 @@ var explanations = map[string]string{
 	"udp.port":     "Either UDP port of the datagram, source or destination: udp.port == 25565 selects Query requests and their responses together.",
 	"udp.length":   "The UDP header's length field: the 8-byte header plus the payload.",
 	"udp.checksum": "The datagram's checksum, as sent (0 when the sender computed none).",
+
+	"icmp":            "ICMP, the messages IP hosts and routers send about IP itself. A port unreachable is the answer of a host where nothing listens on the UDP port a datagram was sent to: a Query sent to a server that is down gets one, which the request it answers then says (mc.outcome refused).",
+	"icmp.type":       "What the ICMP message is: 3 destination unreachable, 11 time to live exceeded, 8 and 0 an echo (ping) request and reply.",
+	"icmp.code":       "What went wrong, for a destination unreachable: 3 port unreachable (nothing listens there), 1 host unreachable, 0 network unreachable, 13 administratively filtered (a firewall).",
+	"icmp.checksum":   "The ICMP message's checksum, as sent (mcdissect does not check it).",
+	"icmp.unused":     "Four bytes an ICMP error leaves unused (zero), before the datagram it quotes: that datagram's IP header and at least the first 8 bytes after it, which hold its ports.",
+	"icmp.data":       "The rest of an ICMP message that is not an error: an echo's identifier, sequence number and data.",
+	"icmpv6":          "ICMPv6, IPv6's own control messages. A destination unreachable with code 4 is IPv6's port unreachable: nothing listens on the port a datagram was sent to.",
+	"icmpv6.type":     "What the ICMPv6 message is: 1 destination unreachable, 2 packet too big, 3 time exceeded, 128 and 129 an echo request and reply.",
+	"icmpv6.code":     "What went wrong, for a destination unreachable: 4 port unreachable, 3 address unreachable, 1 administratively prohibited, 0 no route.",
+	"icmpv6.checksum": "The ICMPv6 message's checksum, as sent (mcdissect does not check it).",
+	"icmpv6.reserved": "Four bytes an ICMPv6 error leaves zero, before the packet it quotes (as much of it as fits in 1280 bytes).",
+	"icmpv6.data":     "The rest of an ICMPv6 message that is not an error.",
 }
 
 func init() {

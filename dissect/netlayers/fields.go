@@ -1,6 +1,10 @@
 package netlayers
 
-import "github.com/mcdissect/mcdissect/dissect"
+import (
+	"strconv"
+
+	"github.com/mcdissect/mcdissect/dissect"
+)
 
 // The registries of the layers below Minecraft, with tshark's filter names.
 var (
@@ -13,6 +17,8 @@ var (
 	RegIPv6  = dissect.NewRegistry("ipv6", "Internet Protocol Version 6")
 	RegTCP   = dissect.NewRegistry("tcp", "Transmission Control Protocol")
 	RegUDP   = dissect.NewRegistry("udp", "User Datagram Protocol")
+	RegICMP  = dissect.NewRegistry("icmp", "Internet Control Message Protocol")
+	RegICMP6 = dissect.NewRegistry("icmpv6", "Internet Control Message Protocol v6")
 )
 
 // Frame.
@@ -116,6 +122,23 @@ var (
 	FieldUDPChecksum = uintField(RegUDP, "udp.checksum", "Checksum", dissect.BaseHex, 2, nil)
 )
 
+// ICMP and ICMPv6: the header of an error message, then the quoted IP
+// header and the first bytes of its transport header, as tshark shows
+// them (ip.*, udp.*, tcp.* again, inside).
+var (
+	FieldICMPType     = uintField(RegICMP, "icmp.type", "Type", dissect.BaseDec, 1, icmpTypes)
+	FieldICMPCode     = uintField(RegICMP, "icmp.code", "Code", dissect.BaseDec, 1, nil)
+	FieldICMPChecksum = uintField(RegICMP, "icmp.checksum", "Checksum", dissect.BaseHex, 2, nil)
+	FieldICMPUnused   = RegICMP.Bytes("icmp.unused", "Unused")
+	FieldICMPRest     = RegICMP.Bytes("icmp.data", "Data")
+
+	FieldICMP6Type     = uintField(RegICMP6, "icmpv6.type", "Type", dissect.BaseDec, 1, icmp6Types)
+	FieldICMP6Code     = uintField(RegICMP6, "icmpv6.code", "Code", dissect.BaseDec, 1, nil)
+	FieldICMP6Checksum = uintField(RegICMP6, "icmpv6.checksum", "Checksum", dissect.BaseHex, 2, nil)
+	FieldICMP6Reserved = RegICMP6.Bytes("icmpv6.reserved", "Reserved")
+	FieldICMP6Rest     = RegICMP6.Bytes("icmpv6.data", "Data")
+)
+
 // uintField registers an unsigned field of width bytes: tshark's
 // FT_UINT8 to FT_UINT32 (-G fields), and the digits of a hex value.
 func uintField(r *dissect.Registry, name, label string, base dissect.Base, width int, names dissect.Names) *dissect.Field {
@@ -129,6 +152,27 @@ var etherTypes = dissect.Names{0x0800: "IPv4", 0x86dd: "IPv6", 0x0806: "ARP", 0x
 
 var ipProtocols = dissect.Names{0: "IPv6 Hop-by-Hop Option", 1: "ICMP", 6: "TCP", 17: "UDP", 43: "IPv6 Routing", 44: "IPv6 Fragment", 58: "ICMPv6", 59: "IPv6 No Next Header", 60: "IPv6 Destination Options"}
 
+var icmpTypes = dissect.Names{0: "Echo (ping) reply", 3: "Destination unreachable", 5: "Redirect", 8: "Echo (ping) request", 11: "Time-to-live exceeded", 12: "Parameter problem"}
+
+var icmp6Types = dissect.Names{1: "Destination Unreachable", 2: "Packet Too Big", 3: "Time Exceeded", 4: "Parameter Problem", 128: "Echo (ping) request", 129: "Echo (ping) reply"}
+
+// ICMPUnreachable names the code of a destination unreachable, as tshark
+// does (icmp.code under type 3; icmpv6.code under type 1).
+func ICMPUnreachable(v6 bool, code uint8) string {
+	names := icmpUnreach
+	if v6 {
+		names = icmp6Unreach
+	}
+	if s, ok := names[uint64(code)]; ok {
+		return s
+	}
+	return "Unknown (" + strconv.Itoa(int(code)) + ")"
+}
+
+var icmpUnreach = dissect.Names{0: "Network unreachable", 1: "Host unreachable", 2: "Protocol unreachable", 3: "Port unreachable", 4: "Fragmentation needed", 5: "Source route failed", 6: "Destination network unknown", 7: "Destination host unknown", 9: "Destination network administratively prohibited", 10: "Destination host administratively prohibited", 13: "Communication administratively filtered"}
+
+var icmp6Unreach = dissect.Names{0: "No route to destination", 1: "Communication with destination administratively prohibited", 2: "Beyond scope of source address", 3: "Address unreachable", 4: "Port unreachable", 5: "Source address failed ingress/egress policy", 6: "Reject route to destination"}
+
 var sllPacketTypes = dissect.Names{0: "Unicast to us", 1: "Broadcast", 2: "Multicast", 3: "Unicast to another host", 4: "Sent by us"}
 
 // own are the fields Dissect makes: the registries' fields as this package
@@ -137,7 +181,7 @@ var sllPacketTypes = dissect.Names{0: "Unicast to us", 1: "Broadcast", 2: "Multi
 var own = map[*dissect.Field]bool{}
 
 func init() {
-	for _, r := range []*dissect.Registry{RegFrame, RegEth, RegVLAN, RegSLL, RegNull, RegIP, RegIPv6, RegTCP, RegUDP} {
+	for _, r := range []*dissect.Registry{RegFrame, RegEth, RegVLAN, RegSLL, RegNull, RegIP, RegIPv6, RegTCP, RegUDP, RegICMP, RegICMP6} {
 		for _, f := range r.Fields() {
 			own[f] = true
 		}

@@ -14,6 +14,7 @@ import (
 	"encoding/binary"
 	"net/netip"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/mcdissect/mcdissect/dissect"
@@ -69,7 +70,9 @@ func Dissect(p *dissect.PDU, head []byte, f *Frame) {
 	case 0x86dd:
 		d.ip6(off)
 	}
-	d.protos = append(d.protos, f.Protocols...)
+	if !hasProto(d.protos, f.Protocols) {
+		d.protos = append(d.protos, f.Protocols...)
+	}
 	p.AddGenerated(0, FieldFrameProtocols, dissect.S(string(trimColon(d.protos))), "")
 	c.Finish()
 	if d.transport != "" {
@@ -93,6 +96,18 @@ type dis struct {
 	ip        netip.Addr
 	from      netip.AddrPort // the frame's source
 	transport string         // for the frame's line: "TCP stream 3", "UDP"
+	quoted    bool           // inside an ICMP error's quoted datagram
+}
+
+// hasProto reports whether protos (each followed by ':') names proto
+// already (an ICMP record's own layer).
+func hasProto(protos []byte, proto string) bool {
+	for _, p := range strings.Split(string(protos), ":") {
+		if p == proto && p != "" {
+			return true
+		}
+	}
+	return false
 }
 
 func trimColon(b []byte) []byte {
@@ -387,18 +402,93 @@ func (d *dis) ip6(off int) {
 	d.layer4(next, pos)
 }
 
-// layer4 dissects the TCP or UDP header at off.
+// layer4 dissects the TCP, UDP or ICMP header at off.
 func (d *dis) layer4(proto byte, off int) {
 	switch proto {
 	case 6:
 		d.tcp(off)
 	case 17:
 		d.udp(off)
+	case 1:
+		if !d.quoted {
+			d.icmp(off, false)
+		}
+	case 58:
+		if !d.quoted {
+			d.icmp(off, true)
+		}
 	}
+}
+
+// icmp dissects an ICMP or ICMPv6 header at off and, for an error
+// message (destination unreachable, time exceeded...), the datagram it
+// quotes: its IP header and the start of its transport header, as tshark
+// shows them, with the same fields (ip.src, udp.dstport) inside.
+func (d *dis) icmp(off int, v6 bool) {
+	c, head := d.c, d.p.Data
+	if len(head) < off+8 {
+		d.cut(off, "ICMP")
+		return
+	}
+	h := head[off:]
+	reg, ftype, fcode, fsum, frest := RegICMP, FieldICMPType, FieldICMPCode, FieldICMPChecksum, FieldICMPUnused
+	name, line := "icmp:", "Internet Control Message Protocol"
+	typ, code := h[0], h[1]
+	errMsg := typ == 3 || typ == 11 || typ == 12 || typ == 5
+	unreach := typ == 3
+	if v6 {
+		reg, ftype, fcode, fsum, frest = RegICMP6, FieldICMP6Type, FieldICMP6Code, FieldICMP6Checksum, FieldICMP6Reserved
+		name, line = "icmpv6:", "Internet Control Message Protocol v6"
+		errMsg, unreach = typ >= 1 && typ <= 4, typ == 1
+	}
+	d.protos = append(d.protos, name...)
+	d.transport = "ICMP"
+	if v6 {
+		d.transport = "ICMPv6"
+	}
+	i := c.Open(reg.Root(), -1)
+	d.p.Nodes[i].Text = line
+	c.Field(ftype, 1, dissect.U(uint64(typ)))
+	ci := c.Field(fcode, 1, dissect.U(uint64(code)))
+	if unreach && ci > 0 {
+		d.p.Nodes[ci].Text = strconv.Itoa(int(code)) + " (" + ICMPUnreachable(v6, code) + ")"
+	}
+	c.Field(fsum, 2, dissect.U(uint64(binary.BigEndian.Uint16(h[2:4]))))
+	if !errMsg {
+		if len(h) > 4 {
+			rest := FieldICMPRest
+			if v6 {
+				rest = FieldICMP6Rest
+			}
+			c.Field(rest, len(h)-4, dissect.B(h[4:]))
+		}
+		c.Close()
+		return
+	}
+	c.Field(frest, 4, dissect.B(h[4:8]))
+	// The quoted datagram: its addresses are not the frame's, which keeps
+	// its own source and transport for the frame's line.
+	from, transport, ip := d.from, d.transport, d.ip
+	d.quoted = true
+	if len(h) > 8 {
+		switch h[8] >> 4 {
+		case 4:
+			d.ip4(off + 8)
+		case 6:
+			d.ip6(off + 8)
+		}
+	}
+	d.quoted = false
+	d.from, d.transport, d.ip = from, transport, ip
+	c.Close()
 }
 
 func (d *dis) tcp(off int) {
 	c, head, f := d.c, d.p.Data, d.f
+	if d.quoted && len(head) < off+20 {
+		d.quotedTCP(off)
+		return
+	}
 	if len(head) < off+20 {
 		d.cut(off, "TCP")
 		return
@@ -414,7 +504,7 @@ func (d *dis) tcp(off int) {
 	flags := binary.BigEndian.Uint16(h[12:14]) & 0x01ff
 	win := binary.BigEndian.Uint16(h[14:16])
 	rseq, rack := seq, ack
-	if f.Relative {
+	if f.Relative && !d.quoted {
 		rseq, rack = f.RelSeq, f.RelAck
 	}
 	if flags&0x10 == 0 {
@@ -426,8 +516,12 @@ func (d *dis) tcp(off int) {
 	}
 	d.protos = append(d.protos, "tcp:"...)
 	d.from, d.transport = netip.AddrPortFrom(d.ip, sp), "TCP"
-	if f.Stream >= 0 {
-		d.transport = "TCP stream " + strconv.Itoa(f.Stream)
+	stream := f.Stream
+	if d.quoted {
+		stream = -1 // the quoted segment's connection is not the frame's
+	}
+	if stream >= 0 {
+		d.transport = "TCP stream " + strconv.Itoa(stream)
 	}
 	i := c.Open(RegTCP.Root(), hl)
 	line := "Transmission Control Protocol, Src Port: " + strconv.Itoa(int(sp)) + ", Dst Port: " + strconv.Itoa(int(dp)) + ", Seq: " + strconv.FormatUint(uint64(rseq), 10)
@@ -439,8 +533,8 @@ func (d *dis) tcp(off int) {
 	d.hidden(FieldTCPPort, off, 2, dissect.U(uint64(sp)))
 	c.Field(FieldTCPDstPort, 2, dissect.U(uint64(dp)))
 	d.hidden(FieldTCPPort, off+2, 2, dissect.U(uint64(dp)))
-	if f.Stream >= 0 {
-		d.p.AddGenerated(i, FieldTCPStream, dissect.U(uint64(f.Stream)), "")
+	if stream >= 0 {
+		d.p.AddGenerated(i, FieldTCPStream, dissect.U(uint64(stream)), "")
 	}
 	d.p.AddGenerated(i, FieldTCPLen, dissect.U(uint64(payload)), "")
 	c.Field(FieldTCPSeq, 4, dissect.U(uint64(rseq)))
@@ -466,6 +560,29 @@ func (d *dis) tcp(off int) {
 	c.Field(FieldTCPUrgent, 2, dissect.U(uint64(binary.BigEndian.Uint16(h[18:20]))))
 	if hl > 20 {
 		c.Field(FieldTCPOptions, hl-20, dissect.B(h[20:hl]))
+	}
+	c.Close()
+}
+
+// quotedTCP shows what an ICMP error quotes of a TCP header when it is
+// less than the whole header (RFC 792 asks for 8 bytes): the ports, and
+// the sequence number when its 4 bytes are there.
+func (d *dis) quotedTCP(off int) {
+	c, head := d.c, d.p.Data
+	h := head[min(off, len(head)):]
+	if len(h) < 4 {
+		return
+	}
+	d.protos = append(d.protos, "tcp:"...)
+	sp, dp := binary.BigEndian.Uint16(h[0:2]), binary.BigEndian.Uint16(h[2:4])
+	i := c.Open(RegTCP.Root(), min(len(h), 8))
+	d.p.Nodes[i].Text = "Transmission Control Protocol, Src Port: " + strconv.Itoa(int(sp)) + ", Dst Port: " + strconv.Itoa(int(dp))
+	c.Field(FieldTCPSrcPort, 2, dissect.U(uint64(sp)))
+	d.hidden(FieldTCPPort, off, 2, dissect.U(uint64(sp)))
+	c.Field(FieldTCPDstPort, 2, dissect.U(uint64(dp)))
+	d.hidden(FieldTCPPort, off+2, 2, dissect.U(uint64(dp)))
+	if len(h) >= 8 {
+		c.Field(FieldTCPSeqRaw, 4, dissect.U(uint64(binary.BigEndian.Uint32(h[4:8]))))
 	}
 	c.Close()
 }

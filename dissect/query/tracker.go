@@ -503,20 +503,20 @@ func (t *Tracker) GiveUp(p *dissect.PDU, r dissect.Release) {
 
 // Refused ends the newest request still waiting from client to server
 // (m.Client, m.Server) with an ICMP destination unreachable seen in
-// m.Frame (why: "port unreachable"), which icmp, its record's PDU, then
-// names (mc.request_in). It reports whether a request waited.
-func (t *Tracker) Refused(m dissect.Meta, icmp *dissect.PDU, why string) bool {
+// m.Frame (via: "ICMP port unreachable"), and returns the request's
+// frame, for the ICMP's record to name. ok is false when none waited.
+func (t *Tracker) Refused(m dissect.Meta, via string) (request uint64, ok bool) {
 	q := &t.pending
 	l := q.byConv[conv{m.Client, m.Server}]
 	if l == nil || len(l.seqs) == 0 {
-		return false
+		return 0, false
 	}
 	i := q.index(l.seqs[len(l.seqs)-1])
 	h := &q.q[i]
-	icmp.AddGenerated(0, dissect.FieldRequestIn, dissect.U(h.Frame), "")
-	h.End(dissect.End{Outcome: dissect.Refused, Frame: m.Frame, Time: m.Time, Via: "ICMP " + why}, &outcomes, t.Later)
+	request = h.Frame
+	h.End(dissect.End{Outcome: dissect.Refused, Frame: m.Frame, Time: m.Time, Via: via}, &outcomes, t.Later)
 	q.remove(i)
-	return true
+	return request, true
 }
 
 // pendingQueue holds the requests awaiting their responses, oldest first,
