@@ -123,6 +123,9 @@ func (c *Conn) settleHeld() {
 // The entry is still answered when the list comes, for a first pass to
 // note.
 func (c *Conn) GiveUp(p *dissect.PDU, r dissect.Release) {
+	if c.ident.GiveUp(p, r, &outcomes, c.Later) {
+		return
+	}
 	for i := range c.held {
 		e := &c.held[i]
 		if e.p != p {
@@ -151,6 +154,7 @@ var agreedUnknown = dissect.NewReleaseTexts(func(r dissect.Release) string {
 // other side never finished its list) and of a level being joined; an
 // identification still waiting ends with how the connection did.
 func (c *Conn) Close(e dissect.ConnEnd) {
+	c.ident.End(e.Request(), &outcomes, c.Later)
 	for _, e := range c.held {
 		if e.p != nil {
 			e.p.AddGenerated(0, FieldExtAgreedUnknown, dissect.Value{}, "never known: the connection ended before the other side finished its list")

@@ -35,8 +35,13 @@ type Conn struct {
 	// whether it announced them too (agreed.go).
 	held []heldExt
 	// Later, when set, is a two-pass run's record of what the first pass
-	// learned after it had to output an entry (-2).
+	// learned after it had to output an entry or a request (-2).
 	Later *dissect.Later
+
+	// ident is the client's identification waiting for the server's
+	// answer; asked: it was seen (outcome.go).
+	ident dissect.Wait
+	asked bool
 }
 
 type extAnn struct {

@@ -124,6 +124,7 @@ func (c *Conn) DecodeCut(p *dissect.PDU, data []byte, wireLen int, m dissect.Met
 		sayCut(p, len(data), wireLen)
 	}
 	d.done(p, pk.name)
+	c.linkIdent(p, data, wireLen > len(data), m)
 }
 
 // appendCut appends the note a cut PDU's Info ends in: how many of its

@@ -233,6 +233,10 @@ type Heartbeat struct {
 	// next bytes start the response, also where the capture missed the
 	// start of the server's stream.
 	asked bool
+	// req is the decoded request waiting for its response (outcome.go);
+	// Later, a two-pass run's record (-2).
+	req   dissect.Wait
+	Later *dissect.Later
 }
 
 // NewHeartbeat returns the state of a heartbeat connection reporting to s.
@@ -502,6 +506,14 @@ func (h *Heartbeat) DecodeCut(p *dissect.PDU, data []byte, wireLen int, m dissec
 	} else {
 		h.decodeResponse(&c, p, data)
 	}
+	defer func() {
+		if m.Dir == dissect.DirC2S {
+			h.req.End(dissect.End{}, &outcomes, h.Later) // a second request: the first is no longer waited for
+			h.req.Hold(p, m, kindRequest)
+		} else {
+			h.req.Answer(p, m, &outcomes, h.Later)
+		}
+	}()
 	if p.Cut() && !c.Failed() {
 		// The bytes end between two parts: the one due next is missing.
 		f := FieldHBBody

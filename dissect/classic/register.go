@@ -21,6 +21,7 @@ func init() {
 		"classic.protocol_version": dissect.RoleProtocolVersion,
 		"classic.username":         dissect.RolePlayerName,
 		"classic.heartbeat":        dissect.RoleNotServer,
+		"classic.time":             dissect.RoleResponseTime,
 	})
 	prefs := []protocols.Pref{{Name: PrefSalt, Desc: "a heartbeat salt known from elsewhere, to check players' verification keys against (--classic-salt)"}}
 	protocols.Register(&protocols.Protocol{
@@ -45,17 +46,21 @@ func init() {
 		Objects:    []protocols.ObjectKind{{Kind: "level", Desc: "each Classic level's blocks (.bin) and a map of it seen from above (.png)"}},
 	})
 	protocols.Register(&protocols.Protocol{
-		Name:       "heartbeat",
-		Registry:   Registry,
-		Column:     "Classic",
-		Colour:     "\x1b[35m",
-		Summary:    "Minecraft Classic's HTTP heartbeat to a server list: the salt that players' keys are checked against",
-		Example:    []byte("GET /heartbeat.jsp?port=25565&max=20&name=Example&public=True&version=7&salt=wo6kVAHjxoJcInKx&users=0 HTTP/1.1\r\nHost: www.classicube.net\r\n\r\n"),
-		Transport:  protocols.TCP,
-		Ports:      []uint16{80},
-		Shared:     &protocols.Shared{Starts: HeartbeatStarts, Then: HeartbeatThen},
-		Detect:     DetectHeartbeat,
-		NewConn:    func(r *protocols.Run) protocols.Conn { return NewHeartbeat(session(r)) },
+		Name:      "heartbeat",
+		Registry:  Registry,
+		Column:    "Classic",
+		Colour:    "\x1b[35m",
+		Summary:   "Minecraft Classic's HTTP heartbeat to a server list: the salt that players' keys are checked against",
+		Example:   []byte("GET /heartbeat.jsp?port=25565&max=20&name=Example&public=True&version=7&salt=wo6kVAHjxoJcInKx&users=0 HTTP/1.1\r\nHost: www.classicube.net\r\n\r\n"),
+		Transport: protocols.TCP,
+		Ports:     []uint16{80},
+		Shared:    &protocols.Shared{Starts: HeartbeatStarts, Then: HeartbeatThen},
+		Detect:    DetectHeartbeat,
+		NewConn: func(r *protocols.Run) protocols.Conn {
+			h := NewHeartbeat(session(r))
+			h.Later = r.Later
+			return h
+		},
 		DecodesCut: true,
 	})
 }

@@ -53,6 +53,11 @@ var (
 	fNumber   = Registry.Uint("raknet.pong.number", "Parsed", dissect.BaseDec, nil)
 	fTrailing = Registry.Bytes("raknet.trailing", "Trailing bytes")
 	fPayload  = Registry.Bytes("raknet.payload", "Payload")
+
+	// Ping and pong linked (tracker.go).
+	fResponseIn = Registry.FrameNum("raknet.response_in", "Pong in frame")
+	fRequestIn  = Registry.FrameNum("raknet.request_in", "Ping in frame")
+	fRTT        = Registry.Float("raknet.rtt", "Round-trip time", "s")
 )
 
 // pongFields are the status string's fields in the order servers send them.
@@ -65,4 +70,9 @@ var (
 	eFields   = Registry.Expert("raknet.pong.fields", dissect.SevNote, "the status string has fewer fields than a Bedrock server sends (6 at least)")
 	eNumber   = Registry.Expert("raknet.pong.number.invalid", dissect.SevWarn, "a number in the status string is not a decimal number")
 	eUnknown  = Registry.Expert("raknet.id.unknown", dissect.SevNote, "an offline message other than the unconnected ping and pong")
+
+	eNoResponse  = Registry.Expert("raknet.response.missing", dissect.SevWarn, "no pong seen for this ping")
+	eRefused     = Registry.Expert("raknet.response.refused", dissect.SevWarn, "an ICMP destination unreachable answered this ping: nothing listens there")
+	eUnlinked    = Registry.Expert("raknet.response.unlinked", dissect.SevNote, "output before its outcome was known (too many PDUs held back): a pong still links back to it")
+	eUnsolicited = Registry.Expert("raknet.response.unsolicited", dissect.SevNote, "no ping seen for this pong")
 )

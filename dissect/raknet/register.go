@@ -12,6 +12,7 @@ func init() {
 		"raknet.pong.protocol":       dissect.RoleProtocolVersion,
 		"raknet.pong.players.online": dissect.RolePlayersOnline,
 		"raknet.pong.players.max":    dissect.RolePlayersMax,
+		"raknet.rtt":                 dissect.RoleRoundTrip,
 	})
 	protocols.Register(&protocols.Protocol{
 		Name:      "raknet",
@@ -25,6 +26,12 @@ func init() {
 		Looks:     Looks,
 		Proof:     true,
 		Decode:    Decode,
+		NewTracker: func(r *protocols.Run) protocols.Tracker {
+			t := NewTracker()
+			t.Later = r.Later
+			return t
+		},
+		Window: Window,
 	})
 }
 
