@@ -415,7 +415,7 @@ func connPDU(p *dissect.PDU, kind int, dir dissect.Dir, t time.Time, out decided
 		switch out.outcome {
 		case dissect.Refused:
 			msg = "connection refused: the SYN to " + dst.String() + " was answered by a RST in frame " + strconv.FormatUint(out.frame, 10) + " (nothing listens there)"
-			p.Message, p.Info = "Connection refused", "[Connection refused] SYN to "+dst.String()+", RST in frame "+strconv.FormatUint(out.frame, 10)
+			p.Message, p.Info = "Connection attempt", "[Connection refused] SYN to "+dst.String()+", RST in frame "+strconv.FormatUint(out.frame, 10)
 		case dissect.Ended:
 			msg = "connection attempt to " + dst.String() + " still waiting when the capture ended: " + why
 			p.Message, p.Info = "Connection attempt", "[Connection attempt not answered before the capture ended] SYN to "+dst.String()

@@ -353,11 +353,15 @@ func (s *samples) quantile(q float64) int64 {
 func (s *samples) minMedMax() (int64, int64, int64) { return s.lo, s.quantile(0.5), s.hi }
 
 // rttStat is -z mc,rtt: response times per server: Query responses,
-// status responses (SLP "time since request") and ping round trips.
+// status responses (SLP "time since request") and ping round trips; then
+// how the requests to each server ended (mc.outcome), per kind of request.
 type rttStat struct {
 	records
 	idx  map[rttKey]int
 	rows []*rttRow
+	// outcomes: requests by server and kind, counted per outcome
+	oidx  map[rttKey]int
+	orows []*outcomeRow
 }
 
 type rttKey struct {
@@ -370,14 +374,28 @@ type rttRow struct {
 	s samples // nanoseconds
 }
 
-func newRTTStat() *rttStat { return &rttStat{idx: map[rttKey]int{}} }
+// outcomeRow counts one server's requests of one kind by outcome, in the
+// order of outcomeCols.
+type outcomeRow struct {
+	k rttKey
+	n [8]int
+}
+
+// outcomeCols are the outcome table's columns: dissect.OutcomeNames.
+var outcomeCols = dissect.OutcomeNames()
+
+func newRTTStat() *rttStat { return &rttStat{idx: map[rttKey]int{}, oidx: map[rttKey]int{}} }
 
 func (s *rttStat) Record(r *record.Record) {
-	if r.Kind != record.KindPDU {
+	if r.Kind != record.KindPDU && r.Kind != record.KindNote {
 		return
 	}
 	srv, _, ok := serverSide(r)
 	if !ok {
+		return
+	}
+	s.outcome(r, srv)
+	if r.Kind != record.KindPDU {
 		return
 	}
 	for i := range r.PDU.Nodes {
@@ -405,6 +423,34 @@ func (s *rttStat) Record(r *record.Record) {
 	}
 }
 
+// outcome counts r's outcome, when it is a request that has one: a
+// child of the root, read by its field, whatever the protocol.
+func (s *rttStat) outcome(r *record.Record, srv netip.AddrPort) {
+	p := &r.PDU
+	for i := range p.Nodes {
+		n := &p.Nodes[i]
+		if n.Field != dissect.FieldOutcome || n.Parent != 0 {
+			continue
+		}
+		col := slices.Index(outcomeCols, n.Value.View())
+		if col < 0 {
+			return
+		}
+		k := rttKey{srv, protocols.Column(r.Proto) + " " + p.Message}
+		j, ok := s.oidx[k]
+		if !ok {
+			if len(s.orows) >= maxServers {
+				return
+			}
+			j = len(s.orows)
+			s.oidx[k] = j
+			s.orows = append(s.orows, &outcomeRow{k: k})
+		}
+		s.orows[j].n[col]++
+		return
+	}
+}
+
 func (s *rttStat) Print(w io.Writer) {
 	fmt.Fprint(w, rule, "Minecraft response times (ms)\n", rule)
 	fmt.Fprintf(w, "%-28s %-20s %7s %9s %9s %9s %9s\n", "Server", "Kind", "Count", "Min", "Median", "p95", "Max")
@@ -414,6 +460,21 @@ func (s *rttStat) Print(w io.Writer) {
 	}
 	if len(s.rows) == 0 {
 		fmt.Fprintln(w, "No response times: no Query response, status response or pong with its request in the capture.")
+	}
+	if len(s.orows) > 0 {
+		fmt.Fprint(w, rule, "Requests by outcome (mc.outcome)\n", rule)
+		fmt.Fprintf(w, "%-28s %-38s", "Server", "Request")
+		for _, c := range outcomeCols {
+			fmt.Fprintf(w, " %10s", c)
+		}
+		fmt.Fprintln(w)
+		for _, r := range s.orows {
+			fmt.Fprintf(w, "%-28s %-38s", r.k.server, safe(r.k.kind))
+			for i := range outcomeCols {
+				fmt.Fprintf(w, " %10d", r.n[i])
+			}
+			fmt.Fprintln(w)
+		}
 	}
 	fmt.Fprint(w, rule)
 }

@@ -73,7 +73,7 @@ var help = [][2]string{
 	{"endpoints,ipv6", "IPv6 endpoints: frames and bytes sent and received (as tshark)"},
 	{"expert", "expert items by severity, with the first of each"},
 	{"io,stat,INTERVAL[,FILTER...]", "frames and bytes per INTERVAL seconds (0: the whole capture), and the PDUs matching each display FILTER"},
-	{"mc,rtt", "Query response, status response and ping round-trip times per server: count, min, median, p95, max"},
+	{"mc,rtt", "Query response, status response and ping round-trip times per server: count, min, median, p95, max; then each server's requests by outcome (answered, unanswered, closed, refused...)"},
 	{"mc,servers", "a census of every server seen: protocols, MOTD, version, players, favicon, mods, first and last seen, clients"},
 	{"mc,packets", "PDUs and bytes by protocol, message and direction (a Java session's packet types each way)"},
 	{"mc,stat", "PDUs and bytes by protocol and message"},
