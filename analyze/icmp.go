@@ -256,10 +256,8 @@ func (a *backEnd) icmpPDU(j *job, r *record.Record, client, server netip.AddrPor
 	if v6 {
 		p.Message = "Destination Unreachable"
 	}
+	// the same with or without a tree (Lite): the link is in the tree only
 	p.Info = p.Message + " (" + code + ") for " + client.String() + " → " + server.String()
-	if req != 0 {
-		p.Info += ", request in frame " + strconv.FormatUint(req, 10)
-	}
 }
 
 func lower(s string) string {

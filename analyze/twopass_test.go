@@ -38,7 +38,7 @@ func TestTwoPassIsAsIfItWaited(t *testing.T) {
 	recorded := 0
 	for _, path := range paths {
 		t.Run(filepath.Base(path), func(t *testing.T) {
-			waited := runLines(t, path, Options{MaxHeld: 1 << 30, Budget: budget.New(1 << 40)}, true)
+			waited := runLines(t, path, Options{MaxHeld: 1 << 30, Budget: budget.New(1 << 40), HoldWindow: 1 << 62}, true)
 			for _, held := range []int{1, 2} {
 				what := fmt.Sprintf("MaxHeld %d", held)
 				o := Options{MaxHeld: held}

@@ -424,31 +424,50 @@ func (s *rttStat) Record(r *record.Record) {
 }
 
 // outcome counts r's outcome, when it is a request that has one: a
-// child of the root, read by its field, whatever the protocol.
+// child of the root, read by its field, whatever the protocol; or a
+// request output before its outcome was known (its protocol's
+// "response.unlinked" item), counted as unknown.
 func (s *rttStat) outcome(r *record.Record, srv netip.AddrPort) {
 	p := &r.PDU
+	col := -1
 	for i := range p.Nodes {
 		n := &p.Nodes[i]
-		if n.Field != dissect.FieldOutcome || n.Parent != 0 {
-			continue
+		if n.Field == dissect.FieldOutcome && n.Parent == 0 {
+			col = slices.Index(outcomeCols, n.Value.View())
+			break
 		}
-		col := slices.Index(outcomeCols, n.Value.View())
-		if col < 0 {
-			return
-		}
-		k := rttKey{srv, protocols.Column(r.Proto) + " " + p.Message}
-		j, ok := s.oidx[k]
-		if !ok {
-			if len(s.orows) >= maxServers {
-				return
+	}
+	if col < 0 {
+		for _, e := range p.Experts {
+			if strings.HasSuffix(e.Info.Name, ".response.unlinked") {
+				col = len(outcomeCols)
 			}
-			j = len(s.orows)
-			s.oidx[k] = j
-			s.orows = append(s.orows, &outcomeRow{k: k})
 		}
-		s.orows[j].n[col]++
+	}
+	if col < 0 {
 		return
 	}
+	k := rttKey{srv, protocols.Column(r.Proto) + " " + p.Message}
+	j, ok := s.oidx[k]
+	if !ok {
+		if len(s.orows) >= maxServers {
+			return
+		}
+		j = len(s.orows)
+		s.oidx[k] = j
+		s.orows = append(s.orows, &outcomeRow{k: k})
+	}
+	s.orows[j].n[col]++
+}
+
+// unknown reports whether a request's outcome was not known.
+func (s *rttStat) unknown() bool {
+	for _, r := range s.orows {
+		if r.n[len(outcomeCols)] > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func (s *rttStat) Print(w io.Writer) {
@@ -467,13 +486,16 @@ func (s *rttStat) Print(w io.Writer) {
 		for _, c := range outcomeCols {
 			fmt.Fprintf(w, " %10s", c)
 		}
-		fmt.Fprintln(w)
+		fmt.Fprintf(w, " %10s\n", "unknown")
 		for _, r := range s.orows {
 			fmt.Fprintf(w, "%-28s %-38s", r.k.server, safe(r.k.kind))
-			for i := range outcomeCols {
+			for i := range len(outcomeCols) + 1 {
 				fmt.Fprintf(w, " %10d", r.n[i])
 			}
 			fmt.Fprintln(w)
+		}
+		if s.unknown() {
+			fmt.Fprintln(w, "unknown: output before the outcome was known (too many records held back, or a connection open past the hold window); -2 tells.")
 		}
 	}
 	fmt.Fprint(w, rule)
