@@ -79,8 +79,11 @@ srv_wait_udp() { for _ in $(seq 100); do ss -H -lun "( sport = :$1 )" | grep -q 
 srv_stop() { for p in "$@"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done; }
 
 nodec() { # CLIENT PORT [N]  -- a Node client, its output into the log
+  nodeh "$1" $H "${@:2}"
+}
+nodeh() { # CLIENT HOST PORT [N]  -- nodec to another host
   echo "## node client.js $*" >>"$LOG"
-  (cd "$NODE_DIR" && timeout 30 node --no-deprecation client.js "$1" $H "${@:2}") >>"$LOG" 2>&1 || echo "(exit $?)" >>"$LOG"
+  (cd "$NODE_DIR" && timeout 30 node --no-deprecation client.js "$@") >>"$LOG" 2>&1 || echo "(exit $?)" >>"$LOG"
   sleep 0.3
 }
 mcutil() { # ARGS...  -- the Go mcutil client
@@ -300,7 +303,71 @@ t_play_1_21_11()      { play_one play-1-21-11      1.21.11 25606 mineflayer; }
 t_play_gomc_1_20_2()  { play_one play-gomc-1-20-2  1.20.2  25607 gomc; }
 t_play_online_1_20_4() { play_one play-online-1-20-4 1.20.4 25608 mineflayer online; }
 
-ALL="query_clients query_gamedig query_25565 query_full_300players slp_status_msu slp_status_mcutil slp_status_gamedig slp_status_nmp slp_status_craftping slp_status_gomc slp_legacy login_offline login_online slp_status_concurrent slp_status_losses slp_status_losses_heuristic slp_status_midstream slp_play_midstream play_1_8_8 play_1_12_2 play_1_16_5 play_1_20_4 play_1_21_4 play_1_21_11 play_gomc_1_20_2 play_online_1_20_4"
+# ------------------------------------------------ outcomes (issue 29): run in a network namespace of their own
+# in_netns TARGET: runs this script's TARGET in a new network namespace whose only interface is a
+# loopback (plus, for the unreachable host, a route to 192.0.2.0/24 into it: nothing answers there).
+# Nothing the peers send can leave the machine, and nothing else on the host is captured.
+in_netns() {
+  MCD_NETNS=1 MCD_BIN="$BIN" unshare -n bash "$GEN/capture.sh" "$1"
+}
+netns_up() {
+  ip link set lo up
+  ip route add 192.0.2.0/24 dev lo src 127.0.0.1 # a host that does not exist: SYNs and datagrams get no answer at all
+}
+
+t_slp_msh() { # msh 2.5.0 (MSH_BIN) hibernating a server, on TCP and UDP 25565: status answered before the request, pings it closes on, Query
+  [ -n "${MCD_NETNS:-}" ] || { in_netns slp-msh; return; }
+  netns_up
+  local P=25565; begin slp-msh
+  [ -x "${MSH_BIN:-}" ] || { log "MSH_BIN must be msh v2.5.0 (github.com/gekware/minecraft-server-hibernation at b8b88c2, go build -mod=vendor)"; exit 1; }
+  local D; D="$(mktemp -d)"; mkdir "$D/server" "$D/run"
+  : >"$D/server/server.jar" # never started: msh only starts it for a player who joins
+  printf 'eula=true\n' >"$D/server/eula.txt"
+  printf 'server-port=25581\nquery.port=25581\nenable-query=true\n' >"$D/server/server.properties"
+  cp "$(dirname "$MSH_BIN")/msh-config.json" "$D/run/" 2>/dev/null || true
+  cap_start "$PCAP" "port $P or icmp or icmp6"
+  (cd "$D/run" && exec timeout 120 "$MSH_BIN" -folder "$D/server" -file server.jar -host $H -port $P -portquery $P -notifyupd=false -notifymes=false -d 3) >>"$LOG.server" 2>&1 &
+  local M=$!; srv_wait_tcp $P
+  nodec msu-status $P                 # msh sends the status when the handshake says "status", before the request
+  nodec craftping-status $P           # its ping payload is the time: msh reads it as an unknown ping and closes
+  nodec nmp-ping $P                   # payload 0: msh answers that ping
+  mcutil status $H $P                 # a random payload: closed
+  mcutil -n 20 status $H $P           # 20 at once
+  nodec gamedig $P                    # TCP status, Query and a RakNet ping on the same port number
+  nodec msu-query-basic $P
+  nodec msu-query-full $P
+  sleep 6 # past the Query and RakNet windows: a capture's time is its packets', so one more
+  nodec msu-query-basic $P # exchange shows that the window passed
+  cap_stop; srv_stop $M; rm -rf "$D"; finish
+}
+
+t_slp_status_unanswered() { # minecraft-protocol holding its status answers: msu and nmp's ping give up, and close
+  [ -n "${MCD_NETNS:-}" ] || { in_netns slp-status-unanswered; return; }
+  netns_up
+  local P=25565; begin slp-status-unanswered
+  nmpd status-hold $P 30
+  cap_start "$PCAP" "port $P"
+  nodec msu-status $P                 # gives up after its 5 s timeout
+  nodec nmp-ping $P                   # closeTimeout 5000
+  cap_stop; srv_stop $NMP_PID; finish
+}
+
+t_outcomes_unreachable() { # nothing listens on 127.0.0.1:25565 (the kernel answers: RST, ICMP port unreachable); 192.0.2.1 does not exist (nothing answers)
+  [ -n "${MCD_NETNS:-}" ] || { in_netns outcomes-unreachable; return; }
+  netns_up
+  local P=25565; begin outcomes-unreachable
+  cap_start "$PCAP" "port $P or icmp or icmp6"
+  nodec msu-status $P; mcutil status $H $P; nodec nmp-ping $P              # TCP: RST
+  nodec msu-query-basic $P; mcutil query-basic $H $P; nodec craftping-query-basic $P  # UDP: ICMP port unreachable
+  nodec gamedig $P                                                         # all three at once
+  nodeh msu-status 192.0.2.1 $P                                            # SYN after SYN, never answered
+  nodeh msu-query-basic 192.0.2.1 $P                                       # a Query never answered
+  sleep 6 # past the SYN and Query windows: a capture's time is its packets', so one more
+  nodec msu-query-basic $P # request shows that the windows passed
+  cap_stop; finish
+}
+
+ALL="query_clients query_gamedig query_25565 query_full_300players slp_status_msu slp_status_mcutil slp_status_gamedig slp_status_nmp slp_status_craftping slp_status_gomc slp_legacy login_offline login_online slp_status_concurrent slp_status_losses slp_status_losses_heuristic slp_status_midstream slp_play_midstream play_1_8_8 play_1_12_2 play_1_16_5 play_1_20_4 play_1_21_4 play_1_21_11 play_gomc_1_20_2 play_online_1_20_4 slp_msh slp_status_unanswered outcomes_unreachable"
 
 [ $# -gt 0 ] || set -- list
 if [ "$1" = list ]; then echo $ALL | tr ' ' '\n' | tr _ -; exit 0; fi
