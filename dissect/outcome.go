@@ -19,7 +19,7 @@ import (
 //	    [Connection ended by: "server"]                  mc.outcome.by: client or server, for a FIN or RST
 //
 // mc.outcome's values: answered, early, unanswered, closed, reset,
-// refused, ended (Outcome).
+// refused, lost, ended (Outcome).
 //
 // and an expert item of its protocol (query.response.missing,
 // slp.response.closed, ...). A record that ends a request without being
@@ -54,12 +54,18 @@ const (
 	// Refused: an ICMP destination unreachable answered it (mc.outcome.frame
 	// is the ICMP's frame), or a RST answered a SYN.
 	Refused
+	// Lost: no response was seen, but the capture lost bytes of the
+	// server's side while the request waited: it may have been among them.
+	Lost
 	// Ended: the capture ended before a response, or before the window
 	// passed: nobody can tell.
 	Ended
 )
 
-var outcomeNames = [...]string{"", "answered", "early", "unanswered", "closed", "reset", "refused", "ended"}
+var outcomeNames = [...]string{"", "answered", "early", "unanswered", "closed", "reset", "refused", "lost", "ended"}
+
+// NumOutcomes is how many values mc.outcome takes.
+const NumOutcomes = len(outcomeNames) - 1
 
 // String is the outcome as mc.outcome holds it.
 func (o Outcome) String() string {
@@ -179,6 +185,18 @@ type Wait struct {
 	Kind  uint8
 	On    bool // a request waits (held, out or Lite)
 	Out   bool // given up on: its record went out without its outcome
+	// Gapped: the capture lost bytes of the answering side while it
+	// waited (Gap): a response may have been among them.
+	Gapped bool
+}
+
+// Gap tells a waiting request that the capture lost bytes of the side
+// that answers it: if no response is seen, its outcome is lost, not
+// unanswered or closed.
+func (w *Wait) Gap() {
+	if w.On {
+		w.Gapped = true
+	}
 }
 
 // Hold makes p, the request of frame m.Frame, the one that waits, Pending
@@ -220,6 +238,13 @@ func (w *Wait) Answer(resp *PDU, m Meta, o *Outcomes, later *Later) bool {
 func (w *Wait) End(e End, o *Outcomes, later *Later) {
 	if !w.On {
 		return
+	}
+	switch e.Outcome {
+	case Unanswered, Closed, Reset, Ended:
+		if w.Gapped {
+			e = End{Outcome: Lost, Frame: e.Frame, Time: e.Time, By: e.By, Via: e.Via,
+				Why: "bytes of the server's side were not captured while this request waited: its response may have been among them"}
+		}
 	}
 	w.settle(e, o, later)
 	*w = Wait{}
@@ -302,7 +327,7 @@ func (o *Outcomes) Mark(p *PDU, t time.Time, e End) {
 	switch e.Outcome {
 	case AnsweredEarly:
 		ex = o.Early
-	case Unanswered, Ended:
+	case Unanswered, Ended, Lost:
 		ex = o.Missing
 	case Closed, Reset:
 		ex = o.Closed
@@ -376,7 +401,7 @@ func outcomeText(e End, dt time.Duration, timed bool) string {
 
 func init() {
 	Core.Explain(map[string]string{
-		"mc.outcome":       "How the request ended, one word in every protocol: answered (its response came), early (the response came before the request: the server answered what it expected), unanswered (no response within the protocol's window, or the client closed the connection without one), closed or reset (the server closed or reset the connection instead of responding), refused (an ICMP destination unreachable, or a RST to a SYN, answered it) or ended (the capture ended first, so nobody can tell). Absent while not known. Filter mc.outcome != \"answered\" for every request that went wrong.",
+		"mc.outcome":       "How the request ended, one word in every protocol: answered (its response came), early (the response came before the request: the server answered what it expected), unanswered (no response within the protocol's window, or the client closed the connection without one), closed or reset (the server closed or reset the connection instead of responding), refused (an ICMP destination unreachable, or a RST to a SYN, answered it), lost (no response seen, but the capture lost bytes of the server's side meanwhile: it may have been among them) or ended (the capture ended first, so nobody can tell). Absent while not known. Filter mc.outcome != \"answered\" for every request that went wrong.",
 		"mc.outcome.frame": "The frame that decided the outcome: the response, the FIN or RST that ended the connection, or the ICMP error. Absent when a window passed with nothing.",
 		"mc.outcome.time":  "Seconds from the request to the frame that decided its outcome, from the capture's timestamps: the response time when answered, how long the server took to hang up when closed. Negative for an early answer.",
 		"mc.outcome.by":    "Which side ended the connection, for an outcome decided by a FIN or a RST: server (it closed or reset on the request) or client (it gave up waiting).",

@@ -378,7 +378,7 @@ type rttRow struct {
 // order of outcomeCols.
 type outcomeRow struct {
 	k rttKey
-	n [8]int
+	n [dissect.NumOutcomes + 1]int // and the unknown, last
 }
 
 // outcomeCols are the outcome table's columns: dissect.OutcomeNames.

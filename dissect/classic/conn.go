@@ -277,6 +277,7 @@ func (c *Conn) Frame(dir dissect.Dir, buf []byte, afterGap bool) dissect.Frame {
 func (c *Conn) Gap(dir dissect.Dir) {
 	if dir == dissect.DirS2C {
 		c.level.gap = true
+		c.ident.Gap()
 	}
 }
 

@@ -47,3 +47,11 @@ func (h *Heartbeat) Close(e dissect.ConnEnd) {
 // GiveUp lets go of the request p, which the pipeline must output before
 // its response, for the reason r.
 func (h *Heartbeat) GiveUp(p *dissect.PDU, r dissect.Release) { h.req.GiveUp(p, r, &outcomes, h.Later) }
+
+// Gap tells the heartbeat that bytes of a direction are missing: a
+// request waiting when the server's were lost may have lost its response.
+func (h *Heartbeat) Gap(dir dissect.Dir) {
+	if dir == dissect.DirS2C {
+		h.req.Gap()
+	}
+}

@@ -242,6 +242,21 @@ func (c *Conn) lose(d *dirState, reason string) dissect.Frame {
 	return dissect.Frame{Status: dissect.FrameLost, Reason: reason}
 }
 
+// Gap tells the decoder that bytes of a direction are missing: a
+// request still waiting when the server's bytes were lost has lost its
+// response, perhaps, rather than none (dissect.Wait.Gap).
+func (c *Conn) Gap(dir dissect.Dir) {
+	if c.decoding == nil || dir != dissect.DirS2C {
+		return
+	}
+	c.statusReq.Gap()
+	c.legacyReq.Gap()
+	c.loginReq.Gap()
+	for j := 0; j < c.nPings; j++ {
+		c.pings[j].Gap()
+	}
+}
+
 // Close ends every request still waiting for its response with how the
 // connection ended (closed or reset by the server, given up by the
 // client, cut by the capture's end), clearing its Pending mark: the
