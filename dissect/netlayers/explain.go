@@ -122,4 +122,6 @@ func init() {
 	RegIPv6.Explain(explanations, nil)
 	RegTCP.Explain(explanations, nil)
 	RegUDP.Explain(explanations, nil)
+	RegICMP.Explain(explanations, nil)
+	RegICMP6.Explain(explanations, nil)
 }
