@@ -287,3 +287,21 @@ func TestICMPRecords(t *testing.T) {
 		}
 	}
 }
+
+// TestParseUnreachableTruncated: an ICMP error cut at every length is
+// read or refused, never misread: its ports only when their bytes are
+// there.
+func TestParseUnreachableTruncated(t *testing.T) {
+	c, s := netip.MustParseAddrPort("192.0.2.1:40000"), netip.MustParseAddrPort("192.0.2.2:25565")
+	quote := ipPacket(t, c, s, true, []byte{0xfe, 0xfd, 0x09, 0, 0, 0, 1})
+	msg := append([]byte{3, 3, 0, 0, 0, 0, 0, 0}, quote...)
+	for n := 0; n <= len(msg); n++ {
+		q, ok := parseUnreachable(msg[:n], false)
+		if want := n >= 8+20+8; ok != want {
+			t.Fatalf("cut at %d: ok %v", n, ok)
+		}
+		if ok && (q.src != c || q.dst != s || q.code != 3 || q.proto != 17) {
+			t.Fatalf("cut at %d: %+v", n, q)
+		}
+	}
+}
