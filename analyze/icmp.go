@@ -225,7 +225,7 @@ func (a *backEnd) icmpPDU(j *job, r *record.Record, client, server netip.AddrPor
 	code := netlayers.ICMPUnreachable(v6, uint8(j.gapLen))
 	c := dissect.Begin(p, reg.Root(), nil, 0)
 	p.Dir = dissect.DirS2C
-	what := "the datagram from " + client.String() + " to " + server.String()
+	var what string
 	req := uint64(0)
 	switch {
 	case j.udp != udpNone:
