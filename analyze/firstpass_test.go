@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/mcdissect/mcdissect/record"
 )
@@ -27,7 +28,7 @@ func TestFirstPass(t *testing.T) {
 	}
 
 	later := FirstPass(filepath.Join(t.TempDir(), "none.pcap"), opts)
-	if _, ok := later.Lookup(1, 0); ok {
+	if _, ok := later.LookupEnd(1, 0, time.Time{}); ok {
 		t.Error("a Later from nothing finds something")
 	}
 }

@@ -45,20 +45,28 @@ func newTCPState(a *Analyzer) *tcpState {
 	// idle connections, when its account is refused: it has nothing to
 	// shed on another's behalf.
 	t.r = reassembly.New(t.factory, reassembly.Limits{Account: a.opts.Budget.Account("TCP connections and reassembly", nil), ConnCost: connCost})
-	if !a.opts.NoLayers {
-		t.r.OnSegment = a.net.segment
-	}
+	t.r.OnSegment = t.segment
 	return t
 }
 
-// packet feeds a TCP segment of frame; src and dst are its endpoints,
-// when the caller has them (the watch and the layers need them).
+// packet feeds a TCP segment of frame.
 func (t *tcpState) packet(frame uint64, ci gopacket.CaptureInfo, flow gopacket.Flow, tcp *layers.TCP) {
-	if tcp.SYN || tcp.FIN || tcp.RST {
-		src, dst := t.a.endpoints(uint16(tcp.SrcPort), uint16(tcp.DstPort))
-		t.w.segment(frame, ci.Timestamp, src, dst, tcp)
-	}
 	t.r.Feed(frame, ci, flow, tcp)
+}
+
+// segment is told of each segment by the reassembler, once its connection
+// is found and before any of its bytes are delivered: the frame's head
+// takes the connection's relative numbers, and the watch sees the
+// segments that open and end connections.
+func (t *tcpState) segment(c *reassembly.ConnInfo, tcp *layers.TCP) {
+	a := t.a
+	if !a.opts.NoLayers {
+		a.net.segment(c, tcp)
+	}
+	if tcp.SYN || tcp.FIN || tcp.RST {
+		src, dst := a.endpoints(uint16(tcp.SrcPort), uint16(tcp.DstPort))
+		t.w.segment(c.Frame, c.Time, src, dst, tcp)
+	}
 }
 
 func (t *tcpState) flushIdle(now time.Time) {

@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"bytes"
 	"net/netip"
 	"slices"
 	"strconv"
@@ -456,4 +457,44 @@ func plural(n int, what string) string {
 		s += "s"
 	}
 	return s
+}
+
+// seqKey is a TCP connection's two ends, the lower first, as bytes: a
+// netip.AddrPort holds a pointer, and the table must not be scanned by
+// the collector.
+type seqKey struct {
+	a, b seqEnd
+	v4   bool // both ends are IPv4 (a v4-mapped IPv6 address is another end)
+}
+
+type seqEnd struct {
+	ip   [16]byte
+	port uint16
+}
+
+func endOf(ap netip.AddrPort) seqEnd {
+	return seqEnd{ap.Addr().As16(), ap.Port()}
+}
+
+// less orders ends by address, then port.
+func (e *seqEnd) less(o *seqEnd) bool {
+	if c := bytes.Compare(e.ip[:], o.ip[:]); c != 0 {
+		return c < 0
+	}
+	return e.port < o.port
+}
+
+// keyOf is the key of the connection between x and y, and the direction
+// (0 or 1) of a segment from x.
+func keyOf(x, y netip.AddrPort) (seqKey, int) {
+	k, d := seqKey{a: endOf(x), b: endOf(y), v4: x.Addr().Is4() && y.Addr().Is4()}, 0
+	if k.b.less(&k.a) {
+		k.a, k.b, d = k.b, k.a, 1
+	}
+	return k, d
+}
+
+func mustKey(x, y netip.AddrPort) seqKey {
+	k, _ := keyOf(x, y)
+	return k
 }

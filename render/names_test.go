@@ -44,7 +44,7 @@ func TestParseOnly(t *testing.T) {
 	if got, err := ParseOnly("tcp,query"); err != nil || !slices.Equal(got, []string{"tcp", "query"}) {
 		t.Errorf("tcp,query: %v, %v", got, err)
 	}
-	if _, err := ParseOnly("tcp,raknett"); err == nil || !strings.HasPrefix(err.Error(), `-O "tcp,raknett": "raknett" is not a protocol; choose among frame, ip`) {
+	if _, err := ParseOnly("tcp,raknett"); err == nil || !strings.HasPrefix(err.Error(), `-O "tcp,raknett": "raknett" is not a protocol; choose among frame, eth, ip`) {
 		t.Errorf("raknett: %v", err)
 	}
 }
