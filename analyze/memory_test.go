@@ -108,7 +108,8 @@ func TestHeldBytesBounded(t *testing.T) {
 		}
 		var a *Analyzer
 		most, records := 0, 0
-		a = New(Options{Budget: budget.New(int64(limit))}, SinkFunc(func(r *record.Record) error {
+		b := budget.New(int64(limit))
+		a = New(Options{Budget: b}, SinkFunc(func(r *record.Record) error {
 			records++
 			n := 0
 			for _, h := range a.held {
@@ -123,8 +124,17 @@ func TestHeldBytesBounded(t *testing.T) {
 		if records < 90 {
 			t.Fatalf("%d records, want at least 90", records)
 		}
-		if most > limit+size+100 || most < limit-2*size {
-			t.Errorf("budget %d: up to %d bytes held, want about the limit", limit, most)
+		// The front end's reassembly shares the budget from its own
+		// goroutine, so what the held records may take is the limit less
+		// what it held, which depends on how the two interleave.
+		others := int64(0)
+		for _, u := range b.Accounts() {
+			if u.Name != "held records" {
+				others += u.Peak
+			}
+		}
+		if most > limit+size+100 || int64(most) < int64(limit)-others-2*size {
+			t.Errorf("budget %d: up to %d bytes held (other accounts' peaks %d), want about the limit", limit, most, others)
 		}
 	}
 }
