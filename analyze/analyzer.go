@@ -105,6 +105,7 @@ type Analyzer struct {
 	net     netLayers     // the frame's headers for its records (layers.go)
 	l3len   int           // the IP header's length, IPv6's extension headers included
 	frags   fragState     // fragment.go
+	routed  string        // the protocol the frame's UDP payload went to, for OnFrame (frameinfo.go)
 
 	// The front end's state (see back.go).
 	frame    uint64
@@ -261,12 +262,19 @@ func (a *Analyzer) Packet(data []byte, ci gopacket.CaptureInfo, link layers.Link
 			if a.udp.Length >= 8 {
 				wire = int(a.udp.Length) - 8
 			}
+			a.routed = ""
 			a.handleUDP(ci, src, dst, a.udp.Payload, wire, nil)
+			if a.opts.OnFrame != nil {
+				a.observeUDP(ci, a.routed)
+			}
 			return a.afterPacket()
 		case layers.LayerTypeTCP:
 			a.stats.Decoded++
 			a.keepHead(int(a.tcp.DataOffset) * 4)
 			a.tcpState.packet(a.frame, ci, a.netFlow(), &a.tcp)
+			if a.opts.OnFrame != nil {
+				a.observeTCP(ci)
+			}
 			return a.afterPacket()
 		}
 	}

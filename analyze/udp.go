@@ -105,6 +105,9 @@ func (a *Analyzer) handleUDP(ci gopacket.CaptureInfo, src, dst netip.AddrPort, p
 	if !ok {
 		return
 	}
+	if int(p) < len(a.udpProtos) {
+		a.routed = a.udpProtos[p].Name
+	}
 	j := a.newJob()
 	j.op, j.kind, j.frame, j.time, j.dir, j.wire, j.udp = opUDP, record.KindPDU, a.frame, ci.Timestamp, dir, int32(wireLen), p
 	b := a.pp.cur

@@ -31,6 +31,7 @@ type Reassembler struct {
 	conns map[connKey]connRef // those others, under their key and rkey
 	open  int                 // connections in conns
 	last  *conn               // the connection of the last segment, if still in conns
+	fed   *conn               // the connection of the segment Feed was last given (Fed)
 	order []*conn             // by Stream: sweeps and Close go in this order
 
 	// The segment being fed.
@@ -117,6 +118,7 @@ func (r *Reassembler) Feed(frame uint64, ci gopacket.CaptureInfo, netFlow gopack
 	if ts.After(c.lastTs) {
 		c.lastTs = ts
 	}
+	r.fed = c
 	c.info.Frame, c.info.Time = frame, ts
 	if tcp.SYN {
 		c.info.SawSYN = true
@@ -474,4 +476,15 @@ func (r *Reassembler) Stats() Stats {
 	s := r.stats
 	s.Open = r.open
 	return s
+}
+
+// Fed is the connection of the segment Feed was last given, and its
+// handler (nil until its first payload byte): what a per-frame observer
+// reads of the frame just fed (its stream number, its protocol). It stays
+// valid after the connection ends.
+func (r *Reassembler) Fed() (*ConnInfo, ConnHandler) {
+	if r.fed == nil {
+		return nil, nil
+	}
+	return &r.fed.info, r.fed.h
 }
