@@ -315,6 +315,9 @@ const (
 	RoleResponseTime         // a response's time since its request, in seconds
 	RoleRoundTrip            // a ping's round trip, in seconds
 	RolePlayerJoined         // a player who joined the game (not one who only tried to log in)
+	RoleRequestIn            // a response's link to the frame of its request
+	RoleReason               // why a server refused or ended a session, as text
+	RoleText                 // what a message says, shown whole in a transcript (a chat line, a status JSON)
 )
 
 // Roles gives the registry's fields their roles, from a table keyed by

@@ -16,12 +16,14 @@ const PrefSalt = "classic.salt"
 
 func init() {
 	Registry.Roles(map[string]dissect.Role{
-		"classic.motd":             dissect.RoleMOTD,
-		"classic.server_name":      dissect.RoleServerName,
-		"classic.protocol_version": dissect.RoleProtocolVersion,
-		"classic.username":         dissect.RolePlayerName,
-		"classic.heartbeat":        dissect.RoleNotServer,
-		"classic.time":             dissect.RoleResponseTime,
+		"classic.motd":                    dissect.RoleMOTD,
+		"classic.server_name":             dissect.RoleServerName,
+		"classic.protocol_version":        dissect.RoleProtocolVersion,
+		"classic.username":                dissect.RolePlayerName,
+		"classic.heartbeat":               dissect.RoleNotServer,
+		"classic.time":                    dissect.RoleResponseTime,
+		"classic.disconnect_reason.plain": dissect.RoleReason,
+		"classic.message":                 dissect.RoleText,
 	})
 	prefs := []protocols.Pref{{Name: PrefSalt, Desc: "a heartbeat salt known from elsewhere, to check players' verification keys against (--classic-salt)"}}
 	protocols.Register(&protocols.Protocol{

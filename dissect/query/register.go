@@ -14,6 +14,7 @@ func init() {
 		"query.maxplayers.value": dissect.RolePlayersMax,
 		"query.plugins":          dissect.RoleModList,
 		"query.player":           dissect.RolePlayerName,
+		"query.request_in":       dissect.RoleRequestIn,
 	})
 	protocols.Register(&protocols.Protocol{
 		Name:      "query",
