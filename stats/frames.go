@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"net/netip"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -21,17 +22,71 @@ import (
 // one "others" line.
 const maxStatRows = 1 << 16
 
-// netConvStat is -z conv,tcp and -z conv,udp: frames and bytes each way
-// per address pair, in tshark's layout ("<-" is B to A, A being the
-// address seen first), ordered by first frame.
+// netConvStat is -z conv,tcp, conv,udp, conv,ip and conv,ipv6: frames
+// and bytes each way per conversation, in tshark's layout ("<-" is B to
+// A, A being the source of the conversation's first frame), the most
+// frames first and, among equals, in order of first frame, as tshark
+// lists them. A TCP conversation is a stream (tcp.stream): a 4-tuple
+// reused after its connection ended is another row, as in tshark.
 type netConvStat struct {
 	frames
-	transport uint8
-	name      string
-	idx       map[[2]netip.AddrPort]int
-	rows      []netConvRow
-	others    netConvRow
-	first     time.Time
+	kind   netKind
+	idx    map[convEnds]int
+	rows   []netConvRow
+	others netConvRow
+	first  time.Time
+}
+
+// netKind says which frames a conversation or endpoint table counts and
+// how it names them.
+type netKind struct {
+	name      string // "TCP", "UDP", "IPv4", "IPv6"
+	transport uint8  // 6 or 17; 0 for an IP table, which counts every IP frame
+	v6        bool   // an IP table: IPv6 (else IPv4)
+}
+
+var (
+	kindTCP  = netKind{name: "TCP", transport: 6}
+	kindUDP  = netKind{name: "UDP", transport: 17}
+	kindIPv4 = netKind{name: "IPv4"}
+	kindIPv6 = netKind{name: "IPv6", v6: true}
+)
+
+// ports tells whether the table names ports (TCP and UDP).
+func (k netKind) ports() bool { return k.transport != 0 }
+
+// counts reports whether f is one of the table's frames.
+func (k netKind) counts(f *record.FrameInfo) bool {
+	if !f.IP {
+		return false
+	}
+	if k.transport != 0 {
+		return f.Transport == k.transport
+	}
+	return f.Src.Addr().Is6() == k.v6
+}
+
+// ends are f's two ends as the table names them: without ports for an IP
+// table.
+func (k netKind) ends(f *record.FrameInfo) (netip.AddrPort, netip.AddrPort) {
+	if k.transport == 0 {
+		return netip.AddrPortFrom(f.Src.Addr(), 0), netip.AddrPortFrom(f.Dst.Addr(), 0)
+	}
+	return f.Src, f.Dst
+}
+
+func (k netKind) name1(a netip.AddrPort) string {
+	if k.transport == 0 {
+		return a.Addr().String()
+	}
+	return a.Addr().String() + ":" + strconv.Itoa(int(a.Port()))
+}
+
+// convEnds keys a conversation: its ends as first seen, and the TCP stream
+// (-1 for the other tables).
+type convEnds struct {
+	a, b   netip.AddrPort
+	stream int
 }
 
 type netConvRow struct {
@@ -42,26 +97,31 @@ type netConvRow struct {
 	used             bool
 }
 
-func newNetConvStat(transport uint8, name string) *netConvStat {
-	return &netConvStat{transport: transport, name: name, idx: map[[2]netip.AddrPort]int{}}
+func newNetConvStat(k netKind) *netConvStat {
+	return &netConvStat{kind: k, idx: map[convEnds]int{}}
 }
 
 func (s *netConvStat) Frame(f record.FrameInfo) {
 	if s.first.IsZero() {
 		s.first = f.Time
 	}
-	if f.Transport != s.transport {
+	if !s.kind.counts(&f) {
 		return
+	}
+	src, dst := s.kind.ends(&f)
+	stream := -1
+	if s.kind.transport == 6 {
+		stream = f.TCP.Stream
 	}
 	var row *netConvRow
 	fromA := true
-	if i, ok := s.idx[[2]netip.AddrPort{f.Src, f.Dst}]; ok {
+	if i, ok := s.idx[convEnds{src, dst, stream}]; ok {
 		row = &s.rows[i]
-	} else if i, ok := s.idx[[2]netip.AddrPort{f.Dst, f.Src}]; ok {
+	} else if i, ok := s.idx[convEnds{dst, src, stream}]; ok {
 		row, fromA = &s.rows[i], false
 	} else if len(s.rows) < maxStatRows {
-		s.idx[[2]netip.AddrPort{f.Src, f.Dst}] = len(s.rows)
-		s.rows = append(s.rows, netConvRow{a: f.Src, b: f.Dst, start: f.Time})
+		s.idx[convEnds{src, dst, stream}] = len(s.rows)
+		s.rows = append(s.rows, netConvRow{a: src, b: dst, start: f.Time})
 		row = &s.rows[len(s.rows)-1]
 	} else {
 		row = &s.others
@@ -82,25 +142,40 @@ func (s *netConvStat) Frame(f record.FrameInfo) {
 
 func (s *netConvStat) Print(w io.Writer) {
 	const eq = "================================================================================\n"
-	fmt.Fprint(w, eq, s.name, " Conversations\nFilter:<No Filter>\n")
-	fmt.Fprintln(w, "                                                           |       <-      | |       ->      | |     Total     |    Relative    |   Duration   |")
-	fmt.Fprintln(w, "                                                           | Frames  Bytes | | Frames  Bytes | | Frames  Bytes |      Start     |              |")
+	fmt.Fprint(w, eq, s.kind.name, " Conversations\nFilter:<No Filter>\n")
+	indent, width := "", 20
+	if s.kind.ports() {
+		indent, width = "            ", 26
+	}
+	fmt.Fprintln(w, indent+"                                               |       <-      | |       ->      | |     Total     |    Relative    |   Duration   |")
+	fmt.Fprintln(w, indent+"                                               | Frames  Bytes | | Frames  Bytes | | Frames  Bytes |      Start     |              |")
 	// The duration is a difference of times relative to the first frame,
 	// in seconds as float64, as tshark works it out: its last digit
 	// rounds as tshark's does.
 	line := func(a, b string, r *netConvRow) {
-		fmt.Fprintf(w, "%-26s <-> %-26s  %6d %-9s  %6d %-9s  %6d %-9s  %14s %14.4f\n", a, b,
+		fmt.Fprintf(w, "%-*s <-> %-*s  %6d %-9s  %6d %-9s  %6d %-9s  %14s %14.4f\n", width, a, width, b,
 			r.bFrames, bytesCol(r.bBytes), r.aFrames, bytesCol(r.aBytes), r.aFrames+r.bFrames, bytesCol(r.aBytes+r.bBytes),
 			fmtRel(r.start.Sub(s.first)), r.last.Sub(s.first).Seconds()-r.start.Sub(s.first).Seconds())
 	}
-	for i := range s.rows {
+	for _, i := range byFrames(len(s.rows), func(i int) int { return s.rows[i].aFrames + s.rows[i].bFrames }) {
 		r := &s.rows[i]
-		line(r.a.String(), r.b.String(), r)
+		line(s.kind.name1(r.a), s.kind.name1(r.b), r)
 	}
 	if s.others.used {
 		line("[others]", "[table full: "+strconv.Itoa(maxStatRows)+" rows]", &s.others)
 	}
 	fmt.Fprint(w, eq)
+}
+
+// byFrames is the order tshark lists conversations and endpoints in: the
+// most frames first, equals in the order they were first seen.
+func byFrames(n int, frames func(int) int) []int {
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(i, j int) int { return frames(j) - frames(i) })
+	return order
 }
 
 // bytesCol is tshark's "1121 bytes" column: SI units from ten thousand
@@ -124,36 +199,38 @@ func fmtRel(d time.Duration) string {
 	return strconv.FormatInt(int64(d/time.Second), 10) + "." + fmt.Sprintf("%09d", int64(d%time.Second))
 }
 
-// endpointsStat is -z endpoints,ip (IPv4) and endpoints,ipv6: frames and
-// bytes per address, sent and received.
+// endpointsStat is -z endpoints,ip (IPv4), endpoints,ipv6, endpoints,tcp
+// and endpoints,udp: frames and bytes per address (and port), sent and
+// received, the most frames first, as tshark.
 type endpointsStat struct {
 	frames
-	v6     bool
-	idx    map[netip.Addr]int
+	kind   netKind
+	idx    map[netip.AddrPort]int
 	rows   []endpointRow
 	others endpointRow
 }
 
 type endpointRow struct {
-	addr     netip.Addr
+	addr     netip.AddrPort
 	txF, rxF int
 	txB, rxB int
 	used     bool
 }
 
-func newEndpointsStat(v6 bool) *endpointsStat {
-	return &endpointsStat{v6: v6, idx: map[netip.Addr]int{}}
+func newEndpointsStat(k netKind) *endpointsStat {
+	return &endpointsStat{kind: k, idx: map[netip.AddrPort]int{}}
 }
 
 func (s *endpointsStat) Frame(f record.FrameInfo) {
-	if !f.IP || f.Src.Addr().Is6() != s.v6 {
+	if !s.kind.counts(&f) {
 		return
 	}
-	s.row(f.Src.Addr(), func(r *endpointRow) { r.txF++; r.txB += f.Len })
-	s.row(f.Dst.Addr(), func(r *endpointRow) { r.rxF++; r.rxB += f.Len })
+	src, dst := s.kind.ends(&f)
+	s.row(src, func(r *endpointRow) { r.txF++; r.txB += f.Len })
+	s.row(dst, func(r *endpointRow) { r.rxF++; r.rxB += f.Len })
 }
 
-func (s *endpointsStat) row(a netip.Addr, fn func(*endpointRow)) {
+func (s *endpointsStat) row(a netip.AddrPort, fn func(*endpointRow)) {
 	var r *endpointRow
 	if i, ok := s.idx[a]; ok {
 		r = &s.rows[i]
@@ -170,20 +247,32 @@ func (s *endpointsStat) row(a netip.Addr, fn func(*endpointRow)) {
 
 func (s *endpointsStat) Print(w io.Writer) {
 	const eq = "================================================================================\n"
-	name := "IPv4"
-	if s.v6 {
-		name = "IPv6"
+	fmt.Fprint(w, eq, s.kind.name, " Endpoints\nFilter:<No Filter>\n")
+	if s.kind.ports() {
+		fmt.Fprintln(w, "                       |  Port  ||  Packets  | |  Bytes  | | Tx Packets | | Tx Bytes | | Rx Packets | | Rx Bytes |")
+	} else {
+		fmt.Fprintln(w, "                       |  Packets  | |  Bytes  | | Tx Packets | | Tx Bytes | | Rx Packets | | Rx Bytes |")
 	}
-	fmt.Fprint(w, eq, name, " Endpoints\nFilter:<No Filter>\n")
-	fmt.Fprintln(w, "                       |  Packets  | |  Bytes  | | Tx Packets | | Tx Bytes | | Rx Packets | | Rx Bytes |")
-	line := func(name string, r *endpointRow) {
+	line := func(r *endpointRow, others bool) {
+		name := r.addr.Addr().String()
+		if others {
+			name = "[others]"
+		}
+		if s.kind.ports() {
+			port := strconv.Itoa(int(r.addr.Port()))
+			if others {
+				port = ""
+			}
+			fmt.Fprintf(w, "%-20s      %5s %10d %13d %10d %15d %11d %15d   \n", name, port, r.txF+r.rxF, r.txB+r.rxB, r.txF, r.txB, r.rxF, r.rxB)
+			return
+		}
 		fmt.Fprintf(w, "%-20s %11d %13d %10d %15d %11d %15d   \n", name, r.txF+r.rxF, r.txB+r.rxB, r.txF, r.txB, r.rxF, r.rxB)
 	}
-	for i := range s.rows {
-		line(s.rows[i].addr.String(), &s.rows[i])
+	for _, i := range byFrames(len(s.rows), func(i int) int { return s.rows[i].txF + s.rows[i].rxF }) {
+		line(&s.rows[i], false)
 	}
 	if s.others.used {
-		line("[others]", &s.others)
+		line(&s.others, true)
 	}
 	fmt.Fprint(w, eq)
 }

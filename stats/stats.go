@@ -41,25 +41,46 @@ func New(spec string) (Stat, error) {
 		return &msgStat{idx: map[[3]string]int{}}, nil
 	case "mc,packets":
 		return &msgStat{idx: map[[3]string]int{}, byDir: true}, nil
-	case "expert":
-		return &expertStat{idx: map[*dissect.ExpertInfo]int{}}, nil
 	case "conv,mc":
 		return &convStat{idx: map[convKey]int{}}, nil
 	case "mc,servers":
 		return newServersStat(), nil
+	case "mc,exchanges":
+		return newExchangesStat(false), nil
+	case "mc,exchanges,json":
+		return newExchangesStat(true), nil
 	case "mc,rtt":
 		return newRTTStat(), nil
 	case "conv,tcp":
-		return newNetConvStat(6, "TCP"), nil
+		return newNetConvStat(kindTCP), nil
 	case "conv,udp":
-		return newNetConvStat(17, "UDP"), nil
+		return newNetConvStat(kindUDP), nil
+	case "conv,ip":
+		return newNetConvStat(kindIPv4), nil
+	case "conv,ipv6":
+		return newNetConvStat(kindIPv6), nil
 	case "endpoints,ip":
-		return newEndpointsStat(false), nil
+		return newEndpointsStat(kindIPv4), nil
 	case "endpoints,ipv6":
-		return newEndpointsStat(true), nil
+		return newEndpointsStat(kindIPv6), nil
+	case "io,phs":
+		return &phsStat{}, nil
+	case "endpoints,tcp":
+		return newEndpointsStat(kindTCP), nil
+	case "endpoints,udp":
+		return newEndpointsStat(kindUDP), nil
 	}
 	if args, ok := strings.CutPrefix(spec, "io,stat,"); ok {
 		return newIOStat(args)
+	}
+	if spec == "expert" || strings.HasPrefix(spec, "expert,") {
+		return newExpertStat(strings.TrimPrefix(spec, "expert"))
+	}
+	if args, ok := strings.CutPrefix(spec, "follow,mc,"); ok {
+		return newFollowMCStat(args)
+	}
+	if args, ok := strings.CutPrefix(spec, "follow,"); ok {
+		return newFollowStat(args)
 	}
 	return nil, fmt.Errorf("-z %q: unknown statistic; -z help lists them", spec)
 }
@@ -69,10 +90,18 @@ var help = [][2]string{
 	{"conv,mc", "Minecraft conversations: client, server, protocol, PDUs and bytes each way"},
 	{"conv,tcp", "TCP conversations: frames and bytes each way (as tshark)"},
 	{"conv,udp", "UDP conversations: frames and bytes each way (as tshark)"},
+	{"conv,ip", "IPv4 conversations: frames and bytes each way (as tshark)"},
+	{"conv,ipv6", "IPv6 conversations: frames and bytes each way (as tshark)"},
 	{"endpoints,ip", "IPv4 endpoints: frames and bytes sent and received (as tshark)"},
 	{"endpoints,ipv6", "IPv6 endpoints: frames and bytes sent and received (as tshark)"},
-	{"expert", "expert items by severity, with the first of each"},
+	{"endpoints,tcp", "TCP endpoints (address and port): frames and bytes sent and received (as tshark)"},
+	{"endpoints,udp", "UDP endpoints (address and port): frames and bytes sent and received (as tshark)"},
+	{"expert[,error|warn|note|chat][,FILTER]", "expert items by severity, group, protocol and message, at the severity given and above, of the PDUs matching FILTER (as tshark)"},
+	{"follow,mc,N", "the transcript of TCP stream N (or ADDR:PORT,ADDR:PORT, a UDP conversation): each message one line, both directions, chat and status JSON as text"},
+	{"follow,tcp|udp,ascii|hex|raw,N", "the payload of TCP or UDP stream N (or ADDR:PORT,ADDR:PORT), chunk by chunk (as tshark)"},
+	{"io,phs", "the protocol hierarchy: frames and bytes under each protocol of their stack (as tshark; the payload by its Minecraft protocol)"},
 	{"io,stat,INTERVAL[,FILTER...]", "frames and bytes per INTERVAL seconds (0: the whole capture), and the PDUs matching each display FILTER"},
+	{"mc,exchanges[,json]", "one row per exchange or session: client, server, protocol, what was asked, outcome, duration, bytes each way, version, player; json: the same as JSON lines"},
 	{"mc,rtt", "Query response, status response and ping round-trip times per server: count, min, median, p95, max; then each server's requests by outcome (answered, unanswered, closed, refused...)"},
 	{"mc,servers", "a census of every server seen: protocols, MOTD, version, players, favicon, mods, first and last seen, clients"},
 	{"mc,packets", "PDUs and bytes by protocol, message and direction (a Java session's packet types each way)"},
@@ -153,46 +182,6 @@ func (s *msgStat) Print(w io.Writer) {
 	fmt.Fprintf(w, "%-10s %-44s %8s %12s\n", "Protocol", "Message", "PDUs", "Bytes")
 	for _, r := range rows {
 		fmt.Fprintf(w, "%-10s %-44s %8d %12d\n", r.proto, safe(r.msg), r.n, r.bytes)
-	}
-	fmt.Fprint(w, rule)
-}
-
-// expertStat counts expert items by severity and name, with the first message.
-type expertStat struct {
-	records
-	idx  map[*dissect.ExpertInfo]int
-	rows []expertRow
-}
-
-type expertRow struct {
-	info  *dissect.ExpertInfo
-	n     int
-	first string
-	frame uint64
-}
-
-func (s *expertStat) Record(r *record.Record) {
-	for _, e := range r.PDU.Experts {
-		i, ok := s.idx[e.Info]
-		if !ok {
-			i = len(s.rows)
-			s.idx[e.Info] = i
-			s.rows = append(s.rows, expertRow{info: e.Info, first: e.Msg, frame: r.Frame})
-		}
-		s.rows[i].n++
-	}
-}
-
-func (s *expertStat) Print(w io.Writer) {
-	rows := append([]expertRow(nil), s.rows...)
-	sort.SliceStable(rows, func(i, j int) bool { return rows[i].info.Severity > rows[j].info.Severity })
-	fmt.Fprint(w, rule, "Expert information\n", rule)
-	if len(rows) == 0 {
-		fmt.Fprintln(w, "No expert items.")
-	}
-	for _, r := range rows {
-		fmt.Fprintf(w, "%-8s %6d  %s: %s\n", r.info.Severity, r.n, r.info.Name, r.info.Summary)
-		fmt.Fprintf(w, "                 first in frame %d: %s\n", r.frame, safe(r.first))
 	}
 	fmt.Fprint(w, rule)
 }
@@ -282,6 +271,5 @@ func (s *convStat) Print(w io.Writer) {
 
 func safe(s string) string { return string(dissect.AppendSafe(nil, s)) }
 
-func (*msgStat) Reads() Reads    { return Reads{Records: true} }
-func (*expertStat) Reads() Reads { return Reads{Records: true, Trees: true} }
-func (*convStat) Reads() Reads   { return Reads{Records: true} }
+func (*msgStat) Reads() Reads  { return Reads{Records: true} }
+func (*convStat) Reads() Reads { return Reads{Records: true} }

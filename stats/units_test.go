@@ -13,14 +13,14 @@ import (
 // TestFrameStatsBounded: a capture that meets more client ports than a
 // table holds sums the rest in one "others" line instead of growing.
 func TestFrameStatsBounded(t *testing.T) {
-	conv := newNetConvStat(6, "TCP")
-	ep := newEndpointsStat(false)
+	conv := newNetConvStat(kindTCP)
+	ep := newEndpointsStat(kindIPv4)
 	srv := netip.MustParseAddrPort("10.0.0.1:25565")
 	t0 := time.Unix(1700000000, 0)
 	n := maxStatRows + 100
 	for i := range n {
 		cl := netip.AddrPortFrom(netip.AddrFrom4([4]byte{10, byte(i >> 16), byte(i >> 8), byte(i)}), uint16(40000+i%1000))
-		f := record.FrameInfo{Frame: uint64(i + 1), Time: t0.Add(time.Duration(i) * time.Millisecond), Len: 60, Src: cl, Dst: srv, Transport: 6, IP: true}
+		f := record.FrameInfo{Frame: uint64(i + 1), Time: t0.Add(time.Duration(i) * time.Millisecond), Len: 60, Src: cl, Dst: srv, Transport: 6, IP: true, TCP: record.TCPInfo{Stream: i}}
 		conv.Frame(f)
 		ep.Frame(f)
 	}
