@@ -14,6 +14,7 @@ import (
 	"github.com/mcdissect/mcdissect/dissect"
 	"github.com/mcdissect/mcdissect/protocols"
 	"github.com/mcdissect/mcdissect/record"
+	"github.com/mcdissect/mcdissect/stats"
 )
 
 // The page of -T html: one self-contained file (a lesson a class can open
@@ -32,8 +33,8 @@ var htmlScript string
 var htmlStyle string
 
 // htmlPageScript is the page's one script: the filter language
-// (html_filter.js), then the page.
-var htmlPageScript = htmlFilterScript + htmlScript
+// (html_filter.js), the conversation view (html_follow.js), then the page.
+var htmlPageScript = htmlFilterScript + htmlFollowScript + htmlScript
 
 // HTMLMaxRecords and HTMLMaxBytes bound what one page holds: the records
 // shown and the bytes of their embedded JSON. Past either, the renderer
@@ -63,12 +64,13 @@ type htmlRenderer struct {
 	expIdx map[*dissect.ExpertInfo]int
 	buf    []byte
 	show   []byte
-	hider  hider     // which nodes' values do not show (--redact)
-	live   *livePage // the page --serve serves (html_live.go), nil for -T html
+	hider  hider            // which nodes' values do not show (--redact)
+	live   *livePage        // the page --serve serves (html_live.go), nil for -T html
+	ex     *stats.Exchanges // the exchanges of the records written (html_follow.go)
 }
 
 func newHTML(w *bufio.Writer, o Options) *htmlRenderer {
-	return &htmlRenderer{w: w, o: o, expIdx: map[*dissect.ExpertInfo]int{}}
+	return &htmlRenderer{w: w, o: o, expIdx: map[*dissect.ExpertInfo]int{}, ex: stats.NewExchanges()}
 }
 
 // cspHash is the CSP source of an inline element's text.
@@ -79,12 +81,12 @@ func cspHash(s string) string {
 
 // htmlCSP forbids every request: no source for anything but the page's
 // own script and style (by hash) and data: images.
-var htmlCSP = "default-src 'none'; script-src " + cspHash(htmlPageScript) + "; style-src " + cspHash(htmlStyle) +
+var htmlCSP = "default-src 'none'; script-src " + cspHash(htmlPageScript) + "; style-src " + cspHash(htmlStyles) +
 	"; img-src data:; base-uri 'none'; form-action 'none'"
 
 func (h *htmlRenderer) Begin() error {
 	h.w.WriteString("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
-	csp, style := htmlCSP, htmlStyle
+	csp, style := htmlCSP, htmlStyles
 	if h.live != nil {
 		csp, style = h.live.csp, h.live.style
 	}
@@ -128,6 +130,7 @@ func (h *htmlRenderer) Record(r *record.Record) error {
 	h.w.WriteByte('\n')
 	h.n++
 	h.size += len(h.buf)
+	h.ex.Record(r)
 	_, err := h.w.Write(h.buf)
 	return err
 }
@@ -173,7 +176,9 @@ func (h *htmlRenderer) End() error {
 		}
 		b = appendExpertEntry(b, e)
 	}
-	b = append(b, "],\n\"ff\": "...)
+	b = append(b, ']')
+	b = h.appendExchanges(b) // html_follow.go
+	b = append(b, ",\n\"ff\": "...)
 	b = append(b, pageFilterTable().table...) // with pcols and pprotos
 	b = append(b, '}')
 	h.buf = b
@@ -384,6 +389,7 @@ func (h *htmlRenderer) appendRecord(b []byte, r *record.Record) []byte {
 	}
 	b = h.appendPseudo(b, r) // html_filter.go
 	b = h.appendImages(b, r.Proto, p, masked)
+	b = h.appendFollow(b, r) // html_follow.go
 	first := true
 	for i := range p.Nodes {
 		if h.hider.hide[i] {

@@ -36,7 +36,7 @@ type livePage struct{ csp, style, script string }
 
 var liveAssets = sync.OnceValue(func() *livePage {
 	script := htmlPageScript + htmlLiveScript
-	style := htmlStyle + htmlLiveStyle
+	style := htmlStyles + htmlLiveStyle
 	return &livePage{
 		script: script,
 		style:  style,

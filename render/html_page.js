@@ -145,6 +145,7 @@ function selectRecord(idx) {
   sel = -1;
   lit = [];
   explainEl.replaceChildren(el('p', 'hint', 'Frame ' + rec.f + ': ' + (rec.m || rec.k) + '. Click a field or a byte: its explanation shows here.'));
+  MCFollow.select(idx);
 }
 
 // ---- the field tree ----
@@ -528,6 +529,7 @@ function longText(cls, s, tag) {
 document.title = META.title ? 'mcdissect \u2014 ' + META.title : 'mcdissect';
 document.getElementById('title').textContent = META.title || '';
 if (META.capped) { var bn = document.getElementById('banner'); bn.textContent = META.capped; bn.hidden = false; }
+MCFollow.init({recs: RECS, meta: META, el: el, select: selectRecord, current: function () { return cur; }});
 var all = [];
 for (var s = 0; s < RECS.length; s++) all.push(s);
 setView(all);
@@ -551,6 +553,7 @@ function addRecords(recs, fields, experts, follow) {
   countText();
   if (follow) listEl.scrollTop = listEl.scrollHeight;
   renderRows();
+  MCFollow.grew();
   return view.length - rows;
 }
 // For tests and the curious: the records the list shows (indexes into the

@@ -70,7 +70,7 @@ func TestHTMLPageIsInert(t *testing.T) {
 	}
 	// What is not data (wire text may name URLs: heartbeats do) names
 	// no address either.
-	for _, s := range []string{htmlFilterScript, htmlScript, htmlStyle, htmlBody, htmlCSP} {
+	for _, s := range []string{htmlFilterScript, htmlFollowScript, htmlScript, htmlStyles, htmlBody, htmlCSP} {
 		if strings.Contains(s, "http:") || strings.Contains(s, "https:") || strings.Contains(s, "//") && strings.Contains(s, "url(") {
 			t.Errorf("the page's own text names a network address")
 		}

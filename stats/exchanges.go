@@ -445,6 +445,12 @@ func (s *Exchanges) finish() {
 	}
 }
 
+// Took is how long the exchange took: from its request to its response,
+// or the session's span; false when it was not answered.
+func (e *Exchange) Took() (time.Duration, bool) {
+	return e.Duration, e.Outcome == outAnswered || e.session
+}
+
 // versionText is the row's version: "1.21.1 (767)", "1.21.1", "protocol 47".
 func (e *Exchange) versionText() string {
 	switch {
@@ -469,8 +475,8 @@ func (s *exchangesStat) Print(w io.Writer) {
 		"Frame", "Client", "Server", "Proto", "Asked", "Outcome", "Duration", "C→S", "S→C", "Version", "Player")
 	for _, e := range rows {
 		dur := ""
-		if e.Outcome == outAnswered || e.session {
-			dur = strconv.FormatFloat(e.Duration.Seconds(), 'f', 6, 64)
+		if d, ok := e.Took(); ok {
+			dur = strconv.FormatFloat(d.Seconds(), 'f', 6, 64)
 		}
 		outcome := e.Outcome
 		if e.Reason != "" {
@@ -521,9 +527,9 @@ func (s *exchangesStat) printJSON(w io.Writer, rows []*Exchange) {
 			b = append(b, `,"response_frame":`...)
 			b = strconv.AppendUint(b, e.ResponseFrame, 10)
 		}
-		if e.Outcome == outAnswered || e.session {
+		if d, ok := e.Took(); ok {
 			b = append(b, `,"duration":`...)
-			b = strconv.AppendFloat(b, e.Duration.Seconds(), 'f', 9, 64)
+			b = strconv.AppendFloat(b, d.Seconds(), 'f', 9, 64)
 		}
 		b = append(b, `,"bytes_c2s":`...)
 		b = strconv.AppendInt(b, int64(e.C2S), 10)
