@@ -83,9 +83,8 @@ type Exchange struct {
 	kind     string // the request kind a response must match (asked)
 	reqFrame uint64 // the request's frame (Frame may be the handshake's before it)
 	session  bool   // a session: every later record of the stream is part of it
-	last     time.Time
-	lostAt   bool // the server's direction lost bytes after the request
-	done     bool // answered (or ended): later records do not change its outcome
+	lostAt   bool   // the server's direction lost bytes after the request
+	done     bool   // answered (or ended): later records do not change its outcome
 }
 
 // exConv is what a conversation has open.
@@ -258,7 +257,6 @@ func (s *Exchanges) Record(r *record.Record) {
 	if c.session != nil {
 		e := c.session
 		e.addBytes(fromClient, size)
-		e.last = r.Time
 		e.Duration = r.Time.Sub(e.Time)
 		if !fromClient && r.Kind == record.KindPDU && e.Outcome == outUnanswered {
 			e.Outcome = "in progress"
@@ -336,7 +334,7 @@ func (s *Exchanges) Record(r *record.Record) {
 // belongs to it: its frame, time and bytes, and the client's protocol.
 func (s *Exchanges) newRow(idx int, r *record.Record, client, server netip.AddrPort, asked string, c *exConv) *Exchange {
 	e := &Exchange{Frame: r.Frame, Time: r.Time, Rel: r.Rel, Client: client, Server: server,
-		Proto: protocols.Column(r.Proto), Stream: -1, Asked: asked, kind: asked, reqFrame: r.Frame, Request: idx, Response: -1, Outcome: outUnanswered, last: r.Time}
+		Proto: protocols.Column(r.Proto), Stream: -1, Asked: asked, kind: asked, reqFrame: r.Frame, Request: idx, Response: -1, Outcome: outUnanswered}
 	if r.TCP {
 		e.Stream = r.Stream
 	}

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/mcdissect/mcdissect/dissect"
 	"github.com/mcdissect/mcdissect/protocols"
@@ -127,9 +128,7 @@ func (s *followMCStat) Record(r *record.Record) {
 	s.lines = append(s.lines, line)
 }
 
-func fmtSeconds(d interface{ Seconds() float64 }) string {
-	return strconv.FormatFloat(d.Seconds(), 'f', 6, 64)
-}
+func fmtSeconds(d time.Duration) string { return strconv.FormatFloat(d.Seconds(), 'f', 6, 64) }
 
 func (s *followMCStat) Print(w io.Writer) {
 	const sep = "===================================================================\n"
