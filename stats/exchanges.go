@@ -150,6 +150,7 @@ var exchangeKinds = map[[2]string]exchangeKind{
 	{"slp", "Login Success"}:             {outcome: outLoggedIn},
 	{"slp", "Disconnect (login)"}:        {outcome: outDisconnected},
 	{"slp", "Encryption Response"}:       {outcome: outEncrypted},
+	{"slp", "Disconnect"}:                {outcome: outKicked}, // in play or configuration
 	{"raknet", "Unconnected Ping"}:       {request: "RakNet ping"},
 	{"raknet", "Unconnected Pong"}:       {response: "RakNet ping"},
 	{"classic", "Heartbeat"}:             {request: "heartbeat"},
@@ -261,11 +262,17 @@ func (s *Exchanges) Record(r *record.Record) {
 		if !fromClient && r.Kind == record.KindPDU && e.Outcome == outUnanswered {
 			e.Outcome = "in progress"
 		}
-		if known && k.outcome != "" && !e.done {
+		// The session's latest event says how it stands.
+		if r.Kind == record.KindPDU && hasRole(r, dissect.RolePlayerJoined) {
+			e.Outcome = outJoined
+		}
+		if known && k.outcome != "" {
 			e.Outcome = k.outcome
-			e.done = k.outcome != outEncrypted
 			if k.outcome == outDisconnected || k.outcome == outKicked {
 				e.Reason = fieldByRole(r, dissect.RoleReason)
+				if e.Reason == "" {
+					e.Reason = fieldByRole(r, dissect.RoleText)
+				}
 			}
 		}
 		e.readVersion(r)
@@ -405,6 +412,15 @@ func (e *Exchange) readPlayer(r *record.Record, fromClient bool) {
 		return
 	}
 	e.Player = fieldByRole(r, dissect.RolePlayerName)
+}
+
+func hasRole(r *record.Record, role dissect.Role) bool {
+	for i := range r.PDU.Nodes {
+		if r.PDU.Nodes[i].Field.Role == role {
+			return true
+		}
+	}
+	return false
 }
 
 // fieldByRole is the text of r's first node of the role, "" if none.

@@ -436,10 +436,27 @@ func TestExchangesAgainstPeers(t *testing.T) {
 	t.Run("login", func(t *testing.T) {
 		// login-offline: "login mcdissect", "playerJoin mcdissect";
 		// login-online: the server refused the name, encrypted.
-		for _, c := range []struct{ sample, outcome string }{{"login-offline", "logged in"}, {"login-online", "encrypted"}} {
+		for _, c := range []struct{ sample, outcome string }{{"login-offline", "joined"}, {"login-online", "encrypted"}} {
 			rows := exchanges(t, sample(c.sample))
 			if len(rows) != 1 || rows[0].Asked != "login" || rows[0].Outcome != c.outcome || rows[0].Player != "mcdissect" || *rows[0].ProtoVersion != 767 {
 				t.Errorf("%s: %+v", c.sample, rows)
+			}
+		}
+	})
+	t.Run("play", func(t *testing.T) {
+		// The bots' sessions: the server logs the player who joined and
+		// the kick; the bot logs the kick's text.
+		logged := regexp.MustCompile(`playerJoin (\S+)`)
+		kick := regexp.MustCompile(`bot\] .*kicked .*(Kicked by mcdissect: bye \w+)`)
+		for _, s := range []string{"play-1-8-8", "play-1-12-2", "play-1-16-5", "play-1-20-4", "play-1-21-4", "play-1-21-11", "play-gomc-1-20-2"} {
+			log := readSample(t, s+".log")
+			who, why := logged.FindStringSubmatch(log), kick.FindStringSubmatch(log)
+			if who == nil || why == nil {
+				t.Fatalf("%s: no playerJoin or kick in the log", s)
+			}
+			rows := exchanges(t, sample(s))
+			if len(rows) != 1 || rows[0].Asked != "login" || rows[0].Player != who[1] || rows[0].Outcome != "kicked" || rows[0].Reason != why[1] {
+				t.Errorf("%s: %+v; the log: %v, %v", s, rows, who, why)
 			}
 		}
 	})

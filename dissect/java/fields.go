@@ -102,6 +102,7 @@ var (
 )
 
 func init() {
+	RegJava.Roles(map[string]dissect.Role{"mc.java.chat_text": dissect.RoleText}) // a kick's reason, a chat line
 	for _, p := range []string{"mc.play.", "mc.config.", "mc.java."} {
 		dissect.Lazy(p, func() { register() })
 	}
