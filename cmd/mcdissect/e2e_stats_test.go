@@ -74,8 +74,8 @@ func TestStatHelp(t *testing.T) {
 			continue
 		}
 		// The forms help writes with placeholders, as a user fills them in.
-		spec := strings.NewReplacer("INTERVAL[,FILTER...]", "1,slp", "[,error|warn|note|chat][,FILTER]", ",warn,query",
-			"tcp|udp,ascii|hex|raw,N", "udp,hex,0", "mc,N", "mc,0", "[,json]", ",json").Replace(f[0])
+		spec := strings.NewReplacer("INTERVAL[,FILTER...]", "1,slp", "SEVERITY[,FILTER]", "warn,query",
+			"tcp|udp,ascii|hex|raw,N", "udp,hex,0", "mc,N", "mc,0").Replace(f[0])
 		if _, _, code := mcd(t, nil, "-r", querySample, "-q", "-z", spec); code != 0 {
 			t.Errorf("-z %s: exit %d", spec, code)
 		}
