@@ -61,8 +61,8 @@ func (a *Analyzer) observeUDP(ci gopacket.CaptureInfo, proto string) {
 }
 
 // observeTCP reports a TCP frame after the reassembler took it: its
-// stream, its relative numbers (the layers' tcpSegment worked them out,
-// unless Options.NoLayers) and the protocol of its connection.
+// stream, its relative numbers (the reassembler's, as tshark counts them)
+// and the protocol of its connection.
 func (a *Analyzer) observeTCP(ci gopacket.CaptureInfo) {
 	t := &a.tcp
 	fi := a.frameInfo(frameCI{ci.Timestamp, ci.Length}, 6, true, uint16(t.SrcPort), uint16(t.DstPort))
@@ -80,11 +80,12 @@ func (a *Analyzer) observeTCP(ci gopacket.CaptureInfo) {
 	if n >= 0 {
 		fi.TCP.Len = n
 	}
-	if c := &a.net.cur; c.relative {
-		fi.TCP.Seq, fi.TCP.Ack = c.seq, c.ack
-	}
 	if info, h := a.tcpState.r.Fed(); info != nil {
 		fi.TCP.Stream = info.Stream
+		fi.TCP.Seq, fi.TCP.Ack = info.Relative(t.Seq, t.Ack)
+		if !t.ACK {
+			fi.TCP.Ack = 0
+		}
 		if tc, ok := h.(*tcpConn); ok && tc.proto != nil && !tc.ignore {
 			fi.Proto = tc.proto.Name
 		}

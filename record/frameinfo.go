@@ -32,8 +32,7 @@ type FrameInfo struct {
 type TCPInfo struct {
 	Stream int // tcp.stream
 	// Seq and Ack are relative to each direction's first, as tshark shows
-	// them, when the run works out the layers below Minecraft (any
-	// statistic does); absolute otherwise.
+	// them (Ack 0 without the ACK flag).
 	Seq, Ack                uint32
 	Len                     int // the payload's length on the wire (tcp.len), which the capture may have cut
 	SYN, ACK, FIN, RST, PSH bool
