@@ -57,13 +57,10 @@ func (k netKind) ports() bool { return k.transport != 0 }
 
 // counts reports whether f is one of the table's frames.
 func (k netKind) counts(f *record.FrameInfo) bool {
-	if !f.IP {
-		return false
-	}
 	if k.transport != 0 {
 		return f.Transport == k.transport
 	}
-	return f.Src.Addr().Is6() == k.v6
+	return f.IP && f.Src.Addr().Is6() == k.v6
 }
 
 // ends are f's two ends as the table names them: without ports for an IP
