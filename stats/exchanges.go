@@ -182,15 +182,13 @@ func kindOf(r *record.Record) (exchangeKind, bool) {
 	return exchangeKind{}, false
 }
 
-// exchangeOutcome is how r says its request ended, "" when it does not
-// say. Until requests carry their outcome as a field of their own (issue
-// 29's outcomes as data, on its way), it reads the warning that says no
-// response came within the window (query.response.missing and its
-// like); then this is the one line to change.
+// exchangeOutcome is how r says its request ended (mc.outcome: issue 29's
+// outcomes as data), "" when it does not say or says answered (the
+// response's link says that, with its frame).
 func exchangeOutcome(r *record.Record) string {
-	for _, e := range r.PDU.Experts {
-		if strings.HasSuffix(e.Info.Name, ".response.missing") {
-			return outUnanswered
+	if i := r.PDU.Find("mc.outcome"); i >= 0 {
+		if o := r.PDU.Nodes[i].Value.View(); o != outAnswered {
+			return o
 		}
 	}
 	return ""

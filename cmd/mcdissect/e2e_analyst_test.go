@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"net/netip"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -332,7 +331,11 @@ func TestExchangesAgainstQueryd(t *testing.T) {
 				}
 				found := false
 				for i, r := range rows {
-					if r.Client == want.Client && r.Asked == want.Asked && r.Outcome == want.Outcome && (want.Outcome != "answered" || r.BytesS2C == want.BytesS2C) {
+					// "no reply" is unanswered, or ended when the capture
+					// ended within the response window: the capture alone
+					// cannot tell those apart, and says so.
+					same := r.Outcome == want.Outcome || want.Outcome == "unanswered" && r.Outcome == "ended"
+					if r.Client == want.Client && r.Asked == want.Asked && same && (want.Outcome != "answered" || r.BytesS2C == want.BytesS2C) {
 						rows = slices.Delete(rows, i, i+1)
 						found = true
 						break
@@ -405,7 +408,7 @@ func TestExchangesAgainstPeers(t *testing.T) {
 						t.Errorf("%s: %+v: the response is 518 bytes", client, r)
 					}
 				case "lost":
-				case "unanswered":
+				case "unanswered", "ended": // the capture ends with them: ended
 					unanswered++
 				default:
 					t.Errorf("%s: %+v", client, r)
@@ -537,13 +540,4 @@ Node 1: 127.0.0.1:25566 (server)
 	if n := strings.Count(out, "  Query "); n != 4 {
 		t.Errorf("%d Query lines:\n%s", n, out)
 	}
-}
-
-func readSample(t *testing.T, name string) string {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("../../samples", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
 }
