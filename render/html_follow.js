@@ -11,6 +11,14 @@ var MCFollow = (function () {
 var api, RECS, tabBytes, tabConv, convEl, hexEl, shownFor = -1, reqOf = {}, respOf = {};
 var MAXROWS = 300;
 
+// OUTCOME_MARKS: what an arrow says of a request that did not end answered
+// (mc.outcome's words).
+var OUTCOME_MARKS = {
+  unanswered: '\u2717 no response', lost: '\u2717 lost', closed: '\u2717 closed by the server',
+  reset: '\u2717 reset', refused: '\u2717 refused', ended: '? the capture ended first',
+  early: '! answered before it was asked'
+};
+
 function el(tag, cls, text) { return api.el(tag, cls, text); }
 
 // The records of r's conversation: its TCP stream, or its two UDP ends.
@@ -99,8 +107,7 @@ function diagram(win, client, idx) {
       if (ex[3] === 'answered') label += ' \u2014 ' + ex[2] + ' answered in ' + ms(ex[4]);
       else if (ex[4] !== null) label += ' \u2014 ' + ex[2] + ': ' + ex[3] + ', ' + ms(ex[4]);
       else label += ' \u2014 ' + ex[2] + ': ' + ex[3];
-      if (ex[3] === 'unanswered') mark = '\u2717 no response';
-      if (ex[3] === 'lost') mark = '\u2717 lost';
+      mark = OUTCOME_MARKS[ex[3]] || '';
     }
     if (resp && resp[0] !== k) label += ' \u21a9 frame ' + RECS[resp[0]].f;
     if (k === idx) cls += ' cur';

@@ -59,7 +59,7 @@ func TestHTMLConversation(t *testing.T) {
 		{"slp-status-msu", "Status Response", map[int]string{1: "answered", 3: "answered", 2: "s2c"}, "TCP stream 0 (-z follow,mc,0)"},
 		// gamedig's second socket: a RakNet ping and a Query stat, both
 		// unanswered (queryd's log says it ignored them).
-		{"query-gamedig", "Full Stat Request", map[int]string{0: "unanswered", 1: "unanswered"}, "UDP 127.0.0.1:46688 \u21c4 127.0.0.1:25586"},
+		{"query-gamedig", "Full Stat Request", map[int]string{0: "ended", 1: "ended"}, "UDP 127.0.0.1:46688 \u21c4 127.0.0.1:25586"},
 		// A session: alice's game, joined.
 		{"classic-session", "Player Identification", map[int]string{0: "joined"}, "Node 0: 127.0.0.1:38258 (client)"},
 	} {
@@ -104,8 +104,8 @@ func TestHTMLConversation(t *testing.T) {
 					t.Errorf("arrow %d (%q): class %q, want %s", n, v.Arrows[n].Text, v.Arrows[n].Class, cls)
 				}
 			}
-			if c.sample == "query-gamedig" && !strings.Contains(v.Arrows[1].Text, "no response") {
-				t.Errorf("the unanswered stat is not marked: %q", v.Arrows[1].Text)
+			if c.sample == "query-gamedig" && !strings.Contains(v.Arrows[1].Text, "the capture ended first") {
+				t.Errorf("the stat the capture ends with is not marked: %q", v.Arrows[1].Text)
 			}
 			tb.screenshot(t, art, "conversation-"+c.sample)
 			// A click on another arrow selects its record, and the view
