@@ -5,7 +5,7 @@ package dissect
 var (
 	Core = NewRegistry("mc", "Minecraft")
 
-	FieldUndissected       = Core.Bytes("mc.undissected", "Undissected bytes")
+	FieldUndissected       = Core.Add(Field{Name: "mc.undissected", Label: "Undissected bytes", Type: FTBytes, Opaque: true})
 	FieldUndissectedLength = Core.Uint("mc.undissected.length", "Undissected length", BaseDec, nil)
 
 	ExpertTruncated   = Core.Expert("mc.truncated", SevWarn, "the capture cut a field short")

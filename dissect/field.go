@@ -142,6 +142,11 @@ type Field struct {
 	// key): PDU.Redact masks every node of them, the decoder's flag or not
 	// (the node of a field the capture cut short included).
 	Sensitive bool
+	// Opaque fields hold bytes shown without being understood (undissected
+	// bytes, an unknown packet's body, trailing bytes): --redact masks them
+	// whole in every protocol (PDU.MaskMarked), as they may hold a secret
+	// no decoder could mark.
+	Opaque bool
 	// Role says what the field tells of a server, for statistics that
 	// read fields by meaning rather than by name (Registry.Roles).
 	Role Role

@@ -1,7 +1,8 @@
 package dissect
 
 import (
-	"bytes"
+	"slices"
+	"strings"
 	"unicode/utf8"
 	"unsafe"
 )
@@ -12,11 +13,6 @@ const RedactedText = "<redacted>"
 // RedactByte overwrites a secret's bytes in PDU.Data ('*', shown as 2a in
 // hex, as * in ASCII).
 const RedactByte = '*'
-
-// minSecret is the shortest value whose copies in texts and bytes are
-// searched for: a shorter one would mask unrelated text (its own node's
-// bytes are masked whatever its length).
-const minSecret = 4
 
 // Sensitive reports whether any node of p is a secret: flagged
 // FlagSensitive by its decoder, or of a Sensitive field.
@@ -29,129 +25,73 @@ func (p *PDU) Sensitive() bool {
 	return false
 }
 
-// Redact masks every copy of p's secrets in p itself, once, before any
-// renderer, filter or statistic reads it (--redact):
-//
-//   - a secret is a node flagged FlagSensitive or of a Sensitive field;
-//     every node inside a secret's byte range or under a secret (its child
-//     fields) is one too, but for generated children, which hold no wire
-//     bytes (a key's "[Key valid: True]" stays);
-//   - when p has a secret, its undissected bytes (mc.undissected) are
-//     secrets too: a cut or misframed PDU may hold another copy;
-//   - the bytes of every secret are overwritten in p.Data with RedactByte,
-//     and so is every other occurrence in p.Data of a secret's value or
-//     bytes (ASCII case ignored: keys are hex);
-//   - a secret node's value becomes RedactedText (Text and N cleared), and
-//     every occurrence of a secret's value in any node's text, key or
-//     string value, in Info, Message and the expert items, is replaced by
-//     RedactedText.
+// Redact masks p's secrets and every copy of them in p itself, once,
+// before any renderer, filter or statistic reads it: the secrets are
+// learned into a set of p's own (Secrets.Learn), the tree's marks are
+// masked (MaskMarked), then every copy of the set's values (Secrets.Mask).
+// A run masks its records so with the set it learns from all of them
+// (record.Record.Redact), which finds copies in other PDUs too.
 //
 // p.Data is written: the caller makes sure p owns it (not a reader's or a
-// batch's buffer others read). Values that alias p.Data are masked with it;
-// others are replaced, never written (they may view immutable strings).
+// batch's buffer others read). Values that alias p.Data are masked with
+// it; others are replaced, never written (they may view immutable
+// strings).
 func (p *PDU) Redact() {
-	if !p.Sensitive() {
+	var s Secrets
+	s.Learn(p) // before MaskMarked writes over the secrets' bytes
+	p.MaskMarked()
+	s.Mask(p)
+}
+
+// MaskMarked masks what p's tree marks (--redact):
+//
+//   - a secret is a node flagged FlagSensitive or of a Sensitive field;
+//     every node under a Sensitive field's node is one too (its child
+//     fields), but for generated children, which hold no wire bytes (a
+//     key's "[Key valid: True]" stays);
+//   - opaque bytes (a node of an Opaque field: undissected bytes, an
+//     unknown packet's body) are masked whole, in every protocol: they may
+//     hold a secret no decoder could mark (a Classic stream decoded as
+//     another protocol, a decoder's panic, a PDU misframed); when in
+//     doubt, the whole range;
+//   - the bytes of a Sensitive field's node, of a flagged node without
+//     children on the wire and of opaque bytes are overwritten in p.Data
+//     with RedactByte (a flagged node with children, a heartbeat's request
+//     line holding the salt, is masked itself but gives its children no
+//     range: its salt is a node of its own);
+//   - every such node's value becomes RedactedText (Text and N cleared).
+//
+// Copies elsewhere are Secrets.Mask's. Lite PDUs keep no tree to mark.
+func (p *PDU) MaskMarked() {
+	if len(p.Nodes) < 2 {
 		return
 	}
-	// Mark. A secret's byte range makes the nodes inside it secrets: the
-	// range of a Sensitive field's node, or of a flagged leaf. A flagged
-	// node with children (a heartbeat's request line holding the salt)
-	// is masked itself, but gives its children no range: its salt is a
-	// node of its own.
-	type span struct{ lo, hi int32 }
-	var spans []span
-	inSpan := func(lo, hi int32) bool {
-		for _, s := range spans {
-			if lo >= s.lo && hi <= s.hi && hi > lo {
-				return true
-			}
-		}
-		return false
-	}
-	leaf := make([]bool, len(p.Nodes))
-	for i := range leaf {
-		leaf[i] = true
-	}
+	var leaf []bool
+	var under []bool // under a Sensitive field's node
 	for i := 1; i < len(p.Nodes); i++ {
-		if n := &p.Nodes[i]; n.Flags&FlagGenerated == 0 && n.Parent >= 0 {
-			leaf[n.Parent] = false
-		}
-	}
-	for i := range p.Nodes {
 		n := &p.Nodes[i]
 		gen := n.Flags&FlagGenerated != 0
 		field := n.Field != nil && n.Field.Sensitive
-		sens := n.Flags&FlagSensitive != 0 || field || n.Field == FieldUndissected
-		if !sens && !gen && i > 0 && inSpan(n.Offset, n.Offset+n.Length) {
-			sens = true
-		}
-		if !sens {
+		opaque := n.Field != nil && n.Field.Opaque
+		inherited := !gen && n.Parent > 0 && under != nil && under[n.Parent]
+		if !field && !opaque && !inherited && n.Flags&FlagSensitive == 0 {
 			continue
 		}
+		if under == nil {
+			under = make([]bool, len(p.Nodes))
+			leaf = leaves(p)
+		}
+		under[i] = !gen && (field || inherited)
 		n.Flags |= FlagSensitive
-		if !gen && n.Length > 0 && (field || leaf[i]) {
-			spans = append(spans, span{n.Offset, n.Offset + n.Length})
+		n.Value, n.Text = S(RedactedText), ""
+		if !gen && n.Length > 0 && (field || opaque || leaf[i]) && n.Offset >= 0 && int(n.Offset+n.Length) <= len(p.Data) {
+			fill(p.Data[n.Offset : n.Offset+n.Length])
 		}
-	}
-	// The secrets' values and bytes, to find their copies.
-	var secrets [][]byte
-	add := func(b []byte) {
-		if len(b) < minSecret {
-			return
-		}
-		for _, s := range secrets {
-			if bytes.EqualFold(s, b) {
-				return
-			}
-		}
-		secrets = append(secrets, bytes.Clone(b))
-	}
-	for i := range p.Nodes {
-		n := &p.Nodes[i]
-		if n.Flags&FlagSensitive == 0 || n.Field == FieldUndissected || !n.Field.Sensitive && !leaf[i] {
-			continue // a container's value is its children's, and would mask all of them
-		}
-		if n.Field.Type == FTString || n.Field.Type == FTBytes {
-			add(n.Value.B)
-		}
-		if n.Flags&FlagGenerated == 0 && n.Length > 0 && int(n.Offset+n.Length) <= len(p.Data) {
-			add(p.Data[n.Offset : n.Offset+n.Length])
-		}
-	}
-	// The bytes.
-	for _, s := range spans {
-		if int(s.hi) <= len(p.Data) && s.lo >= 0 {
-			fill(p.Data[s.lo:s.hi])
-		}
-	}
-	for _, s := range secrets {
-		maskFold(p.Data, s)
-	}
-	// The values and texts.
-	data := p.Data
-	for i := range p.Nodes {
-		n := &p.Nodes[i]
-		if n.Flags&FlagSensitive != 0 && i > 0 {
-			n.Value, n.Text = S(RedactedText), ""
-			continue
-		}
-		n.Text = scrub(n.Text, secrets)
-		n.Key = scrub(n.Key, secrets)
-		if len(n.Value.B) > 0 && !aliases(n.Value.B, data) {
-			if s := n.Value.View(); scrub(s, secrets) != s {
-				n.Value.B = []byte(scrub(s, secrets))
-			}
-		}
-	}
-	p.Info = scrub(p.Info, secrets)
-	p.Message = scrub(p.Message, secrets)
-	for i := range p.Experts {
-		p.Experts[i].Msg = scrub(p.Experts[i].Msg, secrets)
 	}
 }
 
 // RedactAll masks every byte of p: for records that may hold a secret no
-// tree locates (undissected bytes of a Classic stream, a gap's record):
+// tree locates (undissected bytes, a retransmission's differing bytes):
 // when in doubt, the whole range. Every node with bytes is a secret.
 func (p *PDU) RedactAll() {
 	for i := range p.Nodes {
@@ -169,6 +109,243 @@ func fill(b []byte) {
 	}
 }
 
+// Mask masks, in p, every copy of the set's secrets (see Secrets):
+//
+//   - in p.Data, each copy's bytes become RedactByte, and so do the parts
+//     of a copy cut at the ends of the bytes or of a node's value;
+//   - in a value that does not view p.Data (text a decoder made: a string
+//     unescaped, decoded from UTF-16 or CP437, a de-chunked body), each
+//     copy is replaced by RedactedText (bytes by RedactByte), in a copy of
+//     the value; so in texts, keys, Info, Message and the expert items,
+//     where a value's old text is replaced by its new one too;
+//   - a node whose value held a copy that its bytes do not hold as the scan
+//     reads them (encoded otherwise: UTF-16, a JSON escape of another
+//     kind) has its bytes masked whole;
+//   - a node whose bytes were masked but whose value was made from them
+//     and holds no copy the scan finds (a number, a part of a copy) is a
+//     secret: its value becomes RedactedText, and so does every copy of
+//     its old value in Info and the texts;
+//   - the files p carries (Objects) are masked in a copy of their bytes.
+//
+// p.Data is written: the caller makes sure p owns it.
+func (s *Secrets) Mask(p *PDU) {
+	if len(s.pieces) == 0 {
+		return
+	}
+	spans := find(s, p.Data, true, s.dataSpans[:0])
+	// The parts of a copy at the ends of the values that view the bytes:
+	// a value is a unit a secret may be cut at (a chat message), and its
+	// ends are no ends of the bytes.
+	n := len(spans)
+	for i := range p.Nodes {
+		v := p.Nodes[i].Value.B
+		if f := p.Nodes[i].Field; f != nil && (f.Type == FTString || f.Type == FTBytes) && len(v) >= MinSecret && aliases(v, p.Data) {
+			off := offsetIn(v, p.Data)
+			for _, e := range edgeSpans(s, v, s.spans[:0]) {
+				spans = append(spans, span{off + e.lo, off + e.hi})
+			}
+		}
+	}
+	if len(spans) > n {
+		spans = merge(spans, 0)
+	}
+	s.dataSpans = spans
+	var changed [][2]string // values replaced: their copies in texts go too
+	if len(spans) > 0 {
+		// The old texts of the values that view the bytes, before they
+		// change with them.
+		for i := range p.Nodes {
+			nd := &p.Nodes[i]
+			if v := nd.Value.B; nd.Field != nil && nd.Field.Type == FTString && len(v) >= MinSecret && aliases(v, p.Data) {
+				off := offsetIn(v, p.Data)
+				if sp := clip(spans, off, off+len(v)); len(sp) > 0 {
+					old := string(v)
+					changed = append(changed, [2]string{old, replaceSpans(old, sp)})
+				}
+			}
+		}
+		for _, sp := range spans {
+			fill(p.Data[sp.lo:sp.hi])
+		}
+	}
+	var extra []span // node ranges masked whole
+	for i := len(p.Nodes) - 1; i >= 0; i-- {
+		nd := &p.Nodes[i]
+		hit := false
+		old := nd.Value.B
+		alias := aliases(old, p.Data)
+		if len(old) > 0 && !alias && nd.Field != nil && (nd.Field.Type == FTString || nd.Field.Type == FTBytes) {
+			if nv, ok := s.maskValue(old, nd.Field.Type == FTBytes); ok {
+				nd.Value.B = nv
+				hit = true
+				if nd.Field.Type == FTString {
+					changed = append(changed, [2]string{string(old), string(nv)})
+				}
+			}
+		}
+		if k, ok := s.scrub(nd.Key, false); ok {
+			nd.Key, hit = k, true
+		}
+		if t, ok := s.scrub(nd.Text, false); ok {
+			nd.Text = t
+		}
+		if i == 0 || nd.Flags&FlagGenerated != 0 || nd.Length <= 0 || nd.Offset < 0 || int(nd.Offset+nd.Length) > len(p.Data) {
+			continue
+		}
+		lo, hi := int(nd.Offset), int(nd.Offset+nd.Length)
+		over := overlaps(spans, lo, hi) || slices.ContainsFunc(extra, func(e span) bool { return e.lo < hi && lo < e.hi })
+		switch {
+		case hit && !over:
+			fill(p.Data[lo:hi])
+			extra = append(extra, span{lo, hi})
+		case over && !hit && !alias && derived(nd):
+			if nd.Field.Type == FTString && len(old) >= MinSecret {
+				changed = append(changed, [2]string{string(old), RedactedText})
+			}
+			nd.Flags |= FlagSensitive
+			nd.Value, nd.Text = S(RedactedText), ""
+		}
+	}
+	if len(changed) > 0 {
+		// Longest first: a value that holds another is replaced whole.
+		slices.SortStableFunc(changed, func(a, b [2]string) int { return len(b[0]) - len(a[0]) })
+		for i := range p.Nodes {
+			p.Nodes[i].Text = replaceAll(p.Nodes[i].Text, changed)
+		}
+	}
+	p.Info = s.Scrub(replaceAll(p.Info, changed))
+	p.Message = s.Scrub(replaceAll(p.Message, changed))
+	for i := range p.Experts {
+		p.Experts[i].Msg = s.Scrub(replaceAll(p.Experts[i].Msg, changed))
+	}
+	for i := range p.Objects {
+		o := &p.Objects[i]
+		o.Name = s.Scrub(o.Name)
+		if aliases(o.Data, p.Data) {
+			continue // masked with them
+		}
+		if sp := find(s, o.Data, false, s.spans[:0]); len(sp) > 0 {
+			o.Data = slices.Clone(o.Data)
+			for _, r := range sp {
+				fill(o.Data[r.lo:r.hi])
+			}
+			s.spans = sp
+		}
+	}
+}
+
+// offsetIn is where b, which lies within data, starts in it. unsafe: as
+// aliases, addresses are compared only.
+func offsetIn(b, data []byte) int {
+	return int(uintptr(unsafe.Pointer(unsafe.SliceData(b))) - uintptr(unsafe.Pointer(unsafe.SliceData(data))))
+}
+
+// clip is the parts of the sorted spans within [lo, hi), made relative to lo.
+func clip(spans []span, lo, hi int) []span {
+	var out []span
+	i, _ := slices.BinarySearchFunc(spans, lo, func(s span, lo int) int {
+		if s.hi <= lo {
+			return -1
+		}
+		return 1
+	})
+	for ; i < len(spans) && spans[i].lo < hi; i++ {
+		out = append(out, span{max(spans[i].lo, lo) - lo, min(spans[i].hi, hi) - lo})
+	}
+	return out
+}
+
+// Scrub is t with every copy of a secret replaced by RedactedText.
+func (s *Secrets) Scrub(t string) string {
+	t, _ = s.scrub(t, false)
+	return t
+}
+
+func (s *Secrets) scrub(t string, edges bool) (string, bool) {
+	sp := find(s, t, edges, s.spans[:0])
+	if len(sp) == 0 {
+		return t, false
+	}
+	s.spans = sp
+	return replaceSpans(t, sp), true
+}
+
+// maskValue is the value b with every copy (and a part of a copy at its
+// ends: a value is a unit a secret may be cut at, a chat message) masked,
+// in a copy; ok is false when b holds none.
+func (s *Secrets) maskValue(b []byte, isBytes bool) (nv []byte, ok bool) {
+	sp := find(s, b, true, s.spans[:0])
+	if len(sp) == 0 {
+		return b, false
+	}
+	s.spans = sp
+	if isBytes {
+		nv = slices.Clone(b)
+		for _, r := range sp {
+			fill(nv[r.lo:r.hi])
+		}
+		return nv, true
+	}
+	return []byte(replaceSpans(string(b), sp)), true
+}
+
+// replaceSpans replaces each span of t by RedactedText, widened to whole
+// UTF-8 sequences.
+func replaceSpans(t string, sp []span) string {
+	out := make([]byte, 0, len(t)+len(sp)*len(RedactedText))
+	last := 0
+	for _, r := range sp {
+		lo, hi := r.lo, r.hi
+		for lo > last && !utf8.RuneStart(t[lo]) {
+			lo--
+		}
+		for hi < len(t) && !utf8.RuneStart(t[hi]) {
+			hi++
+		}
+		if lo < last {
+			lo = last
+		}
+		out = append(out, t[last:lo]...)
+		out = append(out, RedactedText...)
+		last = max(last, hi)
+	}
+	return string(append(out, t[last:]...))
+}
+
+// replaceAll replaces in t every occurrence of each pair's old text by its
+// new.
+func replaceAll(t string, pairs [][2]string) string {
+	for _, pr := range pairs {
+		if len(pr[0]) >= MinSecret && len(t) >= len(pr[0]) {
+			t = strings.ReplaceAll(t, pr[0], pr[1])
+		}
+	}
+	return t
+}
+
+// overlaps reports whether any of the sorted, disjoint spans meets [lo, hi).
+func overlaps(spans []span, lo, hi int) bool {
+	i, _ := slices.BinarySearchFunc(spans, lo, func(s span, lo int) int {
+		if s.hi <= lo {
+			return -1
+		}
+		return 1
+	})
+	return i < len(spans) && spans[i].lo < hi
+}
+
+// derived reports whether n's value is made from its bytes without viewing
+// them: a number, or text or bytes decoded into a buffer of their own.
+func derived(n *Node) bool {
+	switch n.Field.Type {
+	case FTUint, FTInt, FTBool, FTFloat, FTFrameNum, FTAbsTime:
+		return true
+	case FTString, FTBytes:
+		return len(n.Value.B) > 0
+	}
+	return false
+}
+
 // aliases reports whether b lies within data. unsafe: addresses are
 // compared, nothing is read or written through them; Go has no safe way to
 // ask whether two slices share memory. No fast path, so no benchmark: it
@@ -182,38 +359,4 @@ func aliases(b, data []byte) bool {
 	lo := uintptr(unsafe.Pointer(unsafe.SliceData(data)))
 	p := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
 	return p >= lo && p < lo+uintptr(len(data))
-}
-
-// maskFold overwrites every occurrence of s in b, ASCII case ignored.
-func maskFold(b, s []byte) {
-	for i := 0; i+len(s) <= len(b); i++ {
-		if bytes.EqualFold(b[i:i+len(s)], s) {
-			fill(b[i : i+len(s)])
-			i += len(s) - 1
-		}
-	}
-}
-
-// scrub replaces every occurrence of a secret in t, ASCII case ignored.
-func scrub(t string, secrets [][]byte) string {
-	if len(t) == 0 {
-		return t
-	}
-	for _, s := range secrets {
-		var out []byte
-		last := 0
-		for i := 0; i+len(s) <= len(t); i++ {
-			if !utf8.RuneStart(t[i]) || !bytes.EqualFold([]byte(t[i:i+len(s)]), s) {
-				continue
-			}
-			out = append(out, t[last:i]...)
-			out = append(out, RedactedText...)
-			last = i + len(s)
-			i = last - 1
-		}
-		if out != nil {
-			t = string(append(out, t[last:]...))
-		}
-	}
-	return t
 }

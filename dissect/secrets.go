@@ -1,0 +1,618 @@
+package dissect
+
+import (
+	"math/bits"
+	"slices"
+)
+
+// Secrets is the set of secret values a run has learned (--redact): the
+// values and bytes of every node a decoder marks secret (FlagSensitive, or
+// a Sensitive field), whatever PDU it is in. Mask then finds every copy of
+// them in any PDU of any protocol, by value: in its bytes (raw, or
+// %-escaped or \u00XX-escaped as URLs and JSON write them), in every
+// node's value, text and key, in Info, Message, the expert items and the
+// files the PDU carries. Decoders only mark; the pipeline learns from
+// every record and masks every record as it leaves (record.Record.Redact).
+//
+// Matching ignores ASCII case (keys are hex, and a salt's copy in another
+// case is no less a copy) and costs a few operations per byte whatever the
+// number of secrets: each value is learned as contiguous pieces of at most
+// 16 bytes (pieceLen), and a scan keeps the last 16 bytes it read in a
+// 128-bit window, so that a piece of length k ends at a position exactly
+// when the window's last k bytes are its fingerprint (at a position whose
+// byte ends a piece, one bit of a filter tested per piece length; the
+// fingerprints are probed only on a hit). A copy is the run of the pieces it holds; a copy cut by the
+// edge of a PDU's bytes or of a node's value (a secret split between two
+// records by misframing, a key split between two chat messages) is found
+// from the prefixes and suffixes of the pieces at those edges. What is
+// shorter than MinSecret bytes is never looked for: it would mask
+// unrelated text.
+//
+// A hostile capture can teach many values (a key per connection). Past
+// MaxSecrets values or MaxPieces pieces the set takes no more: Learn
+// counts what it refused, and a PDU whose secret was refused is still
+// masked in itself (its own secrets, learned apart), but copies of that
+// secret elsewhere are not. The set's size is bounded by those limits:
+// about 3 MB of fingerprints at MaxPieces, and the values themselves.
+//
+// A Secrets is used by one goroutine at a time.
+type Secrets struct {
+	values  map[string]struct{} // the learned values, ASCII-folded, each once
+	pieces  []pieceKey          // the whole pieces, to rebuild the filter as it grows
+	fps     fpSet               // fingerprints of whole pieces and of their edges
+	filter  []uint64            // a bit per window fingerprint (its top bits), of whole pieces
+	fbits   uint                // log2 of the filter's bits
+	lens    uint32              // bit k set: a whole piece of k bytes exists
+	ends    [256]bool           // the last bytes (folded) of the whole pieces
+	refused uint64              // values refused past the bounds
+	limit   [2]int              // the bounds: values, pieces
+
+	spans     []span // scratch: what a scan of a text found
+	dataSpans []span // scratch: what the scan of a PDU's bytes found
+	view      []byte // scratch: the escapes decoded
+	pos       []int32
+}
+
+// The bounds of a Secrets (see Secrets).
+const (
+	MaxSecrets = 8192
+	MaxPieces  = 16384
+	// MinSecret is the shortest value (and piece of a split copy) looked
+	// for; a secret node's own bytes are masked whatever their length.
+	MinSecret = 4
+	pieceLen  = 16
+)
+
+// NewSecrets makes an empty set bounded by MaxSecrets and MaxPieces.
+func NewSecrets() *Secrets { return NewSecretsLimit(MaxSecrets, MaxPieces) }
+
+// NewSecretsLimit makes an empty set that takes at most values values and
+// pieces pieces (a value of n bytes is about n/16 pieces).
+func NewSecretsLimit(values, pieces int) *Secrets {
+	return &Secrets{limit: [2]int{values, pieces}}
+}
+
+// Len is the number of values learned.
+func (s *Secrets) Len() int { return len(s.values) }
+
+// Refused is the number of values the set refused, past its bounds.
+func (s *Secrets) Refused() uint64 { return s.refused }
+
+// span is a range [lo, hi) of a scanned text.
+type span struct{ lo, hi int }
+
+// pieceKey is up to 16 folded bytes as a scan's window holds them: lo the
+// last 8 (the last byte lowest), hi the ones before.
+type pieceKey struct {
+	lo, hi uint64
+	n      uint8
+}
+
+// pack is b (at most 16 bytes, folded) as a window.
+func pack(b []byte) pieceKey {
+	var k pieceKey
+	for _, c := range b {
+		k.hi = k.hi<<8 | k.lo>>56
+		k.lo = k.lo<<8 | uint64(c)
+	}
+	k.n = uint8(len(b))
+	return k
+}
+
+// fold is ASCII lower case.
+var fold = func() (t [256]byte) {
+	for i := range t {
+		t[i] = byte(i)
+		if i >= 'A' && i <= 'Z' {
+			t[i] = byte(i) + 'a' - 'A'
+		}
+	}
+	return t
+}()
+
+// The masks that keep a window's last k bytes.
+var loMask, hiMask = func() (lo, hi [pieceLen + 1]uint64) {
+	for k := 0; k <= pieceLen; k++ {
+		switch {
+		case k >= 8:
+			lo[k] = ^uint64(0)
+		default:
+			lo[k] = 1<<(8*k) - 1
+		}
+		switch {
+		case k <= 8:
+			hi[k] = 0
+		case k == 16:
+			hi[k] = ^uint64(0)
+		default:
+			hi[k] = 1<<(8*(k-8)) - 1
+		}
+	}
+	return
+}()
+
+// What a fingerprint is of.
+const (
+	fpWhole uint64 = iota + 1
+	fpPrefix
+	fpSuffix
+)
+
+func fmix(h uint64) uint64 {
+	h ^= h >> 33
+	h *= 0xff51afd7ed558ccd
+	h ^= h >> 33
+	h *= 0xc4ceb9fe1a85ec53
+	h ^= h >> 33
+	return h
+}
+
+// fingerprint of a window of kind fpWhole, fpPrefix or fpSuffix; never 0.
+// Two windows with one fingerprint would mask bytes that are no copy,
+// never leave a copy unmasked.
+func fingerprint(kind uint64, k pieceKey) uint64 {
+	h := fmix(fmix(fmix(uint64(k.n)<<8|kind)^k.hi) ^ k.lo)
+	if h == 0 {
+		h = 1
+	}
+	return h
+}
+
+// quick is the filter's hash of a window: cheaper than a fingerprint.
+func quick(lo, hi uint64, n int) uint64 {
+	return (lo*0x9e3779b97f4a7c15 ^ hi*0xc2b2ae3d27d4eb4f) + uint64(n)*0x165667b19e3779f9
+}
+
+func (s *Secrets) filterHas(lo, hi uint64, n int) bool {
+	i := quick(lo, hi, n) >> (64 - s.fbits)
+	return s.filter[i>>6]&(1<<(i&63)) != 0
+}
+
+func (s *Secrets) filterAdd(k pieceKey) {
+	i := quick(k.lo, k.hi, int(k.n)) >> (64 - s.fbits)
+	s.filter[i>>6] |= 1 << (i & 63)
+}
+
+// growFilter keeps the filter at 16 bits or more per piece, so that a
+// window that is no piece rarely costs a probe.
+func (s *Secrets) growFilter() {
+	want := uint(12)
+	for uint64(1)<<want < uint64(len(s.pieces))*16 {
+		want++
+	}
+	if want <= s.fbits {
+		return
+	}
+	s.fbits = want
+	s.filter = make([]uint64, 1<<want/64)
+	for _, k := range s.pieces {
+		s.filterAdd(k)
+	}
+}
+
+// fpSet is a set of fingerprints: open addressing, linear probing, 0 for
+// an empty slot, at most half full.
+type fpSet struct {
+	slots []uint64
+	n     int
+}
+
+func (f *fpSet) has(h uint64) bool {
+	if len(f.slots) == 0 {
+		return false
+	}
+	m := uint64(len(f.slots) - 1)
+	for i := h & m; ; i = (i + 1) & m {
+		switch f.slots[i] {
+		case h:
+			return true
+		case 0:
+			return false
+		}
+	}
+}
+
+// add inserts h; it reports whether h is new.
+func (f *fpSet) add(h uint64) bool {
+	if 2*(f.n+1) > len(f.slots) {
+		old := f.slots
+		f.slots = make([]uint64, max(64, 2*len(old)))
+		f.n = 0
+		for _, v := range old {
+			if v != 0 {
+				f.add(v)
+			}
+		}
+	}
+	m := uint64(len(f.slots) - 1)
+	for i := h & m; ; i = (i + 1) & m {
+		switch f.slots[i] {
+		case h:
+			return false
+		case 0:
+			f.slots[i] = h
+			f.n++
+			return true
+		}
+	}
+}
+
+// Learn adds the secrets of p to the set: the value (of a string or bytes
+// field) and the bytes of every node flagged FlagSensitive or of a
+// Sensitive field, but for containers flagged as a whole (a heartbeat's
+// line holding the salt: its value is its children's, and its salt is a
+// node of its own) and opaque bytes (which are masked whole, not
+// secrets). Values are trimmed of the padding around them (a Classic
+// string's spaces). It returns the number of values refused past the
+// set's bounds.
+func (s *Secrets) Learn(p *PDU) (refused int) {
+	var leaf []bool
+	for i := range p.Nodes {
+		n := &p.Nodes[i]
+		if n.Field == nil || n.Field.Opaque || n.Flags&FlagSensitive == 0 && !n.Field.Sensitive {
+			continue
+		}
+		if !n.Field.Sensitive {
+			if leaf == nil {
+				leaf = leaves(p)
+			}
+			if !leaf[i] {
+				continue
+			}
+		}
+		if n.Field.Type == FTString || n.Field.Type == FTBytes {
+			if !s.add(n.Value.B) {
+				refused++
+			}
+		}
+		if n.Flags&FlagGenerated == 0 && n.Length > 0 && n.Offset >= 0 && int(n.Offset+n.Length) <= len(p.Data) {
+			if !s.add(p.Data[n.Offset : n.Offset+n.Length]) {
+				refused++
+			}
+		}
+	}
+	return refused
+}
+
+// leaves marks the nodes of p with no child on the wire.
+func leaves(p *PDU) []bool {
+	leaf := make([]bool, len(p.Nodes))
+	for i := range leaf {
+		leaf[i] = true
+	}
+	for i := 1; i < len(p.Nodes); i++ {
+		if n := &p.Nodes[i]; n.Flags&FlagGenerated == 0 && n.Parent >= 0 {
+			leaf[n.Parent] = false
+		}
+	}
+	return leaf
+}
+
+// padding is what surrounds a value in a fixed-size field.
+func padding(c byte) bool { return c == ' ' || c == 0 || c == '\t' || c == '\r' || c == '\n' }
+
+// add learns one value; it reports false when the set refused it.
+func (s *Secrets) add(b []byte) bool {
+	for len(b) > 0 && padding(b[0]) {
+		b = b[1:]
+	}
+	for len(b) > 0 && padding(b[len(b)-1]) {
+		b = b[:len(b)-1]
+	}
+	if len(b) < MinSecret {
+		return true
+	}
+	f := make([]byte, len(b))
+	for i, c := range b {
+		f[i] = fold[c]
+	}
+	if _, ok := s.values[string(f)]; ok {
+		return true
+	}
+	cuts := tile(len(f))
+	if s.limit == [2]int{} {
+		s.limit = [2]int{MaxSecrets, MaxPieces} // the zero Secrets
+	}
+	if len(s.values) >= s.limit[0] || len(s.pieces)+len(cuts)-1 > s.limit[1] {
+		s.refused++
+		return false
+	}
+	if s.values == nil {
+		s.values = map[string]struct{}{}
+	}
+	s.values[string(f)] = struct{}{}
+	for i := 1; i < len(cuts); i++ {
+		s.addPiece(f[cuts[i-1]:cuts[i]])
+	}
+	s.growFilter()
+	return true
+}
+
+// tile cuts a value of n bytes (n >= MinSecret) into contiguous pieces of
+// MinSecret to pieceLen bytes: pieceLen each but for the last one or two,
+// which share the rest. It returns the cut points, 0 and n included.
+func tile(n int) []int {
+	cuts := []int{0}
+	at := 0
+	for n-at > pieceLen {
+		if r := n - at - pieceLen; r < MinSecret {
+			// What would be left after a whole piece is too short to be
+			// one: split the two last pieces' bytes in halves.
+			h := (n - at) / 2
+			cuts = append(cuts, at+h)
+			at += h
+			break
+		}
+		at += pieceLen
+		cuts = append(cuts, at)
+	}
+	return append(cuts, n)
+}
+
+// addPiece learns one piece (folded): its fingerprint, and those of its
+// prefixes and suffixes of MinSecret bytes or more, for copies cut at an
+// edge.
+func (s *Secrets) addPiece(pc []byte) {
+	k := pack(pc)
+	if !s.fps.add(fingerprint(fpWhole, k)) {
+		return
+	}
+	s.pieces = append(s.pieces, k)
+	s.lens |= 1 << len(pc)
+	s.ends[pc[len(pc)-1]] = true
+	if s.filter != nil {
+		s.filterAdd(k)
+	}
+	for j := MinSecret; j < len(pc); j++ {
+		s.fps.add(fingerprint(fpPrefix, pack(pc[:j])))
+		s.fps.add(fingerprint(fpSuffix, pack(pc[len(pc)-j:])))
+	}
+}
+
+// text is what a scan reads: a PDU's bytes or a string.
+type text interface{ ~string | ~[]byte }
+
+// find appends to spans the ranges of t that hold a piece of a secret, and
+// with edges (a PDU's bytes, a value) those its ends hold of a piece cut
+// there and those of the base64 of a data URI (an SLP favicon) whose
+// decoding holds one; the ranges it appends are sorted and merged. It
+// reads the escapes a URL or JSON may write a copy with (%XX, \u00XX) too,
+// when t holds any.
+func find[T text](s *Secrets, t T, edges bool, spans []span) []span {
+	if len(s.pieces) == 0 || len(t) == 0 {
+		return spans
+	}
+	from := len(spans)
+	spans = scan(s, t, spans)
+	if edges {
+		spans = edgeSpans(s, t, spans)
+	}
+	if edges {
+		spans = base64Spans(s, t, spans)
+	}
+	if hasEscape(t) {
+		s.view, s.pos = unescape(t, s.view[:0], s.pos[:0])
+		n := len(spans)
+		spans = scan(s, s.view, spans)
+		for i := n; i < len(spans); i++ {
+			lo, hi := spans[i].lo, spans[i].hi
+			spans[i].lo = int(s.pos[lo])
+			if hi < len(s.view) {
+				spans[i].hi = int(s.pos[hi])
+			} else {
+				spans[i].hi = len(t)
+			}
+		}
+	}
+	return merge(spans, from)
+}
+
+// scan appends the ranges of t that are whole pieces.
+func scan[T text](s *Secrets, t T, spans []span) []span {
+	var lo, hi uint64
+	lens := s.lens
+	for i := 0; i < len(t); i++ {
+		c := fold[t[i]]
+		hi = hi<<8 | lo>>56
+		lo = lo<<8 | uint64(c)
+		if !s.ends[c] {
+			continue // no piece ends with this byte
+		}
+		for m := lens; m != 0; m &= m - 1 {
+			k := bits.TrailingZeros32(m)
+			if k > i+1 {
+				break // lengths ascend
+			}
+			l, h := lo&loMask[k], hi&hiMask[k]
+			if s.filterHas(l, h, k) && s.fps.has(fingerprint(fpWhole, pieceKey{l, h, uint8(k)})) {
+				spans = append(spans, span{i + 1 - k, i + 1})
+			}
+		}
+	}
+	return spans
+}
+
+// edgeSpans appends the longest range at t's start that is a suffix of a
+// piece, and the longest at its end that is a prefix of one: the parts of
+// a copy cut there.
+func edgeSpans[T text](s *Secrets, t T, spans []span) []span {
+	n := min(len(t), pieceLen-1)
+	var k pieceKey
+	best := 0
+	for j := 1; j <= n; j++ {
+		k.hi = k.hi<<8 | k.lo>>56
+		k.lo = k.lo<<8 | uint64(fold[t[j-1]])
+		k.n = uint8(j)
+		if j >= MinSecret && s.fps.has(fingerprint(fpSuffix, k)) {
+			best = j
+		}
+	}
+	if best > 0 {
+		spans = append(spans, span{0, best})
+	}
+	k, best = pieceKey{}, 0
+	for j := 1; j <= n; j++ {
+		c := uint64(fold[t[len(t)-j]])
+		if j <= 8 {
+			k.lo |= c << (8 * (j - 1))
+		} else {
+			k.hi |= c << (8 * (j - 9))
+		}
+		k.n = uint8(j)
+		if j >= MinSecret && s.fps.has(fingerprint(fpPrefix, k)) {
+			best = j
+		}
+	}
+	if best > 0 {
+		spans = append(spans, span{len(t) - best, len(t)})
+	}
+	return spans
+}
+
+// merge sorts spans[from:] and joins those that overlap or touch.
+func merge(spans []span, from int) []span {
+	tail := spans[from:]
+	if len(tail) < 2 {
+		return spans
+	}
+	slices.SortFunc(tail, func(a, b span) int { return a.lo - b.lo })
+	out := tail[:1]
+	for _, sp := range tail[1:] {
+		if last := &out[len(out)-1]; sp.lo <= last.hi {
+			last.hi = max(last.hi, sp.hi)
+		} else {
+			out = append(out, sp)
+		}
+	}
+	return spans[:from+len(out)]
+}
+
+func hexVal(c byte) int {
+	switch {
+	case c >= '0' && c <= '9':
+		return int(c - '0')
+	case c >= 'a' && c <= 'f':
+		return int(c-'a') + 10
+	case c >= 'A' && c <= 'F':
+		return int(c-'A') + 10
+	}
+	return -1
+}
+
+// escapeAt reports the byte an escape at t[i:] stands for and its length:
+// %XX (URLs, form bodies) or \u00XX with XX below 80 (JSON's escape of an
+// ASCII character); 0 when there is none.
+func escapeAt[T text](t T, i int) (byte, int) {
+	switch {
+	case t[i] == '%' && i+2 < len(t):
+		if h, l := hexVal(t[i+1]), hexVal(t[i+2]); h >= 0 && l >= 0 {
+			return byte(h<<4 | l), 3
+		}
+	case t[i] == '\\' && i+5 < len(t) && t[i+1] == 'u' && t[i+2] == '0' && t[i+3] == '0':
+		if h, l := hexVal(t[i+4]), hexVal(t[i+5]); h >= 0 && h < 8 && l >= 0 {
+			return byte(h<<4 | l), 6
+		}
+	}
+	return 0, 0
+}
+
+func hasEscape[T text](t T) bool {
+	for i := 0; i < len(t); i++ {
+		if t[i] == '%' || t[i] == '\\' {
+			if _, n := escapeAt(t, i); n > 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// unescape appends to view t with its escapes decoded, and to pos where in
+// t each byte of view starts.
+func unescape[T text](t T, view []byte, pos []int32) ([]byte, []int32) {
+	for i := 0; i < len(t); {
+		pos = append(pos, int32(i))
+		if c, n := escapeAt(t, i); n > 0 {
+			view = append(view, c)
+			i += n
+			continue
+		}
+		view = append(view, t[i])
+		i++
+	}
+	return view, pos
+}
+
+// base64Marker starts the base64 of a data URI.
+const base64Marker = "base64,"
+
+// base64Spans appends the ranges of t that are the base64 text of a data
+// URI (after "base64,") whose decoding holds a piece of a secret: each
+// range widened to the 4-character groups that encode it.
+func base64Spans[T text](s *Secrets, t T, spans []span) []span {
+	for at := 0; ; {
+		i := index(t, base64Marker, at)
+		if i < 0 {
+			return spans
+		}
+		start := i + len(base64Marker)
+		end := start
+		for end < len(t) && base64Val(t[end]) >= 0 {
+			end++
+		}
+		at = end
+		s.view = s.view[:0]
+		var acc uint32
+		for k := start; k < end; k++ {
+			acc = acc<<6 | uint32(base64Val(t[k]))
+			if (k-start)%4 == 3 {
+				s.view = append(s.view, byte(acc>>16), byte(acc>>8), byte(acc))
+				acc = 0
+			}
+		}
+		switch (end - start) % 4 { // a last group without its padding
+		case 2:
+			s.view = append(s.view, byte(acc>>4))
+		case 3:
+			s.view = append(s.view, byte(acc>>10), byte(acc>>2))
+		}
+		n := len(spans)
+		spans = scan(s, s.view, spans)
+		for j := n; j < len(spans); j++ {
+			spans[j].lo = start + 4*(spans[j].lo/3)
+			spans[j].hi = min(end, start+4*((spans[j].hi+2)/3))
+		}
+	}
+}
+
+// index is the first occurrence of sub in t at or after from, or -1.
+func index[T text](t T, sub string, from int) int {
+next:
+	for i := from; i+len(sub) <= len(t); i++ {
+		for j := 0; j < len(sub); j++ {
+			if t[i+j] != sub[j] {
+				continue next
+			}
+		}
+		return i
+	}
+	return -1
+}
+
+// base64Val is the value of a base64 character (standard or URL-safe
+// alphabet), -1 for any other.
+func base64Val(c byte) int {
+	switch {
+	case c >= 'A' && c <= 'Z':
+		return int(c - 'A')
+	case c >= 'a' && c <= 'z':
+		return int(c-'a') + 26
+	case c >= '0' && c <= '9':
+		return int(c-'0') + 52
+	case c == '+' || c == '-':
+		return 62
+	case c == '/' || c == '_':
+		return 63
+	}
+	return -1
+}
