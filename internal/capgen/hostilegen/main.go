@@ -48,6 +48,9 @@ var kinds = []kind{
 	{"slpmid", "pings and pongs after a status response picked up mid-way", (*capgen.Writer).SLPMidStatus},
 	{"hbnosyn", "(ignored) a heartbeat captured from its request line, no SYN", func(w *capgen.Writer, _ int) { w.HeartbeatWithoutSYN() }},
 	{"linesep", "(ignored) U+2028 and U+2029 in every text field kind", func(w *capgen.Writer, _ int) { w.LineSeparators() }},
+	{"encodings", "(ignored) the salt and key in every encoding other protocols use", func(w *capgen.Writer, _ int) { w.SecretEncodings() }},
+	{"keys", "players, each with a distinct valid key said in chat", (*capgen.Writer).ManyKeys},
+	{"late", "(ignored) copies of the salt held behind a request, the salt learned after", func(w *capgen.Writer, _ int) { w.SecretLate(true) }},
 }
 
 func usage() {
