@@ -54,8 +54,13 @@ type Options struct {
 	// that calls Packet, in frame order (frame-level statistics).
 	OnFrame func(record.FrameInfo)
 	// Redact masks every copy of a secret in each record before it is
-	// emitted (Record.redact): no renderer, filter or statistic sees one.
+	// emitted (redact.go): no renderer, filter or statistic sees one. It
+	// decodes with trees (not Lite): secrets are learned from them.
 	Redact bool
+	// Secrets is the set of secrets Redact learns and masks, made by New
+	// when nil: a two-pass run (-2) gives the second pass the first's, so
+	// that a secret learned late is masked from the first record on.
+	Secrets *dissect.Secrets
 	// Later makes the run one pass of a two-pass analysis (-2): before
 	// Seal, the trackers note in it how each request the run gave up on
 	// (MaxHeld) ended; after, they show that in such a request when the
@@ -77,6 +82,7 @@ type Options struct {
 func (o *Options) hold() time.Duration { return max(o.HoldWindow, 0) }
 
 func (o *Options) defaults() {
+	o.redactDefaults()
 	if o.HoldWindow == 0 {
 		// Longer than the trackers' response windows, so that a tracker
 		// has given up (and said so) before a request is output.
@@ -143,6 +149,10 @@ type Stats struct {
 	// (each reported: fragment.go); FragOverlaps those completed whose
 	// fragments overlapped with different bytes (the first copy used).
 	FragsGivenUp, FragOverlaps uint64
+	// SecretsRefused counts the secrets --redact could not add to its set,
+	// past dissect.MaxSecrets or MaxPieces (one per record that held
+	// one): each was masked in its own record, not in others (redact.go).
+	SecretsRefused uint64
 }
 
 // New makes an analyzer that gives its records to sink, in order, on a
@@ -190,6 +200,7 @@ func (a *Analyzer) Stats() Stats {
 	s.Records = a.records
 	s.Panics = a.panics
 	s.TCPDropped = a.tcpState.r.Stats().Dropped
+	s.SecretsRefused = a.secretsRefused
 	return s
 }
 

@@ -38,6 +38,8 @@ type backEnd struct {
 	// oldest then).
 	heldAcct *budget.Account
 	heldOver bool
+	// secretsRefused: records whose secrets the run's set refused (redact.go)
+	secretsRefused uint64
 	// borrow: records view their bytes in the batch's arena instead of
 	// copying them. Only when they are emitted before the next job: Lite
 	// PDUs are never Pending, so nothing holds them back (were one held,
@@ -199,6 +201,9 @@ func (a *backEnd) process(j *job, b *batch) {
 	switch j.op {
 	case opGap, opEmit, opTCP, opUDP, opICMP:
 		a.decode(j, r, b)
+		if a.opts.Redact {
+			a.learn(&r.Record)
+		}
 	case opClose:
 		a.safely(func() { j.side.dec.Close(closeEnd(j)) })
 	case opTick:
@@ -421,7 +426,7 @@ func (a *backEnd) release(all bool) {
 		r.charged = 0
 		r.dec = nil // only a held record needs it
 		if a.opts.Redact {
-			r.Redact()
+			a.redact(&r.Record)
 		}
 		if err := a.sink.Record(&r.Record); err != nil {
 			a.berr = err

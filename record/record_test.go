@@ -90,7 +90,7 @@ func TestRedactOwnCopy(t *testing.T) {
 		c := dissect.Begin(&r.PDU, dissect.Core.Root(), arena, len(arena))
 		c.Field(dissect.FieldUndissected, len(arena), dissect.B(arena))
 		c.Finish()
-		r.Redact()
+		r.Redact(dissect.NewSecrets())
 		if string(arena) != "abcdefgh" {
 			t.Errorf("borrowed %v: the viewed bytes became %q", borrowed, arena)
 		}

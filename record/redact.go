@@ -6,32 +6,53 @@ import (
 	"github.com/mcdissect/mcdissect/dissect"
 )
 
-// Redact masks r's secrets in its own copy of the bytes (--redact), as the
-// back end emits it: the tree's secrets with dissect.PDU.Redact, and the
-// whole of the undissected bytes (or differing retransmission) of a
-// protocol that has secrets (dissect.Registry.HasSecrets) or of a stream
-// no protocol claimed, which may hold a salt or key that no tree locates
-// (a heartbeat or identification cut short or misframed is often not even
-// recognised): when in doubt, the whole range. Records of other
-// protocols, and PDUs without a secret, are left as they are, without a
-// copy.
+// ExpertSecretsFull is on the first record whose secret --redact's set
+// refused, past its bounds (analyze counts the others).
+var ExpertSecretsFull = dissect.Core.Expert("mc.redact.full", dissect.SevWarn, "--redact's set of secrets is full: this record's secrets are masked in it, not their copies in other records")
+
+// Redact masks r's secrets and every copy of the secrets of set in r's
+// own copy of the bytes (--redact), as the back end emits it. set is the
+// run's (dissect.Secrets): r's secrets are learned into it first, so that
+// the copies found are those of every secret learned so far, in any record
+// of any protocol. Then:
+//
+//   - the tree's marks are masked (dissect.PDU.MaskMarked): its secrets,
+//     and its opaque bytes (undissected, an unknown packet's body), which
+//     may hold a secret no decoder marked;
+//   - a record that is no PDU (undissected bytes, a retransmission's
+//     differing bytes) is masked whole, whatever its protocol: when in
+//     doubt, the whole range;
+//   - every copy of a learned secret is masked (dissect.Secrets.Mask) in
+//     the PDU, the layers' tree and the reason the record gives;
+//   - a secret the set refused (past its bounds) is still masked here, by a
+//     set of r's own, and refused reports how many were: their copies in
+//     other records are not masked.
 //
 // The bytes written are the record's own, never the reader's or the
 // batch's (a borrowed record is made to own its bytes first). -w writes the
 // frames as read, before they are dissected, so it cannot mask them: the
 // CLI refuses --redact with -w.
-func (r *Record) Redact() {
+func (r *Record) Redact(set *dissect.Secrets) (refused int) {
 	p := &r.PDU
-	doubt := r.Kind != KindPDU && (r.Proto == "tcp" || secretsIn(r.Proto))
-	if !doubt && !p.Sensitive() {
-		return
-	}
 	r.ownPDUData()
-	if doubt {
-		p.RedactAll()
-		return
+	var own *dissect.Secrets
+	if refused = set.Learn(p); refused > 0 {
+		own = dissect.NewSecrets()
+		own.Learn(p)
 	}
-	p.Redact()
+	if r.Kind != KindPDU {
+		p.RedactAll()
+	} else {
+		p.MaskMarked()
+	}
+	for _, s := range [2]*dissect.Secrets{set, own} {
+		if s != nil {
+			s.Mask(p)
+			s.Mask(&r.Net)
+			r.Reason = s.Scrub(r.Reason)
+		}
+	}
+	return refused
 }
 
 // ownPDUData makes the PDU's bytes the record's own buffer (its values that
@@ -61,10 +82,4 @@ func within(b, buf []byte) bool {
 	lo := uintptr(unsafe.Pointer(unsafe.SliceData(buf)))
 	p := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
 	return p >= lo && p+uintptr(len(b)) <= lo+uintptr(len(buf))
-}
-
-// secretsIn reports whether protocol proto has secrets.
-func secretsIn(proto string) bool {
-	reg := dissect.LookupRegistry(proto)
-	return reg != nil && reg.HasSecrets()
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/mcdissect/mcdissect/analyze"
 	"github.com/mcdissect/mcdissect/capture"
 	"github.com/mcdissect/mcdissect/capture/save"
+	"github.com/mcdissect/mcdissect/dissect"
 	"github.com/mcdissect/mcdissect/filter"
 	"github.com/mcdissect/mcdissect/internal/memory"
 	"github.com/mcdissect/mcdissect/internal/profile"
@@ -137,6 +138,7 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	need := c.needs(flt)
 	c.opts.Lite, c.opts.NoLayers = !need.Trees, !need.Trees && !need.Layers
+	c.opts.Lite = c.opts.Lite && !c.redact // --redact learns secrets from the trees
 	// The page draws Classic levels from their inflated blocks.
 	c.opts.Export = exp != nil || c.format == "html" || c.serve.on()
 	if c.opts.Lite {
@@ -154,6 +156,11 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 			return exitUsage
 		}
 		if !c.opts.Lite { // a summary shows no links: one pass says it all
+			if c.opts.Redact {
+				// The first pass learns every secret, the second masks
+				// them from its first record on.
+				c.opts.Secrets = dissect.NewSecrets()
+			}
 			first := c.opts
 			first.Budget = memory.NewBudget() // a budget of its own
 			c.opts.Later = analyze.FirstPass(c.read, first)
@@ -182,6 +189,9 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if w, ok := r.(interface{ Warning() string }); ok && w.Warning() != "" {
 		fmt.Fprintf(stderr, "mcdissect: warning: %s\n", w.Warning()) // -T html: the page holds part of the capture
+	}
+	if n := a.Stats().SecretsRefused; n > 0 {
+		fmt.Fprintf(stderr, "mcdissect: warning: --redact's set of secrets is full (%d): %d records held a secret it could not learn, masked in that record but not in others (mc.redact.full)\n", dissect.MaxSecrets, n)
 	}
 	if n := a.Stats().TCPDropped; n > 0 {
 		fmt.Fprintf(stderr, "mcdissect: warning: %d bytes of TCP payload were not dissected: sent after their connection closed or was reset, before the start of a stream picked up mid-way, or more than 1 GiB ahead of it\n", n)
