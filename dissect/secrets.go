@@ -1,8 +1,11 @@
 package dissect
 
 import (
+	"bytes"
+	"encoding/base64"
 	"math/bits"
 	"slices"
+	"unsafe"
 )
 
 // Secrets is the set of secret values a run has learned (--redact): the
@@ -40,8 +43,9 @@ type Secrets struct {
 	values  map[string]struct{} // the learned values, ASCII-folded, each once
 	pieces  []pieceKey          // the whole pieces, to rebuild the filter as it grows
 	fps     fpSet               // fingerprints of whole pieces and of their edges
-	filter  []uint64            // a bit per window fingerprint (its top bits), of whole pieces
-	fbits   uint                // log2 of the filter's bits
+	filter  bitFilter           // whole pieces' windows
+	efilter bitFilter           // their prefixes' and suffixes'
+	nedges  int                 // how many prefixes and suffixes
 	lens    uint32              // bit k set: a whole piece of k bytes exists
 	ends    [256]bool           // the last bytes (folded) of the whole pieces
 	refused uint64              // values refused past the bounds
@@ -163,30 +167,74 @@ func quick(lo, hi uint64, n int) uint64 {
 	return (lo*0x9e3779b97f4a7c15 ^ hi*0xc2b2ae3d27d4eb4f) + uint64(n)*0x165667b19e3779f9
 }
 
-func (s *Secrets) filterHas(lo, hi uint64, n int) bool {
-	i := quick(lo, hi, n) >> (64 - s.fbits)
-	return s.filter[i>>6]&(1<<(i&63)) != 0
+// bitFilter is a bit per window (its quick hash's top bits): a window
+// whose bit is clear is none of those added.
+type bitFilter struct {
+	bits  []uint64
+	shift uint // 64 - log2 of the number of bits
 }
 
-func (s *Secrets) filterAdd(k pieceKey) {
-	i := quick(k.lo, k.hi, int(k.n)) >> (64 - s.fbits)
-	s.filter[i>>6] |= 1 << (i & 63)
+func (f *bitFilter) has(h uint64) bool {
+	i := h >> f.shift
+	return f.bits[i>>6]&(1<<(i&63)) != 0
 }
 
-// growFilter keeps the filter at 16 bits or more per piece, so that a
-// window that is no piece rarely costs a probe.
-func (s *Secrets) growFilter() {
+func (f *bitFilter) add(h uint64) {
+	i := h >> f.shift
+	f.bits[i>>6] |= 1 << (i & 63)
+}
+
+// sized makes f empty with at least perItem bits per item, and reports
+// whether it changed (then the items must be added again).
+func (f *bitFilter) sized(items, perItem int) bool {
 	want := uint(12)
-	for uint64(1)<<want < uint64(len(s.pieces))*16 {
+	for uint64(1)<<want < uint64(items*perItem) {
 		want++
 	}
-	if want <= s.fbits {
-		return
+	if f.bits != nil && 64-f.shift >= want {
+		return false
 	}
-	s.fbits = want
-	s.filter = make([]uint64, 1<<want/64)
-	for _, k := range s.pieces {
-		s.filterAdd(k)
+	f.bits, f.shift = make([]uint64, 1<<want/64), 64-want
+	return true
+}
+
+// edgeHash is quick's for a prefix or a suffix.
+func edgeHash(kind uint64, k pieceKey) uint64 {
+	return quick(k.lo, k.hi, int(k.n)) ^ kind*0x9fb21c651e98df25
+}
+
+// edgesOf calls fn with each prefix and suffix of piece k of MinSecret
+// bytes or more (but k itself).
+func edgesOf(k pieceKey, fn func(kind uint64, e pieceKey)) {
+	n := int(k.n)
+	for j := MinSecret; j < n; j++ {
+		// The prefix: the first j bytes, the window shifted right.
+		sh := uint(8 * (n - j))
+		var p pieceKey
+		if sh >= 64 {
+			p.lo = k.hi >> (sh - 64)
+		} else {
+			p.lo = k.lo>>sh | k.hi<<(64-sh)
+			p.hi = k.hi >> sh
+		}
+		p.n = uint8(j)
+		fn(fpPrefix, p)
+		fn(fpSuffix, pieceKey{k.lo & loMask[j], k.hi & hiMask[j], uint8(j)})
+	}
+}
+
+// growFilter keeps the filters at 16 bits or more per piece and 8 per
+// prefix and suffix, so that a window that is none rarely costs a probe.
+func (s *Secrets) growFilter() {
+	if s.filter.sized(len(s.pieces), 16) {
+		for _, k := range s.pieces {
+			s.filter.add(quick(k.lo, k.hi, int(k.n)))
+		}
+	}
+	if s.efilter.sized(s.nedges, 8) {
+		for _, k := range s.pieces {
+			edgesOf(k, func(kind uint64, e pieceKey) { s.efilter.add(edgeHash(kind, e)) })
+		}
 	}
 }
 
@@ -360,17 +408,24 @@ func (s *Secrets) addPiece(pc []byte) {
 	s.pieces = append(s.pieces, k)
 	s.lens |= 1 << len(pc)
 	s.ends[pc[len(pc)-1]] = true
-	if s.filter != nil {
-		s.filterAdd(k)
+	if s.filter.bits != nil {
+		s.filter.add(quick(k.lo, k.hi, int(k.n)))
 	}
-	for j := MinSecret; j < len(pc); j++ {
-		s.fps.add(fingerprint(fpPrefix, pack(pc[:j])))
-		s.fps.add(fingerprint(fpSuffix, pack(pc[len(pc)-j:])))
-	}
+	edgesOf(k, func(kind uint64, e pieceKey) {
+		s.fps.add(fingerprint(kind, e))
+		s.nedges++
+		if s.efilter.bits != nil {
+			s.efilter.add(edgeHash(kind, e))
+		}
+	})
 }
 
-// text is what a scan reads: a PDU's bytes or a string.
-type text interface{ ~string | ~[]byte }
+// readOnly is a view of s's bytes, for a scan that reads them. unsafe:
+// the view is never written (masking writes PDU.Data and copies only) and
+// not kept past the scan; a string is scanned without a copy (texts,
+// Info, keys: a copy per string per record was a third of Mask's time).
+// TestSecretsMask scans string literals, which fault if written.
+func readOnly(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
 
 // find appends to spans the ranges of t that hold a piece of a secret, and
 // with edges (a PDU's bytes, a value) those its ends hold of a piece cut
@@ -378,8 +433,8 @@ type text interface{ ~string | ~[]byte }
 // decoding holds one; the ranges it appends are sorted and merged. It
 // reads the escapes a URL or JSON may write a copy with (%XX, \u00XX) too,
 // when t holds any.
-func find[T text](s *Secrets, t T, edges bool, spans []span) []span {
-	if len(s.pieces) == 0 || len(t) == 0 {
+func find(s *Secrets, t []byte, edges bool, spans []span) []span {
+	if len(s.pieces) == 0 || len(t) < MinSecret {
 		return spans
 	}
 	from := len(spans)
@@ -408,7 +463,7 @@ func find[T text](s *Secrets, t T, edges bool, spans []span) []span {
 }
 
 // scan appends the ranges of t that are whole pieces.
-func scan[T text](s *Secrets, t T, spans []span) []span {
+func scan(s *Secrets, t []byte, spans []span) []span {
 	var lo, hi uint64
 	lens := s.lens
 	for i := 0; i < len(t); i++ {
@@ -424,7 +479,7 @@ func scan[T text](s *Secrets, t T, spans []span) []span {
 				break // lengths ascend
 			}
 			l, h := lo&loMask[k], hi&hiMask[k]
-			if s.filterHas(l, h, k) && s.fps.has(fingerprint(fpWhole, pieceKey{l, h, uint8(k)})) {
+			if s.filter.has(quick(l, h, k)) && s.fps.has(fingerprint(fpWhole, pieceKey{l, h, uint8(k)})) {
 				spans = append(spans, span{i + 1 - k, i + 1})
 			}
 		}
@@ -435,7 +490,7 @@ func scan[T text](s *Secrets, t T, spans []span) []span {
 // edgeSpans appends the longest range at t's start that is a suffix of a
 // piece, and the longest at its end that is a prefix of one: the parts of
 // a copy cut there.
-func edgeSpans[T text](s *Secrets, t T, spans []span) []span {
+func edgeSpans(s *Secrets, t []byte, spans []span) []span {
 	n := min(len(t), pieceLen-1)
 	var k pieceKey
 	best := 0
@@ -443,7 +498,7 @@ func edgeSpans[T text](s *Secrets, t T, spans []span) []span {
 		k.hi = k.hi<<8 | k.lo>>56
 		k.lo = k.lo<<8 | uint64(fold[t[j-1]])
 		k.n = uint8(j)
-		if j >= MinSecret && s.fps.has(fingerprint(fpSuffix, k)) {
+		if j >= MinSecret && s.efilter.has(edgeHash(fpSuffix, k)) && s.fps.has(fingerprint(fpSuffix, k)) {
 			best = j
 		}
 	}
@@ -459,7 +514,7 @@ func edgeSpans[T text](s *Secrets, t T, spans []span) []span {
 			k.hi |= c << (8 * (j - 9))
 		}
 		k.n = uint8(j)
-		if j >= MinSecret && s.fps.has(fingerprint(fpPrefix, k)) {
+		if j >= MinSecret && s.efilter.has(edgeHash(fpPrefix, k)) && s.fps.has(fingerprint(fpPrefix, k)) {
 			best = j
 		}
 	}
@@ -502,7 +557,7 @@ func hexVal(c byte) int {
 // escapeAt reports the byte an escape at t[i:] stands for and its length:
 // %XX (URLs, form bodies) or \u00XX with XX below 80 (JSON's escape of an
 // ASCII character); 0 when there is none.
-func escapeAt[T text](t T, i int) (byte, int) {
+func escapeAt(t []byte, i int) (byte, int) {
 	switch {
 	case t[i] == '%' && i+2 < len(t):
 		if h, l := hexVal(t[i+1]), hexVal(t[i+2]); h >= 0 && l >= 0 {
@@ -516,20 +571,30 @@ func escapeAt[T text](t T, i int) (byte, int) {
 	return 0, 0
 }
 
-func hasEscape[T text](t T) bool {
-	for i := 0; i < len(t); i++ {
-		if t[i] == '%' || t[i] == '\\' {
-			if _, n := escapeAt(t, i); n > 0 {
-				return true
-			}
+func hasEscape(t []byte) bool {
+	for i := indexEscape(t, 0); i >= 0; i = indexEscape(t, i+1) {
+		if _, n := escapeAt(t, i); n > 0 {
+			return true
 		}
 	}
 	return false
 }
 
+// indexEscape is the first '%' or '\\' in t at or after from, or -1.
+func indexEscape(t []byte, from int) int {
+	i, j := bytes.IndexByte(t[from:], '%'), bytes.IndexByte(t[from:], '\\')
+	if i < 0 || j >= 0 && j < i {
+		i = j
+	}
+	if i < 0 {
+		return -1
+	}
+	return from + i
+}
+
 // unescape appends to view t with its escapes decoded, and to pos where in
 // t each byte of view starts.
-func unescape[T text](t T, view []byte, pos []int32) ([]byte, []int32) {
+func unescape(t []byte, view []byte, pos []int32) ([]byte, []int32) {
 	for i := 0; i < len(t); {
 		pos = append(pos, int32(i))
 		if c, n := escapeAt(t, i); n > 0 {
@@ -549,22 +614,31 @@ const base64Marker = "base64,"
 // base64Spans appends the ranges of t that are the base64 text of a data
 // URI (after "base64,") whose decoding holds a piece of a secret: each
 // range widened to the 4-character groups that encode it.
-func base64Spans[T text](s *Secrets, t T, spans []span) []span {
+func base64Spans(s *Secrets, t []byte, spans []span) []span {
 	for at := 0; ; {
-		i := index(t, base64Marker, at)
+		i := bytes.Index(t[at:], []byte(base64Marker))
 		if i < 0 {
 			return spans
 		}
-		start := i + len(base64Marker)
+		start := at + i + len(base64Marker)
 		end := start
-		for end < len(t) && base64Val(t[end]) >= 0 {
+		for end < len(t) && base64Vals[t[end]] >= 0 {
 			end++
 		}
 		at = end
-		s.view = s.view[:0]
+		// Whole groups with the standard decoder (the alphabet of data
+		// URIs), what it does not take and the last group by hand.
+		whole := (end - start) / 4 * 4
+		s.view = slices.Grow(s.view[:0], whole/4*3+2)[:whole/4*3]
+		k := start
+		if _, err := base64.StdEncoding.Decode(s.view, t[start:start+whole]); err == nil {
+			k += whole
+		} else {
+			s.view = s.view[:0]
+		}
 		var acc uint32
-		for k := start; k < end; k++ {
-			acc = acc<<6 | uint32(base64Val(t[k]))
+		for ; k < end; k++ {
+			acc = acc<<6 | uint32(base64Vals[t[k]])
 			if (k-start)%4 == 3 {
 				s.view = append(s.view, byte(acc>>16), byte(acc>>8), byte(acc))
 				acc = 0
@@ -585,34 +659,15 @@ func base64Spans[T text](s *Secrets, t T, spans []span) []span {
 	}
 }
 
-// index is the first occurrence of sub in t at or after from, or -1.
-func index[T text](t T, sub string, from int) int {
-next:
-	for i := from; i+len(sub) <= len(t); i++ {
-		for j := 0; j < len(sub); j++ {
-			if t[i+j] != sub[j] {
-				continue next
-			}
-		}
-		return i
+// base64Vals are the values of the base64 characters (standard and
+// URL-safe alphabets), -1 for any other.
+var base64Vals = func() (v [256]int8) {
+	for i := range v {
+		v[i] = -1
 	}
-	return -1
-}
-
-// base64Val is the value of a base64 character (standard or URL-safe
-// alphabet), -1 for any other.
-func base64Val(c byte) int {
-	switch {
-	case c >= 'A' && c <= 'Z':
-		return int(c - 'A')
-	case c >= 'a' && c <= 'z':
-		return int(c-'a') + 26
-	case c >= '0' && c <= '9':
-		return int(c-'0') + 52
-	case c == '+' || c == '-':
-		return 62
-	case c == '/' || c == '_':
-		return 63
+	for i, c := range "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/" {
+		v[c] = int8(i)
 	}
-	return -1
-}
+	v['-'], v['_'] = 62, 63
+	return v
+}()

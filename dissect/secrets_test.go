@@ -11,7 +11,7 @@ import (
 // masked is t with every range find reports (edges included) as '*'.
 func masked(s *Secrets, t string) string {
 	b := []byte(t)
-	for _, sp := range find(s, t, true, nil) {
+	for _, sp := range find(s, readOnly(t), true, nil) {
 		fill(b[sp.lo:sp.hi])
 	}
 	return string(b)
@@ -262,5 +262,27 @@ func BenchmarkSecretsScan(b *testing.B) {
 				sp = find(s, text, true, sp[:0])
 			}
 		})
+	}
+}
+
+// TestEdgesOf: the prefixes and suffixes made from a packed piece are
+// those packed from its bytes.
+func TestEdgesOf(t *testing.T) {
+	for n := MinSecret; n <= pieceLen; n++ {
+		pc := []byte("0123456789abcdefghij"[:n])
+		var got []pieceKey
+		edgesOf(pack(pc), func(kind uint64, e pieceKey) { got = append(got, e) })
+		var want []pieceKey
+		for j := MinSecret; j < n; j++ {
+			want = append(want, pack(pc[:j]), pack(pc[n-j:]))
+		}
+		if len(got) != len(want) {
+			t.Fatalf("%d: %d edges, want %d", n, len(got), len(want))
+		}
+		for i := range want {
+			if got[i] != want[i] {
+				t.Errorf("%d: edge %d is %+v, want %+v", n, i, got[i], want[i])
+			}
+		}
 	}
 }

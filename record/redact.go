@@ -48,7 +48,7 @@ func (r *Record) Redact(set *dissect.Secrets) (refused int) {
 	for _, s := range [2]*dissect.Secrets{set, own} {
 		if s != nil {
 			s.Mask(p)
-			s.Mask(&r.Net)
+			s.MaskLayers(&r.Net)
 			r.Reason = s.Scrub(r.Reason)
 		}
 	}
