@@ -23,6 +23,8 @@
 #   SEED       mcgen seed (default 1)
 #   TSHARK     0 to skip tshark even when installed (default 1)
 #   OUT        working directory (default bench/out, git-ignored)
+#   REDACT     1 to run summary, -V and -T json of the new binary with --redact
+#              too, each right after its run without (rows "… --redact")
 #
 # Wall time, CPU time and peak RSS come from GNU time (/usr/bin/time -f '%e %M %U %S';
 # Debian/Ubuntu: apt-get install -y time). Output goes to /dev/null.
@@ -36,6 +38,7 @@ OUT=${OUT:-bench/out}
 SIZES=${SIZES:-100}
 MIXES=${MIXES:-project slp query classic-big onebyte play real}
 BASE=${BASE:-}
+REDACT=${REDACT:-0}
 N=${N:-3}
 SEED=${SEED:-1}
 TSHARK=${TSHARK:-1}
@@ -129,6 +132,14 @@ for size in $SIZES; do
 				fields) run "$name" "$c" "$bin" -r "$f" -T fields -e frame.number -e mc.protocol -e mc.message -e ip.src -e tcp.stream ;;
 				esac
 			done
+			# REDACT: the same mode with --redact, next in time too.
+			if [ "$REDACT" = 1 ]; then
+				case $mode in
+				summary) run summary-redact "$c" "$OUT/mcdissect" -r "$f" --redact ;;
+				V) run V-redact "$c" "$OUT/mcdissect" -r "$f" -V --redact ;;
+				json) run json-redact "$c" "$OUT/mcdissect" -r "$f" -T json --redact ;;
+				esac
+			fi
 		done
 		if [ "$have_tshark" = 1 ]; then
 			run tshark "$c" tshark -r "$f"
@@ -177,6 +188,9 @@ END {
 	label["json"] = "mcdissect -r F -T json"
 	label["ek"] = "mcdissect -r F -T ek"
 	label["fields"] = "mcdissect -r F -T fields (5 fields)"
+	label["summary-redact"] = "mcdissect -r F --redact"
+	label["V-redact"] = "mcdissect -r F -V --redact"
+	label["json-redact"] = "mcdissect -r F -T json --redact"
 	label["tshark"] = "tshark -r F"
 	label["tshark-V"] = "tshark -r F -V"
 	label["tshark-json"] = "tshark -r F -T json"
