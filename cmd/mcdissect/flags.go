@@ -141,7 +141,7 @@ func (c *config) flagSet(stderr io.Writer) (*pflag.FlagSet, *bool) {
 	fs.StringArrayVarP(&c.stats, "statistics", "z", nil, "print `STAT` at the end (repeatable; -z help lists them), e.g. -z mc,servers -z conv,tcp -z io,stat,1")
 	fs.BoolVarP(&c.quiet, "quiet", "q", false, "print no per-PDU output (with -z), e.g. -q -z mc,stat")
 	fs.StringVarP(&c.glossary, "glossary", "G", "", "print a `REPORT` and exit: fields, protocols or experts, e.g. -G fields")
-	fs.BoolVar(&c.redact, "redact", false, "mask Classic salts and verification keys, every copy, in every output (and the undissected bytes of Classic and unclaimed streams, which may hold them); not with -w, e.g. --redact")
+	fs.BoolVar(&c.redact, "redact", false, "mask Classic salts, verification keys and decrypted Java secrets: once learned, every copy in any record of any protocol, in every output (and bytes no dissector understood, which may hold them); not with -w, e.g. --redact")
 	fs.StringVar(&c.classicSalt, "classic-salt", "", "the Classic server's heartbeat `SALT`, to check verification keys when the heartbeat was not captured, e.g. --classic-salt wo6kVAHjxoJcInKx")
 	fs.StringVar(&c.keyLog, "keylog", "", "open encrypted Java sessions with the keys in `FILE`: MC_SHARED_SECRET lines and/or the server's RSA key in PEM (as -o slp.keylog_file:FILE), e.g. --keylog session.keylog")
 	fs.StringVar(&c.javaVersion, "java-version", "", "read Java sessions whose handshake was not captured as `VERSION[,STATE]`: a release or protocol number, state play (default) or configuration (as -o slp.version:V), e.g. --java-version 1.20.4")
