@@ -150,8 +150,8 @@ type Stats struct {
 	// fragments overlapped with different bytes (the first copy used).
 	FragsGivenUp, FragOverlaps uint64
 	// SecretsRefused counts the secrets --redact could not add to its set,
-	// past dissect.MaxSecrets or MaxPieces (one per record that held
-	// one): each was masked in its own record, not in others (redact.go).
+	// past dissect.MaxPieces (one per record that held one): each was
+	// masked in its own record, not in others (redact.go).
 	SecretsRefused uint64
 }
 

@@ -145,7 +145,7 @@ func TestRedactLate(t *testing.T) {
 func TestRedactBound(t *testing.T) {
 	const n = 6
 	path := hostileCapture(t, func(w *capgen.Writer) { w.ManyKeys(n) })
-	set := dissect.NewSecretsLimit(4, 100) // the salt (value and parameter), alex's key, p0's key
+	set := dissect.NewSecretsLimit(7) // the salt (1 piece) and its parameter (2), alex's key (2), p0's key (2)
 	var full int
 	var refusedIdents []string
 	a := New(Options{Redact: true, Secrets: set}, SinkFunc(func(r *record.Record) error {

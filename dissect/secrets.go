@@ -32,52 +32,53 @@ import (
 // unrelated text.
 //
 // A hostile capture can teach many values (a key per connection). Past
-// MaxSecrets values or MaxPieces pieces the set takes no more: Learn
+// MaxPieces pieces (a 32-digit key is 2) the set takes no more: Learn
 // counts what it refused, and a PDU whose secret was refused is still
 // masked in itself (its own secrets, learned apart), but copies of that
-// secret elsewhere are not. The set's size is bounded by those limits:
-// about 3 MB of fingerprints at MaxPieces, and the values themselves.
+// secret elsewhere are not. The values themselves are not kept: a value
+// whose pieces are all known is known. At MaxPieces the set holds about
+// 9 MB (the fingerprints of the pieces and of their edges, 8 MB).
 //
 // A Secrets is used by one goroutine at a time.
 type Secrets struct {
-	values  map[string]struct{} // the learned values, ASCII-folded, each once
-	pieces  []pieceKey          // the whole pieces, to rebuild the filter as it grows
-	fps     fpSet               // fingerprints of whole pieces and of their edges
-	filter  bitFilter           // whole pieces' windows
-	efilter bitFilter           // their prefixes' and suffixes'
-	nedges  int                 // how many prefixes and suffixes
-	lens    uint32              // bit k set: a whole piece of k bytes exists
-	ends    [256]bool           // the last bytes (folded) of the whole pieces
-	refused uint64              // values refused past the bounds
-	limit   [2]int              // the bounds: values, pieces
+	pieces  []pieceKey // the whole pieces, to rebuild the filter as it grows
+	fps     fpSet      // fingerprints of whole pieces and of their edges
+	filter  bitFilter  // whole pieces' windows
+	efilter bitFilter  // their prefixes' and suffixes'
+	nedges  int        // how many prefixes and suffixes
+	lens    uint32     // bit k set: a whole piece of k bytes exists
+	ends    [256]bool  // the last bytes (folded) of the whole pieces
+	learned int        // values that brought a piece
+	refused uint64     // values refused past the bound
+	limit   int        // the bound on pieces
 
 	spans     []span // scratch: what a scan of a text found
 	dataSpans []span // scratch: what the scan of a PDU's bytes found
 	view      []byte // scratch: the escapes decoded
 	pos       []int32
+	folded    []byte // scratch: a value learned, folded
+	cuts      []int  // scratch: its pieces
 }
 
 // The bounds of a Secrets (see Secrets).
 const (
-	MaxSecrets = 8192
-	MaxPieces  = 16384
+	MaxPieces = 16384
 	// MinSecret is the shortest value (and piece of a split copy) looked
 	// for; a secret node's own bytes are masked whatever their length.
 	MinSecret = 4
 	pieceLen  = 16
 )
 
-// NewSecrets makes an empty set bounded by MaxSecrets and MaxPieces.
-func NewSecrets() *Secrets { return NewSecretsLimit(MaxSecrets, MaxPieces) }
+// NewSecrets makes an empty set bounded by MaxPieces.
+func NewSecrets() *Secrets { return NewSecretsLimit(MaxPieces) }
 
-// NewSecretsLimit makes an empty set that takes at most values values and
-// pieces pieces (a value of n bytes is about n/16 pieces).
-func NewSecretsLimit(values, pieces int) *Secrets {
-	return &Secrets{limit: [2]int{values, pieces}}
-}
+// NewSecretsLimit makes an empty set that takes at most pieces pieces (a
+// value of n bytes is about n/16 pieces).
+func NewSecretsLimit(pieces int) *Secrets { return &Secrets{limit: pieces} }
 
-// Len is the number of values learned.
-func (s *Secrets) Len() int { return len(s.values) }
+// Len is the number of values learned (those all of whose pieces were
+// known already are not counted again).
+func (s *Secrets) Len() int { return s.learned }
 
 // Refused is the number of values the set refused, past its bounds.
 func (s *Secrets) Refused() uint64 { return s.refused }
@@ -152,8 +153,10 @@ func fmix(h uint64) uint64 {
 }
 
 // fingerprint of a window of kind fpWhole, fpPrefix or fpSuffix; never 0.
-// Two windows with one fingerprint would mask bytes that are no copy,
-// never leave a copy unmasked.
+// Two windows with one fingerprint (about 2^-64 for a pair: each step of
+// the chain is a bijection of the word it mixes in) would mask bytes that
+// are no copy, or, when learning, take a new piece for one known and
+// leave it unlearned.
 func fingerprint(kind uint64, k pieceKey) uint64 {
 	h := fmix(fmix(fmix(uint64(k.n)<<8|kind)^k.hi) ^ k.lo)
 	if h == 0 {
@@ -350,25 +353,30 @@ func (s *Secrets) add(b []byte) bool {
 	if len(b) < MinSecret {
 		return true
 	}
-	f := make([]byte, len(b))
-	for i, c := range b {
-		f[i] = fold[c]
+	f := s.folded[:0]
+	for _, c := range b {
+		f = append(f, fold[c])
 	}
-	if _, ok := s.values[string(f)]; ok {
-		return true
+	s.folded = f
+	cuts := tile(len(f), s.cuts[:0])
+	s.cuts = cuts
+	fresh := 0
+	for i := 1; i < len(cuts); i++ {
+		if !s.fps.has(fingerprint(fpWhole, pack(f[cuts[i-1]:cuts[i]]))) {
+			fresh++
+		}
 	}
-	cuts := tile(len(f))
-	if s.limit == [2]int{} {
-		s.limit = [2]int{MaxSecrets, MaxPieces} // the zero Secrets
+	if fresh == 0 {
+		return true // known
 	}
-	if len(s.values) >= s.limit[0] || len(s.pieces)+len(cuts)-1 > s.limit[1] {
+	if s.limit == 0 {
+		s.limit = MaxPieces // the zero Secrets
+	}
+	if len(s.pieces)+fresh > s.limit {
 		s.refused++
 		return false
 	}
-	if s.values == nil {
-		s.values = map[string]struct{}{}
-	}
-	s.values[string(f)] = struct{}{}
+	s.learned++
 	for i := 1; i < len(cuts); i++ {
 		s.addPiece(f[cuts[i-1]:cuts[i]])
 	}
@@ -378,9 +386,10 @@ func (s *Secrets) add(b []byte) bool {
 
 // tile cuts a value of n bytes (n >= MinSecret) into contiguous pieces of
 // MinSecret to pieceLen bytes: pieceLen each but for the last one or two,
-// which share the rest. It returns the cut points, 0 and n included.
-func tile(n int) []int {
-	cuts := []int{0}
+// which share the rest. It appends the cut points, 0 and n included, to
+// cuts.
+func tile(n int, cuts []int) []int {
+	cuts = append(cuts, 0)
 	at := 0
 	for n-at > pieceLen {
 		if r := n - at - pieceLen; r < MinSecret {

@@ -77,7 +77,7 @@ func TestSecretsFind(t *testing.T) {
 // pieceLen bytes.
 func TestTile(t *testing.T) {
 	for n := MinSecret; n <= 200; n++ {
-		c := tile(n)
+		c := tile(n, nil)
 		if c[0] != 0 || c[len(c)-1] != n {
 			t.Fatalf("%d: %v", n, c)
 		}
@@ -93,7 +93,7 @@ func TestTile(t *testing.T) {
 // them; what it holds is still found.
 func TestSecretsBound(t *testing.T) {
 	value := func(i int) string { return strings.Repeat(string(rune('a'+i)), 4) + tSalt[:12] } // a piece each
-	s := NewSecretsLimit(10, 7)
+	s := NewSecretsLimit(7)
 	for i := range 20 {
 		s.add([]byte(value(i)))
 	}
@@ -106,18 +106,21 @@ func TestSecretsBound(t *testing.T) {
 	if got := masked(s, value(19)); got != value(19) {
 		t.Errorf("%q", got)
 	}
-	s = NewSecretsLimit(3, 100)
-	for i := range 5 {
-		s.add([]byte(value(i)))
+	// A value of two pieces, one known: one more piece.
+	s = NewSecretsLimit(3)
+	s.add([]byte(value(0)))
+	s.add([]byte(value(0) + value(1)))
+	if s.Len() != 2 || len(s.pieces) != 2 || s.Refused() != 0 {
+		t.Errorf("%d values, %d pieces, %d refused; want 2, 2, 0", s.Len(), len(s.pieces), s.Refused())
 	}
-	if s.Len() != 3 || s.Refused() != 2 {
-		t.Errorf("%d values, %d refused; want 3 and 2", s.Len(), s.Refused())
+	if !s.add([]byte(value(2))) || s.add([]byte(value(3))) || s.Refused() != 1 {
+		t.Errorf("the third piece refused, or the fourth taken: %d refused", s.Refused())
 	}
 	// A value known already is no new value.
-	if !s.add([]byte(value(1))) || s.Refused() != 2 {
+	if !s.add([]byte(value(1))) || s.Refused() != 1 {
 		t.Errorf("a known value was refused")
 	}
-	if big := NewSecrets(); big.limit != [2]int{MaxSecrets, MaxPieces} {
+	if big := NewSecrets(); big.limit != MaxPieces {
 		t.Errorf("limits %v", big.limit)
 	}
 }
@@ -250,7 +253,7 @@ func FuzzSecretsFind(f *testing.F) {
 // secrets and with the set full.
 func BenchmarkSecretsScan(b *testing.B) {
 	text := []byte(strings.Repeat("the quick brown fox jumps over the lazy dog 0123456789abcdef. ", 1100))
-	for _, n := range []int{2, 100, MaxSecrets} {
+	for _, n := range []int{2, 100, MaxPieces / 3} {
 		s := NewSecrets()
 		for i := range n {
 			s.add([]byte(strconv.Itoa(i) + "-" + tKey))

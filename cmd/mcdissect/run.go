@@ -191,7 +191,7 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mcdissect: warning: %s\n", w.Warning()) // -T html: the page holds part of the capture
 	}
 	if n := a.Stats().SecretsRefused; n > 0 {
-		fmt.Fprintf(stderr, "mcdissect: warning: --redact's set of secrets is full (%d): %d records held a secret it could not learn, masked in that record but not in others (mc.redact.full)\n", dissect.MaxSecrets, n)
+		fmt.Fprintf(stderr, "mcdissect: warning: --redact's set of secrets is full (%d pieces of up to 16 bytes): %d records held a secret it could not learn, masked in that record but not in others (mc.redact.full)\n", dissect.MaxPieces, n)
 	}
 	if n := a.Stats().TCPDropped; n > 0 {
 		fmt.Fprintf(stderr, "mcdissect: warning: %d bytes of TCP payload were not dissected: sent after their connection closed or was reset, before the start of a stream picked up mid-way, or more than 1 GiB ahead of it\n", n)
