@@ -86,9 +86,16 @@ func appendSummary(dst []byte, r *record.Record, pairs *pairCache) []byte {
 // appendSummaryPair appends the columns a pairCache keeps: addresses and
 // protocol, up to the info column.
 func appendSummaryPair(dst []byte, r *record.Record) []byte {
-	dst = appendAddrPort(dst, r.Src)
-	dst = append(dst, " → "...)
-	dst = appendAddrPort(dst, r.Dst)
+	if r.Proto == "icmp" || r.Proto == "icmpv6" {
+		// ICMP has no ports: its records carry the addresses alone.
+		dst = r.Src.Addr().Unmap().AppendTo(dst)
+		dst = append(dst, " → "...)
+		dst = r.Dst.Addr().Unmap().AppendTo(dst)
+	} else {
+		dst = appendAddrPort(dst, r.Src)
+		dst = append(dst, " → "...)
+		dst = appendAddrPort(dst, r.Dst)
+	}
 	dst = append(dst, ' ')
 	dst = append(dst, protocols.Column(r.Proto)...)
 	return append(dst, ' ')
