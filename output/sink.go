@@ -2,8 +2,10 @@
 // implements analyze.Sink). Each record, in order and one at a time, is
 // filtered (-Y), counted (-c), given the time since the previous record
 // shown (-t dd), handed to what reads the records shown (statistics,
-// exports, -w's kept frames, --ship) and written by the renderer, which
-// buffers: Flush writes out.
+// exports, -w's kept frames, --ship, --serve) and written by the renderer,
+// which buffers: Flush writes out. Each of them says what it reads of a
+// record (record.Needs), and the sink what they read together (Needs):
+// the pipeline decodes that, and no more.
 package output
 
 import (
@@ -18,20 +20,42 @@ import (
 // analyzer.
 type Sink struct {
 	W          render.Writer
+	WNeeds     record.Needs   // what W reads (render.NeedsOf)
 	Filter     *filter.Filter // -Y, or nil
 	Count      int            // -c: stop after this many records shown (0: no limit)
 	Line       bool           // -l: write out after every record
 	DeltaShown bool           // -t dd: set Record.DeltaShown
 	Shown      func()         // called for each record shown (a progress count), or nil
 
-	readers   []func(*record.Record) error
+	readers   []Reader
 	shown     int
 	lastShown time.Time
 }
 
-// Read adds fn to what reads the records shown, after those added before
-// it and before the renderer. An error stops the run.
-func (s *Sink) Read(fn func(*record.Record) error) { s.readers = append(s.readers, fn) }
+// Reader reads the records shown, and says what it reads of them.
+type Reader interface {
+	// Record reads r; an error stops the run.
+	Record(r *record.Record) error
+	// Needs is what Record reads besides what every record carries.
+	Needs() record.Needs
+}
+
+// Read adds rd to what reads the records shown, after those added before
+// it and before the renderer.
+func (s *Sink) Read(rd Reader) { s.readers = append(s.readers, rd) }
+
+// Needs is what the filter, the readers and the renderer read of a
+// record, together.
+func (s *Sink) Needs() record.Needs {
+	n := s.WNeeds
+	if s.Filter != nil {
+		n = n.Or(s.Filter.Needs())
+	}
+	for _, rd := range s.readers {
+		n = n.Or(rd.Needs())
+	}
+	return n
+}
 
 // Record shows r if it passes the filter; record.ErrStop ends the run
 // once Count records were shown.
@@ -48,8 +72,8 @@ func (s *Sink) Record(r *record.Record) error {
 		}
 		s.lastShown = r.Time
 	}
-	for _, fn := range s.readers {
-		if err := fn(r); err != nil {
+	for _, rd := range s.readers {
+		if err := rd.Record(r); err != nil {
 			return err
 		}
 	}

@@ -27,6 +27,15 @@ func (w *writer) Flush() error {
 	return nil
 }
 
+// reader is a Reader of fn that reads what needs says.
+type reader struct {
+	fn    func(*record.Record) error
+	needs record.Needs
+}
+
+func (r reader) Record(rec *record.Record) error { return r.fn(rec) }
+func (r reader) Needs() record.Needs             { return r.needs }
+
 // rec is a record named by its Reason, whose protocol is keep or drop.
 func rec(name, proto string, sec int) *record.Record {
 	return &record.Record{Reason: name, Proto: proto, Time: time.Unix(int64(sec), 0)}
@@ -45,12 +54,12 @@ func TestSink(t *testing.T) {
 	shown := 0
 	s := &Sink{W: w, Filter: flt, Count: 2, Line: true, DeltaShown: true, Shown: func() { shown++ }}
 	var deltas []time.Duration
-	s.Read(func(r *record.Record) error {
+	s.Read(reader{fn: func(r *record.Record) error {
 		w.log = append(w.log, "a "+r.Reason)
 		deltas = append(deltas, r.DeltaShown)
 		return nil
-	})
-	s.Read(func(r *record.Record) error { w.log = append(w.log, "b "+r.Reason); return nil })
+	}})
+	s.Read(reader{fn: func(r *record.Record) error { w.log = append(w.log, "b "+r.Reason); return nil }})
 	for i, m := range []string{"keep 1", "drop", "keep 2", "keep 3"} {
 		err := s.Record(rec(m, m[:4], 10*i))
 		if want := i >= 2; errors.Is(err, record.ErrStop) != want || err != nil && !want {
@@ -77,9 +86,48 @@ func TestSinkReaderError(t *testing.T) {
 	w := &writer{}
 	s := &Sink{W: w}
 	bad := errors.New("disk full")
-	s.Read(func(*record.Record) error { return bad })
-	s.Read(func(*record.Record) error { t.Error("a reader after the error"); return nil })
+	s.Read(reader{fn: func(*record.Record) error { return bad }})
+	s.Read(reader{fn: func(*record.Record) error { t.Error("a reader after the error"); return nil }})
 	if err := s.Record(rec("x", "keep", 0)); err != bad || len(w.log) != 0 {
 		t.Errorf("%v, log %q", err, w.log)
+	}
+}
+
+// TestSinkNeeds: the sink reads what its renderer, its filter and each of
+// its readers read, together.
+func TestSinkNeeds(t *testing.T) {
+	summary, err := filter.Compile(`mc.protocol == "slp"`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree, err := filter.Compile(`slp.status`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	none := func(*record.Record) error { return nil }
+	for _, tc := range []struct {
+		name    string
+		w       record.Needs
+		flt     *filter.Filter
+		readers []record.Needs
+		want    record.Needs
+	}{
+		{name: "summary"},
+		{name: "renderer", w: record.Needs{Trees: true}, want: record.Needs{Trees: true}},
+		{name: "summary filter", flt: summary, want: record.Needs{Layers: true}},
+		{name: "tree filter", flt: tree, want: record.Needs{Trees: true, Layers: true}},
+		{name: "reader of nothing", readers: []record.Needs{{}}},
+		{name: "reader of trees", readers: []record.Needs{{}, {Trees: true}}, want: record.Needs{Trees: true}},
+		{name: "readers together", readers: []record.Needs{{Layers: true}, {Trees: true}}, want: record.Needs{Trees: true, Layers: true}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := &Sink{W: &writer{}, WNeeds: tc.w, Filter: tc.flt}
+			for _, n := range tc.readers {
+				s.Read(reader{none, n})
+			}
+			if got := s.Needs(); got != tc.want {
+				t.Errorf("%+v, want %+v", got, tc.want)
+			}
+		})
 	}
 }

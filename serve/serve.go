@@ -172,6 +172,9 @@ func (s *Server) Serve() error {
 	return err
 }
 
+// Needs is what the page reads of a record: -T html's.
+func (s *Server) Needs() record.Needs { return render.NeedsOf("html", s.cfg.Render) }
+
 // Record adds r to the history and wakes the viewers. It never waits for
 // a viewer.
 func (s *Server) Record(r *record.Record) error {

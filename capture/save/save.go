@@ -3,7 +3,7 @@
 // packet read is written as it is read (Tee). With -Y only the frames of
 // matching PDUs are kept (every frame a reassembled PDU was built from, as
 // tshark keeps the frames a filter selects), which is known only once the
-// PDU completes: their numbers are collected during the run (Keep) and
+// PDU completes: their numbers are collected during the run (Record) and
 // copied from the input file in a second pass (Close).
 package save
 
@@ -29,7 +29,7 @@ type Writer struct {
 }
 
 // Open makes the writer of path. filtered says that only the frames of
-// the records Keep is given are written, copied from the file input.
+// the records Record is given are written, copied from the file input.
 func Open(path string, filtered bool, input string, o ringbuf.Options) (*Writer, error) {
 	w, err := ringbuf.Open(path, o)
 	if err != nil {
@@ -66,16 +66,22 @@ func (fw *Writer) Tee(src capture.Source) capture.Source {
 	return teeSource{src, fw}
 }
 
-// Keep notes the frames of a record that passed the filter.
-func (fw *Writer) Keep(r *record.Record) {
+// Record notes the frames of a record that passed the filter. With
+// Needs, a Writer reads the records shown (output.Reader).
+func (fw *Writer) Record(r *record.Record) error {
 	if !fw.filtered {
-		return
+		return nil
 	}
 	fw.frames[r.Frame] = struct{}{}
 	for _, p := range r.Parts {
 		fw.frames[p.Frame] = struct{}{}
 	}
+	return nil
 }
+
+// Needs is what Record reads of a record: its frames, which every record
+// carries.
+func (fw *Writer) Needs() record.Needs { return record.Needs{} }
 
 // Close writes the frames kept (a second pass over the input) and closes
 // the file.

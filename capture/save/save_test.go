@@ -52,7 +52,7 @@ func TestTee(t *testing.T) {
 		}
 	}
 	src.Close()
-	w.Keep(&record.Record{Frame: 1}) // not filtered: nothing more is written
+	w.Record(&record.Record{Frame: 1}) // not filtered: nothing more is written
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -67,9 +67,9 @@ func TestTee(t *testing.T) {
 	}
 }
 
-// TestKeep: with -Y the frames of the records kept, and of their parts,
+// TestRecord: with -Y the frames of the records kept, and of their parts,
 // are copied from the input, once each and in the input's order.
-func TestKeep(t *testing.T) {
+func TestRecord(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "kept.pcapng")
 	w, err := Open(out, true, sample, ringbuf.Options{})
 	if err != nil {
@@ -83,8 +83,8 @@ func TestKeep(t *testing.T) {
 		t.Error("with -Y the source writes what it reads")
 	}
 	src.Close()
-	w.Keep(&record.Record{Frame: 4, Parts: []record.Part{{Frame: 2}, {Frame: 4}}})
-	w.Keep(&record.Record{Frame: 1})
+	w.Record(&record.Record{Frame: 4, Parts: []record.Part{{Frame: 2}, {Frame: 4}}})
+	w.Record(&record.Record{Frame: 1})
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}

@@ -12,8 +12,10 @@ import (
 )
 
 // TestShip: --ship sends every record shown, after -Y, as a -T ek
-// document to the bulk endpoint, and says so on stderr. (What an engine
-// that fails does to a run, ship's own tests try with a real one.)
+// document to the bulk endpoint, and says so on stderr. A summary run
+// (no -V, no -Y) ships the same documents: the shipper says it reads the
+// trees and layers, so the run decodes them. (What an engine that fails
+// does to a run, ship's own tests try with a real one.)
 func TestShip(t *testing.T) {
 	var mu sync.Mutex
 	var docs []string
@@ -38,18 +40,47 @@ func TestShip(t *testing.T) {
 	}))
 	defer srv.Close()
 	const sample = "../../samples/slp-status-concurrent.pcap"
-	want, _, _ := mcd(t, nil, "-r", sample, "-Y", "slp.status", "-T", "ek")
-	_, stderr, code := mcd(t, nil, "-r", sample, "-Y", "slp.status", "-q", "--ship", srv.URL+"/_bulk")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
+	for _, tc := range []struct {
+		name  string
+		flags []string
+	}{
+		{"filtered", []string{"-Y", "slp.status", "-q"}},
+		{"summary", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			docs = nil
+			want, _, _ := mcd(t, nil, append([]string{"-r", sample, "-T", "ek"}, without(tc.flags, "-q")...)...)
+			_, stderr, code := mcd(t, nil, append([]string{"-r", sample, "--ship", srv.URL + "/_bulk"}, tc.flags...)...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			wantDocs := lines(want)
+			if n := len(wantDocs) / 2; len(docs) != n || n == 0 {
+				t.Fatalf("%d documents shipped, -T ek writes %d", len(docs), n)
+			}
+			for i, d := range docs {
+				// The envelope first, then -T ek's document.
+				if w := wantDocs[2*i+1]; !strings.HasPrefix(d, `{"host":`) || !strings.Contains(d, `"record_id":`) || !strings.HasSuffix(d, w[1:]) {
+					t.Fatalf("document %d:\n%s\nwant -T ek's:\n%s", i, d, w)
+				}
+			}
+			if all := strings.Join(docs, "\n"); !strings.Contains(all, `"slp_slp_status_description":`) || !strings.Contains(all, `"tcp_tcp_srcport":`) {
+				t.Errorf("the documents hold no slp or tcp field:\n%s", docs[0])
+			}
+			if !strings.Contains(stderr, fmt.Sprintf("ship: %d records shipped", len(docs))) {
+				t.Errorf("stderr: %s", stderr)
+			}
+		})
 	}
-	if n := strings.Count(want, "\n") / 2; len(docs) != n || n == 0 {
-		t.Fatalf("%d documents shipped, -T ek writes %d", len(docs), n)
+}
+
+// without is args less drop.
+func without(args []string, drop string) []string {
+	var out []string
+	for _, a := range args {
+		if a != drop {
+			out = append(out, a)
+		}
 	}
-	if !strings.Contains(docs[0], `"layers":`) || !strings.Contains(docs[0], `"record_id":`) {
-		t.Errorf("a document: %s", docs[0])
-	}
-	if !strings.Contains(stderr, fmt.Sprintf("ship: %d records shipped", len(docs))) {
-		t.Errorf("stderr: %s", stderr)
-	}
+	return out
 }

@@ -10,7 +10,8 @@ import (
 )
 
 // Lite decoding (no trees) is chosen only when nothing of the run reads a
-// tree or an expert item.
+// tree or an expert item. (--ship, whose documents read trees,
+// TestShip tries.)
 func TestSummaryOnly(t *testing.T) {
 	for _, tc := range []struct {
 		args     string
@@ -50,7 +51,7 @@ func TestSummaryOnly(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		need := c.needs(flt)
+		need := c.sink(nil, flt).Needs()
 		if got := !need.Trees; got != tc.want {
 			t.Errorf("%s: Lite = %v, want %v", tc.args, got, tc.want)
 		}

@@ -15,7 +15,6 @@ import (
 	"github.com/mcdissect/mcdissect/internal/profile"
 	"github.com/mcdissect/mcdissect/output"
 	"github.com/mcdissect/mcdissect/protocols/glossary"
-	"github.com/mcdissect/mcdissect/record"
 	"github.com/mcdissect/mcdissect/render"
 	"github.com/mcdissect/mcdissect/stats"
 )
@@ -104,7 +103,8 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 	// Records reach the output one way: the back end gives each, in
 	// order, to the sink, which filters, counts, feeds what reads records
 	// and renders.
-	sk := &output.Sink{W: r, Filter: flt, Count: c.pduCount(), Line: c.lineBuffered, DeltaShown: c.ropts.Time == "dd", Shown: prog.Record}
+	sk := c.sink(r, flt)
+	sk.Shown = prog.Record
 	source := c.read
 	if c.iface != "" {
 		source = c.iface
@@ -117,15 +117,11 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 	if shipper != nil {
 		defer shipClose(shipper, stderr)
 	}
-	sk.Read(c.statz.Record)
 	if wr != nil && flt != nil {
-		sk.Read(func(r *record.Record) error { wr.Keep(r); return nil })
-	}
-	if exp != nil {
-		sk.Read(exp.Record)
+		sk.Read(wr) // the frames of matching PDUs
 	}
 	if shipOut != nil {
-		sk.Read(shipOut.Record)
+		sk.Read(shipOut)
 	}
 	c.opts.Budget = memory.NewBudget()
 	sv, err := c.serve.start(c, stderr) // serve.go
@@ -134,9 +130,12 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitFail
 	}
 	if sv != nil {
-		sk.Read(sv.srv.Record) // the page
+		sk.Read(sv.srv) // the page
 	}
-	need := c.needs(flt)
+	// Without trees PDUs are decoded Lite (Wireshark's NULL tree), only
+	// what the summary columns show worked out, and without the layers too
+	// when nothing reads them (a run that decodes trees decodes the layers).
+	need := sk.Needs()
 	c.opts.Lite, c.opts.NoLayers = !need.Trees, !need.Trees && !need.Layers
 	c.opts.Lite = c.opts.Lite && !c.redact // --redact learns secrets from the trees
 	// The page draws Classic levels from their inflated blocks.
@@ -228,25 +227,18 @@ func (c *config) openSource(stdin io.Reader, stderr io.Writer) (src analyze.Sour
 	return src, func() { src.Close() }, size, nil
 }
 
+// sink is where the records go: after the filter, to the statistics, the
+// exporter and the renderer w. run adds the readers it starts (-w's kept
+// frames, --ship, --serve).
+func (c *config) sink(w render.Writer, flt *filter.Filter) *output.Sink {
+	sk := &output.Sink{W: w, WNeeds: render.NeedsOf(c.format, c.ropts), Filter: flt, Count: c.pduCount(), Line: c.lineBuffered, DeltaShown: c.ropts.Time == "dd"}
+	sk.Read(c.statz)
+	if c.exporter != nil {
+		sk.Read(c.exporter)
+	}
+	return sk
+}
+
 // flushEvery is how often the output of a live capture or a pipe is
 // written out: records reach it within this (and the time to dissect).
 const flushEvery = 20 * time.Millisecond
-
-// needs is what the run's output, filter, exporter and statistics read
-// of a record, together (record.Needs): without trees PDUs are decoded
-// Lite (Wireshark's NULL tree), only what the summary columns show worked
-// out, and without the layers too when nothing reads them (a run that
-// decodes trees decodes the layers).
-func (c *config) needs(flt *filter.Filter) record.Needs {
-	n := render.NeedsOf(c.format, c.ropts)
-	if flt != nil {
-		n = n.Or(flt.Needs())
-	}
-	if c.exporter != nil {
-		n = n.Or(c.exporter.Needs())
-	}
-	if c.serve.on() {
-		n = n.Or(render.NeedsOf("html", c.ropts)) // the page
-	}
-	return n.Or(c.statz.Needs())
-}

@@ -16,10 +16,11 @@ import (
 // order, from one goroutine at a time (the IDs count the records of each
 // frame).
 type Output struct {
-	s   *ship.Shipper
-	app render.Appender
-	ids *ship.IDs
-	buf []byte
+	s    *ship.Shipper
+	opts render.Options
+	app  render.Appender
+	ids  *ship.IDs
+	buf  []byte
 }
 
 // New returns an Output shipping to s. o are the renderer's options: the
@@ -27,10 +28,15 @@ type Output struct {
 // fields in the shipped documents as in every output) and Fields (-e:
 // documents with the named fields only, as tshark -T ek -e).
 func New(s *ship.Shipper, o render.Options) *Output {
-	return &Output{s: s, app: render.NewAppender("ek", o), ids: s.NewIDs()}
+	return &Output{s: s, opts: o, app: render.NewAppender("ek", o), ids: s.NewIDs()}
 }
 
-// Record ships r. With Flush, Output is an analyze.Sink.
+// Needs is what the documents read of a record: -T ek's, the trees and
+// the layers, whatever the run prints.
+func (o *Output) Needs() record.Needs { return render.NeedsOf("ek", o.opts) }
+
+// Record ships r. With Flush, Output is an analyze.Sink; with Needs, an
+// output.Reader.
 func (o *Output) Record(r *record.Record) error {
 	o.buf = o.app.Append(o.buf[:0], r, false)
 	doc := o.buf[bytes.IndexByte(o.buf, '\n')+1:] // after the index line

@@ -109,3 +109,13 @@ func records(t *testing.T, path string, redact bool, emit func(*record.Record) e
 		t.Fatal(err)
 	}
 }
+
+// TestNeeds: the documents are -T ek's, which read the trees and the
+// layers, so a summary run that ships decodes them.
+func TestNeeds(t *testing.T) {
+	for _, o := range []render.Options{{}, {Redact: true}} {
+		if n := (&Output{opts: o}).Needs(); n != (record.Needs{Trees: true, Layers: true}) {
+			t.Errorf("%+v: %+v", o, n)
+		}
+	}
+}
