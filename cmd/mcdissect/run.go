@@ -130,7 +130,7 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitFail
 	}
 	if sv != nil {
-		sk.Read(sv.srv) // the page
+		sk.Read(sv) // the page
 	}
 	// Without trees PDUs are decoded Lite (Wireshark's NULL tree), only
 	// what the summary columns show worked out, and without the layers too
@@ -198,7 +198,7 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 	if c.iface != "" {
 		capture.WriteClosing(stderr, c.iface, a.Stats().Frames, live.Stats())
 	}
-	sv.finish(c, stderr) // serve.go: the page stays until Ctrl-C
+	sv.Finish(stderr) // the page stays until Ctrl-C
 	if runErr == nil {
 		runErr = endErr
 	}
