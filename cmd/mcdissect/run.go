@@ -109,18 +109,16 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 	if c.iface != "" {
 		source = c.iface
 	}
-	shipper, shipOut, err := c.ship.start(c, source, regular, stderr)
+	shipOut, err := c.ship.start(c, source, regular, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "mcdissect: %v\n", err)
 		return exitUsage
-	}
-	if shipper != nil {
-		defer shipClose(shipper, stderr)
 	}
 	if wr != nil && flt != nil {
 		sk.Read(wr) // the frames of matching PDUs
 	}
 	if shipOut != nil {
+		defer shipOut.Close(stderr) // what is left, waited for a few seconds
 		sk.Read(shipOut)
 	}
 	c.opts.Budget = memory.NewBudget()

@@ -1,11 +1,9 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"path/filepath"
-	"time"
 
 	"github.com/spf13/pflag"
 
@@ -27,25 +25,17 @@ func (s *shipFlags) add(fs *pflag.FlagSet) {
 	fs.StringVar(&s.host, "ship-host", "", "the host `NAME` the documents carry (default: this machine's name), e.g. --ship-host mc-eu-1")
 }
 
-// start makes the shipper of a run reading source (an interface or a
+// start makes the shipping of a run reading source (an interface or a
 // file), or nil without --ship. A file waits for a slow engine; a live
 // capture never does.
-func (s *shipFlags) start(c *config, source string, file bool, stderr io.Writer) (*ship.Shipper, *ek.Output, error) {
+func (s *shipFlags) start(c *config, source string, file bool, stderr io.Writer) (*ek.Output, error) {
 	if s.url == "" {
-		return nil, nil, nil
+		return nil, nil
 	}
 	sh, err := ship.New(ship.Config{URL: s.url, Host: s.host, Source: filepath.Base(source), SpoolDir: s.spool,
 		SpoolBytes: s.spoolMB << 20, Wait: file, Logf: func(f string, a ...any) { fmt.Fprintf(stderr, "mcdissect: ship: "+f+"\n", a...) }})
 	if err != nil {
-		return nil, nil, fmt.Errorf("--ship: %v", err)
+		return nil, fmt.Errorf("--ship: %v", err)
 	}
-	return sh, ek.New(sh, c.ropts), nil
-}
-
-// shipClose waits, a few seconds at most, for the engine to take what is
-// left, and prints the closing line.
-func shipClose(sh *ship.Shipper, stderr io.Writer) {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	fmt.Fprintln(stderr, sh.Close(ctx))
+	return ek.New(sh, c.ropts), nil
 }

@@ -6,6 +6,10 @@ package ek
 
 import (
 	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"time"
 
 	"github.com/mcdissect/mcdissect/record"
 	"github.com/mcdissect/mcdissect/render"
@@ -47,3 +51,15 @@ func (o *Output) Record(r *record.Record) error {
 // its first record (ship.Config.FlushInterval), which a live capture's
 // frequent flushes must not cut into tiny requests.
 func (o *Output) Flush() error { return nil }
+
+// closeWait is how long Close waits for the engine to take what is left.
+const closeWait = 10 * time.Second
+
+// Close closes the shipper, waiting closeWait at most for the engine to
+// take what is left (ship.Shipper.Close), and writes its closing line to
+// w.
+func (o *Output) Close(w io.Writer) {
+	ctx, cancel := context.WithTimeout(context.Background(), closeWait)
+	defer cancel()
+	fmt.Fprintln(w, o.s.Close(ctx))
+}
