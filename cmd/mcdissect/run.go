@@ -13,6 +13,7 @@ import (
 	"github.com/mcdissect/mcdissect/filter"
 	"github.com/mcdissect/mcdissect/internal/memory"
 	"github.com/mcdissect/mcdissect/internal/profile"
+	"github.com/mcdissect/mcdissect/internal/progress"
 	"github.com/mcdissect/mcdissect/output"
 	"github.com/mcdissect/mcdissect/protocols/glossary"
 	"github.com/mcdissect/mcdissect/render"
@@ -57,8 +58,9 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	defer prof.Stop()
 
-	prog := c.startProgress(stdout, stderr) // progress.go
+	prog := progress.ForFile(c.read, stdout, stderr, c.quiet) // -r FILE, when wanted
 	defer prog.Stop()
+	c.opts.OnFrame = prog.Frames(c.opts.OnFrame)
 	src, closeSrc, size, err := c.openSource(stdin, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "mcdissect: %v\n", err)

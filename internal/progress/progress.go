@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/mcdissect/mcdissect/internal/term"
+	"github.com/mcdissect/mcdissect/record"
 )
 
 // Line is the progress line of one file being read. A nil *Line does
@@ -43,10 +44,11 @@ const (
 const pcapRecordHeader = 16
 
 // ForFile starts the line for the capture file path when it is wanted: a
-// regular file, stderr a terminal, and stdout not one unless quiet (-q:
-// no records on it). It returns nil otherwise.
+// regular file (not "", no file, nor "-", standard input), stderr a
+// terminal, and stdout not one unless quiet (-q: no records on it). It
+// returns nil otherwise.
 func ForFile(path string, stdout, stderr io.Writer, quiet bool) *Line {
-	if !term.Is(stderr) || term.Is(stdout) && !quiet {
+	if path == "" || path == "-" || !term.Is(stderr) || term.Is(stdout) && !quiet {
 		return nil
 	}
 	st, err := os.Stat(path)
@@ -107,6 +109,20 @@ func (p *Line) Frame(capLen int) {
 	if p != nil {
 		p.bytes.Add(int64(capLen) + pcapRecordHeader)
 		p.frames.Add(1)
+	}
+}
+
+// Frames is next (which may be nil) with each frame counted by p first
+// (Frame); next itself when p is nil.
+func (p *Line) Frames(next func(record.FrameInfo)) func(record.FrameInfo) {
+	if p == nil {
+		return next
+	}
+	return func(f record.FrameInfo) {
+		p.Frame(f.CapLen)
+		if next != nil {
+			next(f)
+		}
 	}
 }
 

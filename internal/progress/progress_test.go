@@ -6,6 +6,8 @@ import (
 	"os"
 	"testing"
 	"time"
+
+	"github.com/mcdissect/mcdissect/record"
 )
 
 func TestAppendLine(t *testing.T) {
@@ -38,6 +40,27 @@ func TestCounts(t *testing.T) {
 	none.Frame(1)
 	none.Record()
 	none.Stop()
+}
+
+// TestFrames: the frames given to Frames' function are counted, then go
+// to the next; a nil line adds nothing.
+func TestFrames(t *testing.T) {
+	p := &Line{}
+	var next []int
+	fn := p.Frames(func(f record.FrameInfo) { next = append(next, f.CapLen) })
+	fn(record.FrameInfo{CapLen: 100})
+	fn(record.FrameInfo{CapLen: 50})
+	if b, f := p.bytes.Load(), p.frames.Load(); b != 150+2*pcapRecordHeader || f != 2 || len(next) != 2 || next[1] != 50 {
+		t.Errorf("bytes %d, frames %d, next %v", b, f, next)
+	}
+	p.Frames(nil)(record.FrameInfo{CapLen: 1})
+	if p.frames.Load() != 3 {
+		t.Error("without a next, no frame counted")
+	}
+	var none *Line
+	if none.Frames(nil) != nil {
+		t.Error("a nil line's Frames(nil) is not nil")
+	}
 }
 
 // TestForFileNotInPipe: with standard error a pipe, a file or a buffer
