@@ -4,7 +4,8 @@
 // ports shared with other traffic, where only the connections of ours
 // pass. It writes the note a capture starts with (what passes, and how to
 // see more), and, with --find-servers, adds the port of each server the
-// heuristics find while capturing (Follow).
+// heuristics find while capturing (Follow). Open opens a live capture
+// with all three.
 package kernelfilter
 
 import (
@@ -127,3 +128,24 @@ func Follow(src capture.Source, whole []uint16, w io.Writer) func(transport stri
 
 // maxFollowed bounds the ports --find-servers adds to the kernel filter.
 const maxFollowed = 512
+
+// Open opens a live capture on iface with o, whose default kernel filter
+// (no o.Filter, and not o.NoKernelFilter) passes Ports(extra) whole and
+// the connections of ours on the Shared ports; the note that says so goes
+// to w. With o.Discover, follow adds the port of each server the
+// heuristics find (Follow); it is nil otherwise, and when the capture
+// cannot add ports.
+func Open(iface string, o capture.LiveOptions, extra []uint16, w io.Writer) (src capture.Source, follow func(transport string, server netip.AddrPort, protocol string), err error) {
+	o.Ports = Ports(extra)
+	o.Shared = Shared(o.Ports)
+	if src, err = capture.OpenLive(iface, o); err != nil {
+		return nil, nil, err
+	}
+	if o.Filter == "" && !o.NoKernelFilter {
+		fmt.Fprintln(w, Note(o, src))
+	}
+	if o.Discover {
+		follow = Follow(src, o.Ports, w)
+	}
+	return src, follow, nil
+}

@@ -16,28 +16,20 @@ func (c *config) openLive(stderr io.Writer) (analyze.Source, func(), error) {
 	for _, r := range c.opts.DecodeAs {
 		decodeAs = append(decodeAs, r.Port)
 	}
-	whole := kernelfilter.Ports(decodeAs)
 	o := capture.LiveOptions{
 		Snaplen:        c.snaplen,
 		Promisc:        !c.noPromisc,
 		BufferSize:     c.bufferMiB << 20,
 		Filter:         c.capFilter,
 		NoKernelFilter: c.noKernelFilter,
-		Ports:          whole,
-		Shared:         kernelfilter.Shared(whole),
 		Discover:       c.findServers,
 	}
-	src, err := capture.OpenLive(c.iface, o)
+	src, follow, err := kernelfilter.Open(c.iface, o, decodeAs, stderr)
 	if err != nil {
 		return nil, nil, fmt.Errorf("-i %s: %v", c.iface, err)
 	}
-	if c.capFilter == "" && !c.noKernelFilter {
-		fmt.Fprintln(stderr, kernelfilter.Note(o, src))
-	}
-	if c.findServers {
-		if follow := kernelfilter.Follow(src, whole, stderr); follow != nil {
-			c.opts.OnFound = func(f analyze.Found) { follow(f.Transport, f.Server, f.Protocol) }
-		}
+	if follow != nil {
+		c.opts.OnFound = func(f analyze.Found) { follow(f.Transport, f.Server, f.Protocol) }
 	}
 	stopTimer := c.limits.Timer(src) // -a duration:
 	return src, func() { stopTimer(); src.Close() }, nil
