@@ -6,6 +6,9 @@
 // which buffers: Flush writes out. Each of them says what it reads of a
 // record (record.Needs), and the sink what they read together (Needs):
 // the pipeline decodes that, and no more.
+//
+// Flags are the flags that choose what a run writes (-T, -e, -V, -O, -t,
+// --color...), checked together and made into the renderer's options.
 package output
 
 import (

@@ -16,6 +16,7 @@ import (
 	"github.com/mcdissect/mcdissect/dissect/slp"
 	"github.com/mcdissect/mcdissect/export"
 	"github.com/mcdissect/mcdissect/internal/profile"
+	"github.com/mcdissect/mcdissect/output"
 	"github.com/mcdissect/mcdissect/render"
 	"github.com/mcdissect/mcdissect/stats"
 )
@@ -26,11 +27,9 @@ var errHelp = errors.New("help")
 type config struct {
 	ship                               shipFlags
 	read, iface, capFilter, dispFilter string
-	verbose, hex, quiet, redact        bool
+	quiet                              bool
 	statHelp                           bool // -z help
-	explain                            bool
-	format                             string
-	fields, fieldOpts, decodeAs, stats []string
+	decodeAs, stats                    []string
 	count                              int
 	countSet                           bool // -c given, so that -c 0 is refused as tshark does
 	write                              string
@@ -53,9 +52,10 @@ type config struct {
 	hold                               holdFlag   // hold.go: --hold
 	serve                              serveFlags // serve.go: --serve
 
-	out    outputFlags // outputs.go: -t, -O, --color, --version
-	habits habitFlags  // habits.go: -n, -N, -o
-	note   string      // said on stderr before the run (-N)
+	out     output.Flags // -T, -e, -E, -V, -x, --explain, --redact; outputs.go: -t, -O, --color
+	version bool         // outputs.go: --version
+	habits  habitFlags   // habits.go: -n, -N, -o
+	note    string       // said on stderr before the run (-N)
 
 	opts  analyze.Options
 	ropts render.Options
@@ -99,7 +99,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 		fs.Usage()
 		return nil, errHelp
 	}
-	if c.out.version {
+	if c.version {
 		return c, errVersion
 	}
 	c.countSet = fs.Changed("count")
@@ -126,12 +126,12 @@ func (c *config) flagSet(stderr io.Writer) (*pflag.FlagSet, *bool) {
 	fs.StringArrayVarP(&c.autostop, "autostop", "a", nil, "stop at `COND` (repeatable): duration:S of a live capture, filesize:KB of the -w file (1 kB = 1000 bytes), packets:N read or captured, files:N of -b, e.g. -a duration:3600 -a filesize:100000")
 	fs.StringArrayVarP(&c.ring, "ring-buffer", "b", nil, "with -i and -w, write files in turn as dumpcap (repeatable): `OPT` filesize:KB, duration:S, interval:S or packets:N ends a file, files:N keeps the newest N; -w srv.pcapng makes srv_00001_YYYYmmddHHMMSS.pcapng, ..., e.g. -b filesize:100000 -b files:24")
 	fs.StringVarP(&c.dispFilter, "display-filter", "Y", "", "show only PDUs matching `FILTER`, e.g. -Y 'slp.handshake.next_state == 1 && mc.direction == \"c2s\"'")
-	fs.BoolVarP(&c.verbose, "verbose", "V", false, "show each PDU's full field tree with offsets and lengths, e.g. -V")
-	fs.BoolVar(&c.explain, "explain", false, "with -V, explain each field under its line, with the arithmetic of its bytes where it needs some, e.g. -V --explain")
-	fs.BoolVarP(&c.hex, "hex", "x", false, "add a hex and ASCII dump laid out field by field, e.g. -x")
-	fs.StringVarP(&c.format, "output-format", "T", "text", "output `FORMAT`: text, json, ek (Elasticsearch bulk, as tshark), fields, pdml, psml (tshark's XML) or html (one self-contained page), e.g. -T html > lesson.html")
-	fs.StringArrayVarP(&c.fields, "field", "e", nil, "with -T fields, print `FIELD` (repeatable), e.g. -e frame.number -e query.motd")
-	fs.StringArrayVarP(&c.fieldOpts, "fields-option", "E", nil, "-T fields `OPTION`: header=y|n, separator=/t|/s|C, aggregator=C, occurrence=a|f|l|N (N: the Nth, -1 the last), quote=d|s|n, e.g. -E header=y -E separator=, -E quote=d")
+	fs.BoolVarP(&c.out.Verbose, "verbose", "V", false, "show each PDU's full field tree with offsets and lengths, e.g. -V")
+	fs.BoolVar(&c.out.Explain, "explain", false, "with -V, explain each field under its line, with the arithmetic of its bytes where it needs some, e.g. -V --explain")
+	fs.BoolVarP(&c.out.Hex, "hex", "x", false, "add a hex and ASCII dump laid out field by field, e.g. -x")
+	fs.StringVarP(&c.out.Format, "output-format", "T", "text", "output `FORMAT`: text, json, ek (Elasticsearch bulk, as tshark), fields, pdml, psml (tshark's XML) or html (one self-contained page), e.g. -T html > lesson.html")
+	fs.StringArrayVarP(&c.out.Fields, "field", "e", nil, "with -T fields, print `FIELD` (repeatable), e.g. -e frame.number -e query.motd")
+	fs.StringArrayVarP(&c.out.FieldOpts, "fields-option", "E", nil, "-T fields `OPTION`: header=y|n, separator=/t|/s|C, aggregator=C, occurrence=a|f|l|N (N: the Nth, -1 the last), quote=d|s|n, e.g. -E header=y -E separator=, -E quote=d")
 	fs.IntVarP(&c.count, "count", "c", 0, "stop after `N` PDUs; with -w, after N packets read or captured, as tshark, e.g. -c 10")
 	fs.BoolVarP(&c.lineBuffered, "line-buffered", "l", false, "write each record out as soon as it is printed (as tshark -l), e.g. -l")
 	fs.BoolVarP(&c.printPackets, "print", "P", false, "with -w, print the records too (as tshark -P), e.g. -w out.pcapng -P")
@@ -141,7 +141,7 @@ func (c *config) flagSet(stderr io.Writer) (*pflag.FlagSet, *bool) {
 	fs.StringArrayVarP(&c.stats, "statistics", "z", nil, "print `STAT` at the end (repeatable; -z help lists them), e.g. -z mc,servers -z conv,tcp -z io,stat,1")
 	fs.BoolVarP(&c.quiet, "quiet", "q", false, "print no per-PDU output (with -z), e.g. -q -z mc,stat")
 	fs.StringVarP(&c.glossary, "glossary", "G", "", "print a `REPORT` and exit: fields, protocols or experts, e.g. -G fields")
-	fs.BoolVar(&c.redact, "redact", false, "mask Classic salts, verification keys and decrypted Java secrets: once learned, every copy in any record of any protocol, in every output (and bytes no dissector understood, which may hold them); not with -w, e.g. --redact")
+	fs.BoolVar(&c.out.Redact, "redact", false, "mask Classic salts, verification keys and decrypted Java secrets: once learned, every copy in any record of any protocol, in every output (and bytes no dissector understood, which may hold them); not with -w, e.g. --redact")
 	fs.StringVar(&c.classicSalt, "classic-salt", "", "the Classic server's heartbeat `SALT`, to check verification keys when the heartbeat was not captured, e.g. --classic-salt wo6kVAHjxoJcInKx")
 	fs.StringVar(&c.keyLog, "keylog", "", "open encrypted Java sessions with the keys in `FILE`: MC_SHARED_SECRET lines and/or the server's RSA key in PEM (as -o slp.keylog_file:FILE), e.g. --keylog session.keylog")
 	fs.StringVar(&c.javaVersion, "java-version", "", "read Java sessions whose handshake was not captured as `VERSION[,STATE]`: a release or protocol number, state play (default) or configuration (as -o slp.version:V), e.g. --java-version 1.20.4")
@@ -149,7 +149,7 @@ func (c *config) flagSet(stderr io.Writer) (*pflag.FlagSet, *bool) {
 	fs.BoolVar(&c.noHeuristics, "no-heuristics", false, "pick protocols by port and -d only, e.g. --no-heuristics")
 	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write a pprof CPU profile to `FILE`, e.g. --cpuprofile cpu.out")
 	fs.StringVar(&c.memProfile, profile.HeapFlag, "", "write a pprof heap profile to `FILE` at exit, e.g. --memprofile mem.out")
-	c.out.add(fs)
+	c.addOutputFlags(fs) // outputs.go
 	c.ship.add(fs)
 	c.hold.add(fs)   // hold.go
 	c.serve.add(fs)  // serve.go
@@ -198,14 +198,8 @@ func (c *config) check() error {
 	if c.findServers && (c.iface == "" || c.capFilter != "" || c.noKernelFilter || c.noHeuristics) {
 		return errors.New("--find-servers follows what the heuristics find in a live capture's default kernel filter: it needs -i, and neither -f, --no-kernel-filter nor --no-heuristics")
 	}
-	if !slices.Contains(render.Formats, c.format) {
-		return fmt.Errorf("-T %q: choose %s", c.format, strings.Join(render.Formats, ", "))
-	}
-	if c.format == "fields" && len(c.fields) == 0 {
-		return errors.New("-T fields needs at least one -e FIELD")
-	}
-	if c.format != "fields" && c.format != "ek" && len(c.fields) > 0 {
-		return errors.New("-e is for -T fields or -T ek")
+	if c.ropts, err = c.out.Options(c.title()); err != nil {
+		return err
 	}
 	if c.count < 0 || c.count == 0 && c.countSet {
 		return fmt.Errorf("-c %d: the count must be positive", c.count)
@@ -213,7 +207,7 @@ func (c *config) check() error {
 	if err := c.checkLimits(); err != nil {
 		return err
 	}
-	if c.redact && c.write != "" {
+	if c.out.Redact && c.write != "" {
 		// -w copies frames as they are read, before any is dissected:
 		// they cannot be masked, and a saved capture must not leak what
 		// --redact promises to hide.
@@ -222,25 +216,9 @@ func (c *config) check() error {
 	if c.write == "-" && len(c.ring) > 0 {
 		return errors.New("-b writes a ring of files: it needs -w FILE, not -w -")
 	}
-	if c.write == "-" && (c.printPackets || c.verbose || c.hex || c.out.only != "" || c.format != "text") {
+	if c.write == "-" && (c.printPackets || c.out.Verbose || c.out.Hex || c.out.Only != "" || c.out.Format != "text") {
 		// As tshark: standard output holds the capture, and nothing else.
 		return errors.New("-w - writes the capture to standard output, which cannot also hold dissected records: drop -P, -V, -x, -O and -T (-q -z statistics go to standard error)")
-	}
-	refs, err := render.ResolveFields(c.fields) // fields, _ws.col.* columns or frame.protocols
-	if err != nil {
-		return fmt.Errorf("-e: %v", err)
-	}
-	if c.explain && (!c.verbose || c.format != "text") {
-		return errors.New("--explain explains the -V tree: use it with -V (text output)")
-	}
-	c.ropts = render.Options{Verbose: c.verbose, Hex: c.hex, Redact: c.redact, Explain: c.explain, Fields: refs, Occurrence: 'a', Title: c.title()}
-	if err := c.out.apply(c); err != nil {
-		return err
-	}
-	for _, o := range c.fieldOpts {
-		if err := c.ropts.SetFieldsOption(o); err != nil {
-			return err
-		}
 	}
 	for _, d := range c.decodeAs {
 		rule, err := analyze.ParseDecodeAs(d)
@@ -255,7 +233,7 @@ func (c *config) check() error {
 	if c.opts.Prefs, err = c.habits.set.Values([][2]string{{classic.PrefSalt, c.classicSalt}, {slp.PrefKeyLog, c.keyLog}, {slp.PrefVersion, c.javaVersion}}); err != nil {
 		return err
 	}
-	c.opts.Redact = c.redact
+	c.opts.Redact = c.out.Redact
 	if c.exportObjects != "" {
 		var err error
 		if c.exporter, err = export.New(c.exportObjects); err != nil {

@@ -10,7 +10,6 @@ import (
 
 	"github.com/mcdissect/mcdissect/internal/memory"
 	"github.com/mcdissect/mcdissect/internal/profile"
-	"github.com/mcdissect/mcdissect/internal/term"
 	"github.com/mcdissect/mcdissect/internal/version"
 	_ "github.com/mcdissect/mcdissect/protocols/all" // every protocol dissected
 	"github.com/mcdissect/mcdissect/protocols/prefs"
@@ -55,6 +54,6 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if cfg.note != "" {
 		fmt.Fprintln(stderr, cfg.note)
 	}
-	cfg.ropts.Colour = cfg.ropts.Colour || term.Colour(cfg.out.colour, stdout) && cfg.format == "text"
+	cfg.ropts.Colour = cfg.out.ColourFor(stdout)
 	return cfg.run(stdin, stdout, stderr)
 }

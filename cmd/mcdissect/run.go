@@ -97,7 +97,7 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 		// As tshark: -w saves packets and prints none of them, unless -P.
 		out = io.Discard
 	}
-	r := render.New(c.format, out, c.ropts)
+	r := render.New(c.out.Format, out, c.ropts)
 	if err := r.Begin(); err != nil {
 		fmt.Fprintf(stderr, "mcdissect: %v\n", err)
 		return exitFail
@@ -137,9 +137,9 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 	// when nothing reads them (a run that decodes trees decodes the layers).
 	need := sk.Needs()
 	c.opts.Lite, c.opts.NoLayers = !need.Trees, !need.Trees && !need.Layers
-	c.opts.Lite = c.opts.Lite && !c.redact // --redact learns secrets from the trees
+	c.opts.Lite = c.opts.Lite && !c.out.Redact // --redact learns secrets from the trees
 	// The page draws Classic levels from their inflated blocks.
-	c.opts.Export = exp != nil || c.format == "html" || c.serve.on()
+	c.opts.Export = exp != nil || c.out.Format == "html" || c.serve.on()
 	if c.opts.Lite {
 		defer memory.Lite()()
 	}
@@ -190,7 +190,7 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mcdissect: warning: %s\n", w.Warning()) // -T html: the page holds part of the capture
 	}
 	if n := a.Stats().SecretsRefused; n > 0 {
-		fmt.Fprintf(stderr, "mcdissect: warning: --redact's set of secrets is full (%d pieces of up to 16 bytes): %d records held a secret it could not learn, masked in that record but not in others (mc.redact.full)\n", dissect.MaxPieces, n)
+		fmt.Fprintf(stderr, "mcdissect: warning: --redact's set of secrets is full (%d pieces of up to 16 bytes): %d records held a secret it could not learn, masked in that record but not in others (mc.out.Redact.full)\n", dissect.MaxPieces, n)
 	}
 	if n := a.Stats().TCPDropped; n > 0 {
 		fmt.Fprintf(stderr, "mcdissect: warning: %d bytes of TCP payload were not dissected: sent after their connection closed or was reset, before the start of a stream picked up mid-way, or more than 1 GiB ahead of it\n", n)
@@ -231,7 +231,7 @@ func (c *config) openSource(stdin io.Reader, stderr io.Writer) (src analyze.Sour
 // exporter and the renderer w. run adds the readers it starts (-w's kept
 // frames, --ship, --serve).
 func (c *config) sink(w render.Writer, flt *filter.Filter) *output.Sink {
-	sk := &output.Sink{W: w, WNeeds: render.NeedsOf(c.format, c.ropts), Filter: flt, Count: c.pduCount(), Line: c.lineBuffered, DeltaShown: c.ropts.Time == "dd"}
+	sk := &output.Sink{W: w, WNeeds: render.NeedsOf(c.out.Format, c.ropts), Filter: flt, Count: c.pduCount(), Line: c.lineBuffered, DeltaShown: c.ropts.Time == "dd"}
 	sk.Read(c.statz)
 	if c.exporter != nil {
 		sk.Read(c.exporter)
