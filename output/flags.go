@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -71,4 +72,16 @@ func (f Flags) Options(title string) (render.Options, error) {
 // ColourFor decides --color for the output w: text only.
 func (f Flags) ColourFor(w io.Writer) bool {
 	return term.Colour(f.Colour, w) && f.Format == "text"
+}
+
+// Title names a run's input for -T html's page: the file read (read, "-"
+// for standard input) or the interface captured on (iface).
+func Title(read, iface string) string {
+	if iface != "" {
+		return "live capture on " + iface
+	}
+	if read == "-" {
+		return "standard input"
+	}
+	return filepath.Base(read)
 }

@@ -53,3 +53,11 @@ func TestFlagsOptions(t *testing.T) {
 		t.Error("--color")
 	}
 }
+
+func TestTitle(t *testing.T) {
+	for _, tc := range [][3]string{{"samples/q.pcap", "", "q.pcap"}, {"-", "", "standard input"}, {"", "lo", "live capture on lo"}} {
+		if got := Title(tc[0], tc[1]); got != tc[2] {
+			t.Errorf("Title(%q, %q) = %q, want %q", tc[0], tc[1], got, tc[2])
+		}
+	}
+}

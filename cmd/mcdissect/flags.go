@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -198,7 +197,7 @@ func (c *config) check() error {
 	if c.findServers && (c.iface == "" || c.capFilter != "" || c.noKernelFilter || c.noHeuristics) {
 		return errors.New("--find-servers follows what the heuristics find in a live capture's default kernel filter: it needs -i, and neither -f, --no-kernel-filter nor --no-heuristics")
 	}
-	if c.ropts, err = c.out.Options(c.title()); err != nil {
+	if c.ropts, err = c.out.Options(output.Title(c.read, c.iface)); err != nil {
 		return err
 	}
 	if c.count < 0 || c.count == 0 && c.countSet {
@@ -242,15 +241,4 @@ func (c *config) check() error {
 	}
 	c.statz, err = stats.NewSet(c.stats)
 	return err
-}
-
-// title names the input, for -T html's page.
-func (c *config) title() string {
-	if c.iface != "" {
-		return "live capture on " + c.iface
-	}
-	if c.read == "-" {
-		return "standard input"
-	}
-	return filepath.Base(c.read)
 }
