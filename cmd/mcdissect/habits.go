@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
@@ -33,9 +32,6 @@ func (h *habitFlags) add(fs *pflag.FlagSet) {
 // resolveLetters are -N's letters, tshark's.
 const resolveLetters = "dmnNtv"
 
-// errPrefsHelp is -o help's answer: the preferences are listed.
-var errPrefsHelp = errors.New("-o help")
-
 // check validates the flags; the note, when not empty, goes to stderr.
 func (h *habitFlags) check(c *config) (note string, err error) {
 	for _, r := range h.resolve {
@@ -46,13 +42,8 @@ func (h *habitFlags) check(c *config) (note string, err error) {
 	if h.resolve != "" {
 		note = "mcdissect: note: -N " + h.resolve + ": mcdissect resolves no names: addresses, ports and MAC addresses are always shown as numbers"
 	}
-	for _, o := range h.prefs {
-		if o == "help" {
-			return note, errPrefsHelp
-		}
-		if err := h.set.Apply(o); err != nil {
-			return note, err
-		}
+	if err := h.set.ApplyAll(h.prefs); err != nil {
+		return note, err // prefs.ErrHelp for -o help
 	}
 	c.noHeuristics = c.noHeuristics || h.set.NoHeuristics
 	return note, nil

@@ -44,7 +44,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			version.Write(stdout)
 			return exitOK
 		}
-		if err == errPrefsHelp {
+		if err == prefs.ErrHelp {
 			prefs.Print(stdout)
 			return exitOK
 		}

@@ -43,6 +43,24 @@ var prefs = []pref{
 	}},
 }
 
+// ErrHelp is ApplyAll's answer to -o help: the preferences are to be
+// listed (Print).
+var ErrHelp = errors.New("-o help")
+
+// ApplyAll applies every -o, in order, and stops at the first mistake or
+// at -o help (ErrHelp).
+func (s *Set) ApplyAll(opts []string) error {
+	for _, o := range opts {
+		if o == "help" {
+			return ErrHelp
+		}
+		if err := s.Apply(o); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // Apply applies one -o NAME:VALUE, or says what is wrong with it in
 // tshark's words.
 func (s *Set) Apply(o string) error {

@@ -104,3 +104,18 @@ func TestValues(t *testing.T) {
 		t.Error("a flag's key log that is not there")
 	}
 }
+
+// TestApplyAll: the options apply in order; the first mistake, or -o
+// help, stops them.
+func TestApplyAll(t *testing.T) {
+	var s Set
+	if err := s.ApplyAll([]string{"mc.heuristics:FALSE", "help", "no-colon"}); err != ErrHelp || !s.NoHeuristics {
+		t.Errorf("%v, NoHeuristics %v", err, s.NoHeuristics)
+	}
+	if err := (&Set{}).ApplyAll([]string{"no-colon", "help"}); err == nil || err == ErrHelp {
+		t.Errorf("a mistake before -o help: %v", err)
+	}
+	if err := (&Set{}).ApplyAll(nil); err != nil {
+		t.Error(err)
+	}
+}
