@@ -110,6 +110,10 @@ var help = [][2]string{
 	{"mc,stat", "PDUs and bytes by protocol and message"},
 }
 
+// HelpNames is a shell pipeline that takes the statistics' names from -z
+// help's output (PrintHelp), for the completion scripts.
+const HelpNames = `awk 'NR > 1 { print $1 }'`
+
 // PrintHelp is -z help.
 func PrintHelp(w io.Writer) {
 	fmt.Fprintln(w, "     mcdissect -z <statistic>[,<arguments>] (repeatable; -q shows the statistics only)")

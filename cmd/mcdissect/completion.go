@@ -6,12 +6,15 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcdissect/mcdissect/capture"
 	"github.com/mcdissect/mcdissect/internal/completion"
 	"github.com/mcdissect/mcdissect/internal/profile"
 	"github.com/mcdissect/mcdissect/internal/term"
 	"github.com/mcdissect/mcdissect/protocols"
 	"github.com/mcdissect/mcdissect/protocols/glossary"
+	"github.com/mcdissect/mcdissect/protocols/prefs"
 	"github.com/mcdissect/mcdissect/render"
+	"github.com/mcdissect/mcdissect/stats"
 )
 
 // `mcdissect completion bash|zsh|fish` prints a completion script made
@@ -23,15 +26,6 @@ import (
 
 // subcommands are the words before the flags.
 var subcommands = []string{"decode", "completion"}
-
-// How to read the program's lists: -G fields' third column; -D's names
-// ("1. eth0 (…)"); -z help's statistics; -o help's names.
-const (
-	cutFields = `cut -f3`
-	cutIfaces = `sed -n 's/^[0-9]*\. \([^ ]*\).*/\1/p'`
-	cutStats  = `awk 'NR > 1 { print $1 }'`
-	cutPrefs  = `sed -n 's/^\([^:]*:\).*/\1/p'`
-)
 
 func valuesOf(name string) completion.Values {
 	switch name {
@@ -66,13 +60,13 @@ func valuesOf(name string) completion.Values {
 		slices.Sort(w)
 		return completion.Values{Words: w}
 	case "field", "display-filter":
-		return completion.Values{Args: "-G fields", Cut: cutFields}
+		return completion.Values{Args: "-G fields", Cut: glossary.FieldNames}
 	case "interface":
-		return completion.Values{Args: "-D", Cut: cutIfaces}
+		return completion.Values{Args: "-D", Cut: capture.InterfaceNames}
 	case "statistics":
-		return completion.Values{Args: "-z help", Cut: cutStats}
+		return completion.Values{Args: "-z help", Cut: stats.HelpNames}
 	case "option":
-		return completion.Values{Args: "-o help", Cut: cutPrefs}
+		return completion.Values{Args: "-o help", Cut: prefs.HelpNames}
 	}
 	return completion.Values{}
 }

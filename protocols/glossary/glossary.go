@@ -18,6 +18,10 @@ import (
 // Reports are the reports Write prints.
 var Reports = []string{"fields", "protocols", "experts"}
 
+// FieldNames is a shell pipeline that takes the filter names from the
+// fields report's lines (Write), for the completion scripts.
+const FieldNames = `cut -f3`
+
 // Write prints the report what, one of Reports.
 func Write(w io.Writer, what string) error {
 	switch what {

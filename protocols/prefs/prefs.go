@@ -103,6 +103,10 @@ func Names() []string {
 	return n
 }
 
+// HelpNames is a shell pipeline that takes the preferences' names, with their
+// colon, from -o help's output (Print), for the completion scripts.
+const HelpNames = `sed -n 's/^\([^:]*:\).*/\1/p'`
+
 // Print lists the preferences for -o help.
 func Print(w io.Writer) {
 	for _, p := range prefs {
