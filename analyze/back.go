@@ -233,9 +233,10 @@ func (a *backEnd) process(j *job, b *batch) {
 	a.release(false)
 }
 
-// heldCost is what a held record is charged: its bytes and its tree.
+// heldCost is what a held record is charged: its bytes, its tree and
+// the texts its decoder made.
 func heldCost(r *entry) int64 {
-	return int64(r.BufCap()) + int64(cap(r.PDU.Nodes))*int64(unsafe.Sizeof(dissect.Node{}))
+	return int64(r.BufCap()) + int64(cap(r.PDU.Nodes))*int64(unsafe.Sizeof(dissect.Node{})) + int64(r.PDU.MadeBytes())
 }
 
 // charge charges a record held behind a pending request to the budget;
