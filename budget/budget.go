@@ -26,7 +26,7 @@ import (
 
 // DefaultLimit is the budget of a run: with the runtime, the binary and
 // the records in flight, a peak RSS within 150 MB.
-const DefaultLimit = 64 << 20
+const DefaultLimit = 48 << 20
 
 // Budget is one limit shared by accounts. It is safe for concurrent use.
 type Budget struct {
