@@ -114,9 +114,7 @@ func (c *Cursor) Open(f *Field, n int) int32 {
 
 // owns reports whether node i is the cursor's to write: any node of a full
 // tree, never a Lite PDU's root, which every AddNode answers with.
-func (c *Cursor) owns(i int32) bool {
-	return i > 0 || i == 0 && !c.P.Lite
-}
+func (c *Cursor) owns(i int32) bool { return c.P.keeps(i) }
 
 // Close ends the innermost open subtree. A subtree opened with n < 0 gets
 // the length read since it was opened.
