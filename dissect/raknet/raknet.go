@@ -199,27 +199,25 @@ func pong(c *dissect.Cursor, info *facts) {
 			n++
 		}
 		i := p.AddNode(si, f, off+start, n, dissect.B(v))
-		if !p.Lite {
-			switch f {
-			case fMOTD:
-				p.AddPlain(i, fMOTDPlain, v)
-			case fEdition:
-				if string(v) != "MCPE" && string(v) != "MCEE" {
-					p.AddExpert(i, eEdition, "raknet.pong.edition at offset "+strconv.Itoa(off+start)+": "+strconv.Quote(string(short(v)))+", expected MCPE or MCEE")
-				}
-			case fProtocol, fOnline, fMax, fGamemodeID, fPortV4, fPortV6:
-				if len(v) > 0 {
-					if u, err := strconv.ParseUint(string(v), 10, 64); err == nil {
-						p.AddGenerated(i, fNumber, dissect.U(u), "")
-					} else {
-						p.AddExpert(i, eNumber, f.Name+" at offset "+strconv.Itoa(off+start)+": "+strconv.Quote(string(short(v)))+" is not a decimal number")
-					}
+		switch f {
+		case fMOTD:
+			p.AddPlain(i, fMOTDPlain, v)
+		case fEdition:
+			if string(v) != "MCPE" && string(v) != "MCEE" {
+				p.AddExpert(i, eEdition, "raknet.pong.edition at offset "+strconv.Itoa(off+start)+": "+strconv.Quote(string(short(v)))+", expected MCPE or MCEE")
+			}
+		case fProtocol, fOnline, fMax, fGamemodeID, fPortV4, fPortV6:
+			if len(v) > 0 {
+				if u, err := strconv.ParseUint(string(v), 10, 64); err == nil {
+					p.AddGenerated(i, fNumber, dissect.U(u), "")
+				} else {
+					p.AddExpert(i, eNumber, f.Name+" at offset "+strconv.Itoa(off+start)+": "+strconv.Quote(string(short(v)))+" is not a decimal number")
 				}
 			}
 		}
 		start = end + 1
 	}
-	if k < 6 && !p.Lite {
+	if k < 6 {
 		p.AddExpert(si, eFields, "raknet.server_id at offset "+strconv.Itoa(off)+" has "+strconv.Itoa(k)+" fields; Bedrock servers send 12 (6 at least)")
 	}
 }
