@@ -152,24 +152,6 @@ func fullStat(c *dissect.Cursor, info *infoFacts) {
 		c.Expert(ps, ePlayersHdr, "query.players at offset "+strconv.Itoa(hp)+": saw "+hex2(p.Data[hp:c.Off()])+", expected 01 70 6c 61 79 65 72 5f 00 00 (01 \"player_\" 00)")
 	}
 	listed := uint64(0)
-	if p.Lite && !c.Failed() {
-		// Without a tree the names are only counted: skip over them all
-		// at once. The loop below then ends the list (or fails) exactly
-		// where it would have after reading them one by one.
-		rest := p.Data[c.Off():]
-		k := 0
-		for k < len(rest) && rest[k] != 0 {
-			n := bytes.IndexByte(rest[k:], 0)
-			if n < 0 {
-				break
-			}
-			k += n + 1
-			listed++
-		}
-		if k > 0 {
-			c.Field(fPlayer, k, dissect.Value{})
-		}
-	}
 	for !c.Failed() {
 		if c.Remaining() == 0 {
 			c.Fail(fPlayersEnd, "no empty name ends the player list")
@@ -248,9 +230,7 @@ func pairs(c *dissect.Cursor, st *fullState, ks int32) {
 		key := p.Data[ko : ko+bytes.IndexByte(p.Data[ko:sEnd], 0)]
 		k := knownKey(key)
 		kv := c.Open(fKV, -1)
-		if !p.Lite {
-			p.Nodes[kv].Key = keyName(key, k)
-		}
+		p.SetKey(kv, keyName(key, k))
 		ki := c.Field(fKey, len(key)+1, dissect.B(key))
 		idx++
 		checkKey(c, st, ki, key, k, ko, sEnd, endByte)
@@ -271,9 +251,7 @@ func pairs(c *dissect.Cursor, st *fullState, ks int32) {
 		idx++
 		value := p.Data[vo:vend]
 		vi := c.Field(keyField(k), vend-vo+1, dissect.B(value))
-		if !p.Lite {
-			p.Nodes[kv].Value = dissect.B(value)
-		}
+		p.SetValue(kv, dissect.B(value))
 		if nuls > 0 {
 			c.Expert(vi, eMOTDNul, "query.motd at offset "+strconv.Itoa(vo)+" holds "+nulBytes(nuls)+"; a naive parser reads its pieces as keys and values")
 		}
@@ -324,9 +302,6 @@ func keyField(k int) *dissect.Field {
 
 // checkKey flags empty, unknown and duplicate keys.
 func checkKey(c *dissect.Cursor, st *fullState, ki int32, key []byte, k, ko, sEnd int, endByte bool) {
-	if c.P.Lite {
-		return // what it learns only feeds expert items
-	}
 	switch {
 	case len(key) == 0:
 		c.Expert(ki, eKVEmptyKey, "empty key at offset "+strconv.Itoa(ko)+", before the end of the section at offset "+strconv.Itoa(sEnd)+": naive parsers stop here")
@@ -394,9 +369,7 @@ func naivePairs(c *dissect.Cursor, st *fullState) {
 		if n := bytes.IndexByte(p.Data[ko:], 0); n >= 0 {
 			key = p.Data[ko : ko+n]
 			k = knownKey(key)
-			if !p.Lite {
-				p.Nodes[kv].Key = keyName(key, k)
-			}
+			p.SetKey(kv, keyName(key, k))
 		}
 		_, ki := c.CString(fKey)
 		if ki >= 0 {
@@ -404,8 +377,8 @@ func naivePairs(c *dissect.Cursor, st *fullState) {
 		}
 		vo := c.Off()
 		value, vi := c.CString(keyField(k))
-		if vi >= 0 && !p.Lite {
-			p.Nodes[kv].Value = dissect.B(value)
+		if vi >= 0 {
+			p.SetValue(kv, dissect.B(value))
 		}
 		c.Close()
 		wellKnown(c, st, k, vi, value, vo)

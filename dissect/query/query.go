@@ -3,7 +3,6 @@ package query
 import (
 	"bytes"
 	"encoding/binary"
-	"slices"
 	"strconv"
 	"unicode/utf8"
 
@@ -36,9 +35,7 @@ func Decode(p *dissect.PDU, data []byte, wireLen int, dir dissect.Dir) {
 	}
 	c := dissect.Begin(p, Registry.Root(), data, wireLen)
 	p.Dir = dir
-	if !p.Lite {
-		reserveNodes(p, data, dir)
-	}
+	reserveNodes(p, data, dir)
 	var info infoFacts
 	if dir == dissect.DirC2S {
 		decodeRequest(&c, &info)
@@ -60,9 +57,7 @@ func reserveNodes(p *dissect.PDU, data []byte, dir dissect.Dir) {
 	if dir != dissect.DirS2C || len(data) <= 5 || data[0] != TypeStat || statKind(data[5:], p.Cut()) != kindFull {
 		return
 	}
-	if n := min(bytes.Count(data[5:], []byte{0})+32, 1024); cap(p.Nodes)-len(p.Nodes) < n {
-		p.Nodes = slices.Grow(p.Nodes, n)
-	}
+	p.Reserve(min(bytes.Count(data[5:], []byte{0})+32, 1024))
 }
 
 // infoFacts collects what the Info column says; Decode formats it at the
@@ -287,9 +282,12 @@ func handshakeResponse(c *dissect.Cursor, info *infoFacts) {
 	}
 	t := int32(v)
 	info.setToken(t)
-	if c.P.Lite {
-		return // the generated token node's text is all that is left
-	}
+	c.P.AddGeneratedFunc(si, fToken, func() (dissect.Value, string) { return dissect.I(int64(t)), tokenText(t) })
+}
+
+// tokenText is the generated query.token node's text: the token and the
+// bytes a client sends it back as.
+func tokenText(t int32) string {
 	var arr [64]byte
 	txt := dissect.AppendInt(arr[:0], int64(t))
 	txt = append(txt, " (sent back big-endian as "...)
@@ -301,7 +299,7 @@ func handshakeResponse(c *dissect.Cursor, info *infoFacts) {
 		}
 	}
 	txt = append(txt, ')')
-	c.P.AddGenerated(si, fToken, dissect.I(int64(t)), string(txt))
+	return string(txt)
 }
 
 // handshakeToken is the challenge token of handshake response p, as
@@ -516,16 +514,15 @@ func numberValue(c *dissect.Cursor, i int32, fv *dissect.Field, s []byte, off in
 // control flags a string holding C0 control characters or DEL (terminal
 // escape codes): renderers escape them, the note says why they look odd.
 func control(c *dissect.Cursor, i int32, s []byte) {
-	if i < 0 || c.P.Lite {
-		return // it only adds an expert item
-	}
-	for k, ch := range s {
-		if ch < 0x20 && ch != 0 || ch == 0x7f {
-			n := &c.P.Nodes[i]
-			c.Expert(i, eControl, n.Name()+" at offset "+strconv.Itoa(int(n.Offset))+" holds control character 0x"+hex2(s[k:k+1])+" at byte "+strconv.Itoa(k)+" (a terminal escape code?); shown escaped")
-			return
+	c.P.ExpertFunc(i, eControl, func() string {
+		for k, ch := range s {
+			if ch < 0x20 && ch != 0 || ch == 0x7f {
+				n := &c.P.Nodes[i]
+				return n.Name() + " at offset " + strconv.Itoa(int(n.Offset)) + " holds control character 0x" + hex2(s[k:k+1]) + " at byte " + strconv.Itoa(k) + " (a terminal escape code?); shown escaped"
+			}
 		}
-	}
+		return ""
+	})
 }
 
 func allZero(b []byte) bool {
