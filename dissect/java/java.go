@@ -295,9 +295,7 @@ func (v *Version) Decode(cur *dissect.Cursor, st State, dir dissect.Dir, id int3
 		}
 		return Result{}
 	}
-	if idNode > 0 && !p.Lite {
-		p.Nodes[idNode].Text = hexID(id) + " (" + pk.name + ")"
-	}
+	p.SetTextFunc(idNode, func() string { return hexID(id) + " (" + pk.name + ")" })
 	p.Message = pk.msg
 	if p.Lite && !infoNames[pk.name] && pk.name != "set_compression" && pk.name != "compress" {
 		// no tree and an Info line without fields: nothing to read
@@ -307,14 +305,16 @@ func (v *Version) Decode(cur *dissect.Cursor, st State, dir dissect.Dir, id int3
 	}
 	w := walkers.Get().(*walker)
 	defer w.release()
-	*w = walker{cur: cur, lite: p.Lite, vals: w.vals[:0], bases: w.bases[:0], top: w.top[:0], pos: w.pos[:0]}
+	*w = walker{cur: cur, vals: w.vals[:0], bases: w.bases[:0], top: w.top[:0], pos: w.pos[:0]}
 	if p.Lite {
 		w.stopAt = pk.need
 	}
 	cur.Open(pk.f, -1)
-	if !v.Exact && !p.Lite {
+	if !v.Exact {
 		p.AddGenerated(cur.Parent(), FieldVersion, dissect.S(v.Data), "")
-		cur.Expert(cur.Parent(), ExpertApprox, "protocol "+strconv.Itoa(v.Protocol)+" has no data of its own in minecraft-data; read with "+v.Data)
+		p.ExpertFunc(cur.Parent(), ExpertApprox, func() string {
+			return "protocol " + strconv.Itoa(v.Protocol) + " has no data of its own in minecraft-data; read with " + v.Data
+		})
 	}
 	w.walk(pk.t, nil)
 	if w.stopped {
@@ -370,7 +370,7 @@ func (v *Version) Reads(st State, dir dissect.Dir, packet []byte) bool {
 	}
 	w := walkers.Get().(*walker)
 	defer w.release()
-	*w = walker{cur: &cur, lite: true, vals: w.vals[:0], bases: w.bases[:0], top: w.top[:0], pos: w.pos[:0]}
+	*w = walker{cur: &cur, vals: w.vals[:0], bases: w.bases[:0], top: w.top[:0], pos: w.pos[:0]}
 	w.walk(pk.t, nil)
 	return !cur.Failed() && cur.Remaining() == 0
 }

@@ -53,9 +53,7 @@ func (w *walker) nbt(t *typ, f *dissect.Field) val {
 		if ff == nil {
 			ff = FieldNBTEnd
 		}
-		if i := c.Field(ff, 1, dissect.U(0)); i > 0 && !w.lite {
-			c.P.Nodes[i].Text = "none (TAG_End)"
-		}
+		c.P.SetText(c.Field(ff, 1, dissect.U(0)), "none (TAG_End)")
 		return val{}
 	}
 	if f != nil {
@@ -68,10 +66,12 @@ func (w *walker) nbt(t *typ, f *dissect.Field) val {
 	}
 	end := c.Off()
 	v := val{s: c.Data()[start:end]}
-	if t.chat && !w.lite && !c.Failed() {
-		if s := chatNBT(v.s, named); s != "" {
-			c.P.AddGenerated(c.Parent(), FieldChatText, dissect.S(s), "")
-		}
+	if t.chat && !c.Failed() {
+		c.P.Annotate(c.Parent(), func() {
+			if s := chatNBT(v.s, named); s != "" {
+				c.P.AddGenerated(c.Parent(), FieldChatText, dissect.S(s), "")
+			}
+		})
 	}
 	return v
 }
@@ -158,8 +158,8 @@ func (w *walker) tag(tt int, named bool, depth int, withHeader bool) {
 }
 
 func (w *walker) setKey(i int32, name []byte) {
-	if i > 0 && !w.lite && len(name) > 0 {
-		w.cur.P.Nodes[i].Key = string(name)
+	if len(name) > 0 {
+		w.cur.P.Annotate(i, func() { w.cur.P.Nodes[i].Key = string(name) })
 	}
 }
 
@@ -236,9 +236,7 @@ func (w *walker) list(depth int) {
 	et := int(b[0])
 	n := int64(int32(binary.BigEndian.Uint32(b[1:])))
 	i := c.Field(FieldNBTListHeader, 5, dissect.U(uint64(max(n, 0))))
-	if i > 0 && !w.lite {
-		c.P.Nodes[i].Text = strconv.FormatInt(n, 10) + " × " + nbtName(et)
-	}
+	c.P.SetTextFunc(i, func() string { return strconv.FormatInt(n, 10) + " × " + nbtName(et) })
 	if n <= 0 {
 		return
 	}
@@ -289,19 +287,19 @@ func (w *walker) gzipNBT(f *dissect.Field) val {
 	}
 	z := c.Peek(2 + n)[2:]
 	i := c.Field(f, 2+n, dissect.B(z))
-	if w.lite || i <= 0 {
-		return val{}
-	}
-	zr, err := gzip.NewReader(bytes.NewReader(z))
-	if err == nil {
-		var out []byte
-		out, err = io.ReadAll(io.LimitReader(zr, maxGzipNBT))
+	// inflated only to show its size, or why it does not inflate
+	c.P.Annotate(i, func() {
+		zr, err := gzip.NewReader(bytes.NewReader(z))
 		if err == nil {
-			c.P.AddGenerated(i, FieldNBTInflated, dissect.U(uint64(len(out))), "")
+			var out []byte
+			out, err = io.ReadAll(io.LimitReader(zr, maxGzipNBT))
+			if err == nil {
+				c.P.AddGenerated(i, FieldNBTInflated, dissect.U(uint64(len(out))), "")
+			}
 		}
-	}
-	if err != nil {
-		c.Malformed(i, ExpertNBTGzip, f.Name+": "+err.Error())
-	}
+		if err != nil {
+			c.Malformed(i, ExpertNBTGzip, f.Name+": "+err.Error())
+		}
+	})
 	return val{}
 }

@@ -35,7 +35,6 @@ type walker struct {
 	vals  []val
 	bases []int
 	depth int
-	lite  bool
 	pos   []val // the last position read (x, y, z), for Info lines
 	// top holds the packet container's values once the walk is done;
 	// topDone is how many of its slots were read whole (a cut walk stops
@@ -117,9 +116,7 @@ func (w *walker) walk(t *typ, f *dissect.Field) val {
 		return val{s: b}
 	case kUUID:
 		b, i := c.Take(orAnon(f, t), 16)
-		if i > 0 && !w.lite {
-			c.P.Nodes[i].Value = dissect.S(formatUUID(b))
-		}
+		c.P.Annotate(i, func() { c.P.Nodes[i].Value = dissect.S(formatUUID(b)) })
 		return val{s: b}
 	case kContainer:
 		return w.container(t, f)
@@ -389,10 +386,12 @@ func (w *walker) bytes(t *typ, f *dissect.Field) val {
 	}
 	b := c.Peek(k + int(n))[k:]
 	i := c.Field(f, k+int(n), dissect.B(b))
-	if t.chat && i > 0 && !w.lite {
-		if s := chatJSON(b); s != "" {
-			c.P.AddGenerated(i, FieldChatText, dissect.S(s), "")
-		}
+	if t.chat {
+		c.P.Annotate(i, func() {
+			if s := chatJSON(b); s != "" {
+				c.P.AddGenerated(i, FieldChatText, dissect.S(s), "")
+			}
+		})
 	}
 	return val{s: b}
 }
@@ -505,12 +504,17 @@ func (w *walker) bitfield(t *typ, f *dissect.Field) val {
 		raw = raw<<8 | uint64(x)
 	}
 	i := c.Field(f, n, dissect.U(raw))
-	if i <= 0 || w.lite {
-		if len(t.bits) == 3 && t.bits[0].size >= 12 {
-			w.keepPos(t, raw)
-		}
-		return val{i: int64(raw)}
+	c.P.Annotate(i, func() { bitNodes(c.P, t, i, off, raw) })
+	if len(t.bits) == 3 && t.bits[0].size >= 12 {
+		w.keepPos(t, raw)
 	}
+	return val{i: int64(raw)}
+}
+
+// bitNodes adds the parts of bitfield node i (at off, raw its bits) under
+// it; a block position's node shows them in one line.
+func bitNodes(pdu *dissect.PDU, t *typ, i int32, off int, raw uint64) {
+	n := int(t.size)
 	shift := uint(n) * 8
 	start := 0
 	var text []byte
@@ -528,7 +532,7 @@ func (w *walker) bitfield(t *typ, f *dissect.Field) val {
 		} else {
 			vv = dissect.U(uint64(v))
 		}
-		c.P.AddNode(i, p.f, off+lo, hi-lo, vv)
+		pdu.AddNode(i, p.f, off+lo, hi-lo, vv)
 		if len(t.bits) == 3 {
 			if len(text) > 0 {
 				text = append(text, ", "...)
@@ -539,10 +543,8 @@ func (w *walker) bitfield(t *typ, f *dissect.Field) val {
 		}
 	}
 	if len(t.bits) == 3 && t.bits[0].size >= 12 {
-		c.P.Nodes[i].Text = string(text)
-		w.keepPos(t, raw)
+		pdu.Nodes[i].Text = string(text)
 	}
-	return val{i: int64(raw)}
 }
 
 // keepPos remembers a block position (a three-part bitfield) for Info.
@@ -579,14 +581,14 @@ func (w *walker) bitflags(t *typ, f *dissect.Field) val {
 		c.Field(f, n, dissect.U(raw))
 	}
 	i := c.Last()
-	if !w.lite && i > 0 {
+	c.P.Annotate(i, func() {
 		c.P.Nodes[i].Value = dissect.U(raw)
 		for bit, ff := range t.flagF {
 			if ff != nil {
 				c.P.AddNode(i, ff, off, n, dissect.Bool(raw&(1<<uint(bit)) != 0))
 			}
 		}
-	}
+	})
 	return val{i: int64(raw)}
 }
 
@@ -596,12 +598,13 @@ func (w *walker) mapper(t *typ, f *dissect.Field) val {
 	if c.Failed() {
 		return v
 	}
-	if i := c.Last(); i > 0 && !w.lite {
+	i := c.Last()
+	c.P.Annotate(i, func() {
 		if name, ok := t.names[v.i]; ok {
 			c.P.Nodes[i].Text = name
 			c.P.Nodes[i].Value = dissect.U(uint64(v.i))
 		}
-	}
+	})
 	return v
 }
 
@@ -673,9 +676,7 @@ func (w *walker) holder(t *typ, f *dissect.Field) val {
 	v, n, st := readVarInt(b)
 	if st != viOK || v != 0 {
 		id, i := varInt(c, t.baseF)
-		if i > 0 && !w.lite {
-			c.P.Nodes[i].Value = dissect.I(int64(id) - 1)
-		}
+		c.P.SetValue(i, dissect.I(int64(id)-1))
 		return val{i: int64(id) - 1}
 	}
 	c.Field(FieldInline, n, dissect.U(0))
@@ -751,9 +752,9 @@ func (w *walker) lpVec3(f *dissect.Field) val {
 		return (float64(v)*2/32766 - 1) * float64(scale)
 	}
 	i := c.Field(f, n, dissect.Value{})
-	if i > 0 && !w.lite {
-		c.P.Nodes[i].Text = "(" + strconv.FormatFloat(comp(3), 'g', 5, 64) + ", " + strconv.FormatFloat(comp(18), 'g', 5, 64) + ", " + strconv.FormatFloat(comp(33), 'g', 5, 64) + ")"
-	}
+	c.P.SetTextFunc(i, func() string {
+		return "(" + strconv.FormatFloat(comp(3), 'g', 5, 64) + ", " + strconv.FormatFloat(comp(18), 'g', 5, 64) + ", " + strconv.FormatFloat(comp(33), 'g', 5, 64) + ")"
+	})
 	return val{}
 }
 

@@ -29,7 +29,7 @@ func testType(t *testing.T, def string, types map[string]string, data []byte, li
 	}
 	p := &dissect.PDU{Lite: lite}
 	cur := dissect.Begin(p, RegPlay.Root(), data, len(data))
-	w := &walker{cur: &cur, lite: lite}
+	w := &walker{cur: &cur}
 	w.walk(typ, nil)
 	cur.Finish()
 	if !lite {
