@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"io"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -109,10 +108,8 @@ func (c *Conn) DecodeCut(p *dissect.PDU, data []byte, wireLen int, m dissect.Met
 		t.d[i].cfb.decrypt(plain, data)
 		cur.Field(FieldEncrypted, len(data), dissect.B(data))
 		cur.Derive(FieldDecrypted, plain)
-		if !p.Lite {
-			p.AddGenerated(cur.Parent(), FieldSecretHow, dissect.S(t.secretHow), "")
-			p.AddGenerated(cur.Parent(), FieldSecret, dissect.S(hex.EncodeToString(t.secret)), "")
-		}
+		p.AddGenerated(cur.Parent(), FieldSecretHow, dissect.S(t.secretHow), "")
+		p.AddGeneratedFunc(cur.Parent(), FieldSecret, func() (dissect.Value, string) { return dissect.S(hex.EncodeToString(t.secret)), "" })
 		l = c.modern(&cur, &d, i, m)
 		cur.Close()
 	case d.enc:
@@ -219,16 +216,6 @@ func (c *Conn) link(cur *dissect.Cursor, l link, m dissect.Meta) {
 	}
 }
 
-// reserveNodes makes room for n more nodes in one step: grown node by node
-// from a new or small PDU, the slice was reallocated several times. Only
-// the status response asks: other packets have a few nodes, which a pooled
-// PDU mostly has room for already.
-func reserveNodes(p *dissect.PDU, n int) {
-	if cap(p.Nodes)-len(p.Nodes) < n {
-		p.Nodes = slices.Grow(p.Nodes, n)
-	}
-}
-
 func (c *Conn) legacyKind(i int, b []byte) kind {
 	switch {
 	case i == 0 && len(b) > 0 && b[0] == 0xFE:
@@ -287,9 +274,7 @@ func (c *Conn) modern(cur *dissect.Cursor, d *dirState, i int, m dissect.Meta) l
 			}
 			dli = -1 // the cursor is in the inflated packet
 		}
-		if !p.Lite && dli > 0 {
-			p.Nodes[dli].Text = "0 (not compressed)"
-		}
+		p.SetText(dli, "0 (not compressed)")
 	}
 	idOff := cur.Off()
 	id, idi, ok := varInt(cur, FieldPacketID)
@@ -320,9 +305,7 @@ func (c *Conn) modern(cur *dissect.Cursor, d *dirState, i int, m dissect.Meta) l
 	}
 	name := names[id]
 	p.Message, p.Info = name, name
-	if !p.Lite {
-		p.Nodes[idi].Text = idTexts[name]
-	}
+	p.SetTextFunc(idi, func() string { return idTexts[name] })
 	switch phase {
 	case phHandshake:
 		c.handshake(cur, m)
@@ -445,13 +428,12 @@ var forgeMarkers = []string{"\x00FML\x00", "\x00FML2\x00", "\x00FML3\x00", "\x00
 func (c *Conn) handshake(cur *dissect.Cursor, m dissect.Meta) {
 	p := cur.P
 	pv, pvi, _ := varInt(cur, FieldHsProtocol)
-	if pvi >= 0 && !p.Lite {
-		if s := protocolText(int64(pv)); s != "" {
-			p.Nodes[pvi].Text = s
-		} else if pv < -1 {
-			p.Nodes[pvi].Text = strconv.FormatInt(int64(pv), 10) + " (Unknown (" + strconv.FormatInt(int64(pv), 10) + "))"
+	p.SetTextFunc(pvi, func() string {
+		if s := protocolText(int64(pv)); s != "" || pv >= -1 {
+			return s
 		}
-	}
+		return strconv.FormatInt(int64(pv), 10) + " (Unknown (" + strconv.FormatInt(int64(pv), 10) + "))"
+	})
 	off := cur.Off()
 	al, ali, ok := varInt(cur, FieldHsAddrLen)
 	if !ok {
@@ -853,10 +835,7 @@ func shortArray(cur *dissect.Cursor, lf, f *dissect.Field) int32 {
 // uuid reads a 16-byte UUID and shows it in its usual form.
 func uuid(cur *dissect.Cursor, f *dissect.Field) int32 {
 	b, i := cur.Take(f, 16)
-	if i < 0 || cur.P.Lite {
-		return i
-	}
-	cur.P.Nodes[i].Value = dissect.S(formatUUID(b))
+	cur.P.Annotate(i, func() { cur.P.Nodes[i].Value = dissect.S(formatUUID(b)) })
 	return i
 }
 
@@ -959,9 +938,9 @@ func (c *Conn) compressed(cur *dissect.Cursor, dli int32, dlOff int, dl int32, p
 			case id >= 0 && int(id) < len(names):
 				name = names[id]
 			}
-			if !p.Lite {
-				p.AddGenerated(zi, FieldInnerID, dissect.U(uint64(uint32(id))), hexByte(byte(id))+" ("+name+")")
-			}
+			p.AddGeneratedFunc(zi, FieldInnerID, func() (dissect.Value, string) {
+				return dissect.U(uint64(uint32(id))), hexByte(byte(id)) + " (" + name + ")"
+			})
 		}
 		p.Message = name
 		p.Info = name + " (compressed " + strconv.Itoa(len(body)) + " → " + strconv.FormatInt(min(n, limit), 10) + " bytes)"

@@ -113,9 +113,7 @@ func (c *Conn) javaBody(cur *dissect.Cursor, i int, id int32, idi int32) {
 	}
 	j := &c.java
 	st := c.javaState(i)
-	if !p.Lite {
-		p.AddGenerated(cur.Parent(), FieldJavaState, dissect.S(st.String()), "")
-	}
+	p.AddGenerated(cur.Parent(), FieldJavaState, dissect.S(st.String()), "")
 	if c.dec.mid[i] && !c.java.midNoted[i] {
 		c.java.midNoted[i] = true
 		cur.Expert(idi, ExpertMidway, "no handshake seen: read as "+st.String()+" packets of "+v.Name+" as the version option says, compression "+onOff(c.dec.d[i].compress)+" (guessed from the first packet)")
@@ -125,7 +123,7 @@ func (c *Conn) javaBody(cur *dissect.Cursor, i int, id int32, idi int32) {
 		dir = dissect.DirS2C
 	}
 	res := v.Decode(cur, st, dir, id, idi)
-	if res.Name == "login" && i == 1 && c.player != "" && !p.Lite {
+	if res.Name == "login" && i == 1 && c.player != "" {
 		// the player is in the game: the census counts who joined, not
 		// who only tried
 		p.AddGenerated(0, FieldPlayerJoined, dissect.S(c.player), "")

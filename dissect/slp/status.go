@@ -34,14 +34,14 @@ func (t *statusTree) str(parent int32, f *dissect.Field, i int32) (int32, []byte
 		return t.wrongType(parent, f, i, "a string"), nil
 	}
 	b := t.j.strBytes(i, t.c.scratch[:0])
-	v := dissect.B(b)
+	n := t.add(parent, f, i, dissect.B(b))
 	if t.j.n[i].esc {
+		// b is the unescape buffer, which later strings reuse: the node
+		// keeps a copy
 		t.c.scratch = b[:0]
-		if !t.p.Lite {
-			v = dissect.S(string(b))
-		}
+		t.p.Annotate(n, func() { t.p.Nodes[n].Value = dissect.S(string(b)) })
 	}
-	return t.add(parent, f, i, v), b
+	return n, b
 }
 
 func (t *statusTree) integer(parent int32, f *dissect.Field, i int32) (int64, int32, bool) {
@@ -62,7 +62,7 @@ func (t *statusTree) boolean(parent int32, f *dissect.Field, i int32) int32 {
 func (t *statusTree) wrongType(parent int32, f *dissect.Field, i int32, want string) int32 {
 	raw := t.j.raw(i)
 	n := t.add(parent, f, i, dissect.B(raw))
-	t.p.Nodes[n].Text = "(" + jkindName(t.j.n[i].kind) + ") " + safeShort(raw)
+	t.p.SetTextFunc(n, func() string { return "(" + jkindName(t.j.n[i].kind) + ") " + safeShort(raw) })
 	t.p.AddExpert(n, ExpertJSONType, f.Name+" at "+t.pos(i)+": "+jkindName(t.j.n[i].kind)+" where "+want+" was expected")
 	return n
 }
@@ -74,11 +74,13 @@ func jkindName(k jkind) string {
 // other shows a member this dissector does not know, with its raw value.
 func (t *statusTree) other(parent int32, i int32) int32 {
 	n := t.add(parent, FieldOther, i, dissect.B(t.j.raw(i)))
-	k := t.j.key(i, nil)
-	if isIdent(k) {
-		t.p.Nodes[n].Key = string(k)
-	}
-	t.p.Nodes[n].Text = strconv.Quote(string(k)) + ": " + safeShort(t.j.raw(i))
+	t.p.Annotate(n, func() {
+		k := t.j.key(i, nil)
+		if isIdent(k) {
+			t.p.Nodes[n].Key = string(k)
+		}
+		t.p.Nodes[n].Text = strconv.Quote(string(k)) + ": " + safeShort(t.j.raw(i))
+	})
 	return n
 }
 
@@ -114,15 +116,20 @@ func (c *Conn) statusResponse(cur *dissect.Cursor) {
 	if ji < 0 {
 		return
 	}
-	if len(b) > maxStatusChars && !p.Lite {
-		if n := utf16Len(b); n > maxStatusChars {
-			cur.Expert(ji, ExpertJSONTooLong, "slp.status.json at offset "+strconv.Itoa(int(base))+": "+strconv.Itoa(n)+" characters, the protocol allows 32767")
+	if len(b) > maxStatusChars {
+		p.ExpertFunc(ji, ExpertJSONTooLong, func() string {
+			if n := utf16Len(b); n > maxStatusChars {
+				return "slp.status.json at offset " + strconv.Itoa(int(base)) + ": " + strconv.Itoa(n) + " characters, the protocol allows 32767"
+			}
+			return ""
+		})
+	}
+	p.ExpertFunc(ji, ExpertStringUTF8, func() string {
+		if utf8.Valid(b) {
+			return ""
 		}
-	}
-	// Both checks only add expert items, which Lite mode may leave out.
-	if !p.Lite && !utf8.Valid(b) {
-		cur.Expert(ji, ExpertStringUTF8, "slp.status.json at offset "+strconv.Itoa(int(base))+": not valid UTF-8")
-	}
+		return "slp.status.json at offset " + strconv.Itoa(int(base)) + ": not valid UTF-8"
+	})
 	j := &c.jp
 	if !j.parse(b) {
 		at := "slp.status.json at offset " + strconv.Itoa(int(base)+j.errOff) + " (JSON offset " + strconv.Itoa(j.errOff) + "): "
@@ -137,11 +144,11 @@ func (c *Conn) statusResponse(cur *dissect.Cursor) {
 	if j.ctrlAt >= 0 {
 		cur.Expert(ji, ExpertJSONControl, "slp.status.json at offset "+strconv.Itoa(int(base)+j.ctrlAt)+": raw control character "+hexByte(b[j.ctrlAt])+" inside a JSON string (strict JSON escapes it); read leniently")
 	}
-	if !p.Lite {
-		// about one node per JSON value, and a few more for the favicon;
-		// j.n is bounded by the parser's limit
-		reserveNodes(p, len(j.n)+8)
-	}
+	// about one node per JSON value, and a few more for the favicon (j.n
+	// is bounded by the parser's limit); only the status response asks:
+	// other packets have a few nodes, which a pooled PDU mostly has room
+	// for already
+	p.Reserve(len(j.n) + 8)
 	t := statusTree{c: c, cur: cur, p: p, j: j, base: base}
 	st := p.AddNode(cur.Parent(), FieldStatus, int(base), len(b), dissect.Value{})
 	if j.n[0].kind != jObject {
@@ -159,8 +166,6 @@ func (c *Conn) statusResponse(cur *dissect.Cursor) {
 			t.players(st, m, &sum)
 		case j.keyIs(m, "description"):
 			sum.desc = t.description(st, m)
-		case p.Lite:
-			// the other members only add nodes and expert items
 		case j.keyIs(m, "favicon"):
 			t.favicon(st, m)
 		case j.keyIs(m, "enforcesSecureChat"):
@@ -265,13 +270,8 @@ func (t *statusTree) version(st, m int32, sum *statusSummary) {
 			v, i, ok := t.integer(vn, FieldVersionProto, k)
 			if ok {
 				sum.proto, sum.hasProto = v, true
-				if !t.p.Lite {
-					if s := protocolText(v); s != "" {
-						t.p.Nodes[i].Text = s
-					}
-				}
+				t.p.SetTextFunc(i, func() string { return protocolText(v) })
 			}
-		case t.p.Lite:
 		default:
 			t.other(vn, k)
 		}
@@ -298,43 +298,47 @@ func (t *statusTree) players(st, m int32, sum *statusSummary) {
 			if v, _, ok := t.integer(pn, FieldPlayersOnline, k); ok {
 				sum.online, sum.hasOnline = v, true
 			}
-		case t.p.Lite:
-			// the sample and unknown members only add nodes and notes
 		case j.keyIs(k, "sample") && j.n[k].kind == jArray:
-			motd := false
-			var first int32 = -1
-			for e := j.n[k].first; e >= 0; e = j.n[e].next {
-				if j.n[e].kind != jObject {
-					t.wrongType(pn, FieldSample, e, "an object")
-					continue
-				}
-				sn := t.add(pn, FieldSample, e, dissect.Value{})
-				if first < 0 {
-					first = sn
-				}
-				for f := j.n[e].first; f >= 0; f = j.n[f].next {
-					switch {
-					case j.keyIs(f, "name"):
-						_, b := t.str(sn, FieldSampleName, f)
-						if hasSection(b) {
-							motd = true
-						}
-					case j.keyIs(f, "id"):
-						_, b := t.str(sn, FieldSampleID, f)
-						if string(b) == zeroUUID {
-							motd = true
-						}
-					default:
-						t.other(sn, f)
-					}
-				}
-			}
-			if motd {
-				t.p.AddExpert(first, ExpertSampleMOTD, "slp.status.players.sample at "+t.pos(k)+": entries with § codes or the all-zero UUID: text lines shown in the player-list tooltip, not players")
-			}
+			t.p.Annotate(pn, func() { t.sample(pn, k) })
 		default:
 			t.other(pn, k)
 		}
+	}
+}
+
+// sample adds the entries of the players' sample k under pn.
+func (t *statusTree) sample(pn, k int32) {
+	j := t.j
+	motd := false
+	var first int32 = -1
+	for e := j.n[k].first; e >= 0; e = j.n[e].next {
+		if j.n[e].kind != jObject {
+			t.wrongType(pn, FieldSample, e, "an object")
+			continue
+		}
+		sn := t.add(pn, FieldSample, e, dissect.Value{})
+		if first < 0 {
+			first = sn
+		}
+		for f := j.n[e].first; f >= 0; f = j.n[f].next {
+			switch {
+			case j.keyIs(f, "name"):
+				_, b := t.str(sn, FieldSampleName, f)
+				if hasSection(b) {
+					motd = true
+				}
+			case j.keyIs(f, "id"):
+				_, b := t.str(sn, FieldSampleID, f)
+				if string(b) == zeroUUID {
+					motd = true
+				}
+			default:
+				t.other(sn, f)
+			}
+		}
+	}
+	if motd {
+		t.p.AddExpert(first, ExpertSampleMOTD, "slp.status.players.sample at "+t.pos(k)+": entries with § codes or the all-zero UUID: text lines shown in the player-list tooltip, not players")
 	}
 }
 
@@ -352,23 +356,21 @@ func hasSection(b []byte) bool {
 // Info) and, when it has colours or styles, a bracketed rendering of them
 // (.styled).
 func (t *statusTree) description(st, m int32) string {
-	if t.p.Lite {
-		// the styled rendering is only shown in the tree
-		t.c.plain, t.c.styled, t.c.raw = t.c.plain[:0], t.c.styled[:0], t.c.raw[:0]
-		t.c.chat(t.j, m, 0)
-		return string(t.c.plain)
-	}
-	plain, styled := t.c.renderChat(t.j, m)
-	raw := plain
-	if string(t.c.raw) != plain {
-		raw = string(t.c.raw)
-	}
-	n := t.add(st, FieldDescription, m, dissect.S(raw))
-	if n > 0 {
-		t.p.AddGenerated(n, FieldDescPlain, dissect.S(plain), "")
-	}
-	if styled != plain {
-		t.p.AddGenerated(n, FieldDescStyled, dissect.S(styled), "")
+	c := t.c
+	c.plain, c.styled, c.raw = c.plain[:0], c.styled[:0], c.raw[:0]
+	c.chat(t.j, m, 0)
+	plain := string(c.plain)
+	n := t.add(st, FieldDescription, m, dissect.Value{})
+	t.p.Annotate(n, func() {
+		raw := plain
+		if string(c.raw) != plain {
+			raw = string(c.raw)
+		}
+		t.p.Nodes[n].Value = dissect.S(raw)
+	})
+	t.p.AddGenerated(n, FieldDescPlain, dissect.S(plain), "")
+	if string(c.styled) != plain {
+		t.p.AddGeneratedFunc(n, FieldDescStyled, func() (dissect.Value, string) { return dissect.S(string(c.styled)), "" })
 	}
 	return plain
 }
@@ -537,15 +539,22 @@ func (t *statusTree) favicon(st, m int32) {
 		t.wrongType(st, FieldFavicon, m, "a string")
 		return
 	}
-	s := j.strBytes(m, t.c.scratch[:0])
-	v := dissect.B(s)
-	if j.n[m].esc {
-		t.c.scratch = s[:0]
-		v = dissect.S(string(s))
-	}
 	// The node's display ("data:image/png;base64,iVBO… (N characters)")
 	// is made by appendFavicon when a tree is printed, not here.
-	n := t.add(st, FieldFavicon, m, v)
+	n := t.add(st, FieldFavicon, m, dissect.Value{})
+	t.p.Annotate(n, func() { t.faviconData(n, m) })
+}
+
+// faviconData gives favicon node n (JSON value m) its value and what the
+// data URI holds, and exports the PNG.
+func (t *statusTree) faviconData(n, m int32) {
+	j := t.j
+	s := j.strBytes(m, t.c.scratch[:0])
+	t.p.Nodes[n].Value = dissect.B(s)
+	if j.n[m].esc {
+		t.c.scratch = s[:0]
+		t.p.Nodes[n].Value = dissect.S(string(s))
+	}
 	bad := func(why string) {
 		t.p.AddExpert(n, ExpertFaviconInvalid, "slp.status.favicon at "+t.pos(m)+": "+why)
 	}
@@ -699,6 +708,12 @@ func (t *statusTree) forge(st, m int32) {
 		return
 	}
 	fn := t.add(st, FieldForge, m, dissect.Value{})
+	t.p.Annotate(fn, func() { t.forgeMembers(fn, m) })
+}
+
+// forgeMembers adds forgeData's members (JSON value m) under fn.
+func (t *statusTree) forgeMembers(fn, m int32) {
+	j := t.j
 	for k := j.n[m].first; k >= 0; k = j.n[k].next {
 		switch {
 		case j.keyIs(k, "fmlNetworkVersion"):
@@ -765,6 +780,12 @@ func (t *statusTree) modinfo(st, m int32) {
 		return
 	}
 	mn := t.add(st, FieldModinfo, m, dissect.Value{})
+	t.p.Annotate(mn, func() { t.modinfoMembers(mn, m) })
+}
+
+// modinfoMembers adds modinfo's members (JSON value m) under mn.
+func (t *statusTree) modinfoMembers(mn, m int32) {
+	j := t.j
 	for k := j.n[m].first; k >= 0; k = j.n[k].next {
 		switch {
 		case j.keyIs(k, "type"):
