@@ -297,19 +297,13 @@ func (v *Version) Decode(cur *dissect.Cursor, st State, dir dissect.Dir, id int3
 	}
 	p.SetTextFunc(idNode, func() string { return hexID(id) + " (" + pk.name + ")" })
 	p.Message = pk.msg
-	if p.Lite && !infoNames[pk.name] && pk.name != "set_compression" && pk.name != "compress" {
-		// no tree and an Info line without fields: nothing to read
-		cur.Take(anonField(dissect.FTBytes), cur.Remaining())
-		p.SetInfo([]byte(pk.msg))
-		return Result{Name: pk.name, Known: true, Threshold: -1}
-	}
 	w := walkers.Get().(*walker)
 	defer w.release()
-	*w = walker{cur: cur, vals: w.vals[:0], bases: w.bases[:0], top: w.top[:0], pos: w.pos[:0]}
-	if p.Lite {
-		w.stopAt = pk.need
-	}
-	cur.Open(pk.f, -1)
+	*w = walker{cur: cur, vals: w.vals[:0], bases: w.bases[:0], top: w.top[:0], pos: w.pos[:0], stopAt: pk.need}
+	// the fields of a packet whose Info line shows none (and whose
+	// threshold the state machine does not read) are all the tree's
+	w.stopped = !infoNames[pk.name] && pk.name != "set_compression" && pk.name != "compress"
+	w.pkt = cur.Open(pk.f, -1)
 	if !v.Exact {
 		p.AddGenerated(cur.Parent(), FieldVersion, dissect.S(v.Data), "")
 		p.ExpertFunc(cur.Parent(), ExpertApprox, func() string {
@@ -317,15 +311,14 @@ func (v *Version) Decode(cur *dissect.Cursor, st State, dir dissect.Dir, id int3
 		})
 	}
 	w.walk(pk.t, nil)
-	if w.stopped {
-		// a summary's walk that read what Info shows: the rest, unread,
-		// is no finding
-		cur.Take(anonField(dissect.FTBytes), cur.Remaining())
-	}
 	if r := cur.Remaining(); r > 0 && !cur.Failed() {
+		// left over after the last field; in a Lite PDU also what only
+		// the tree reads (fields), which is no finding
 		off := cur.Off()
 		_, i := cur.Take(dissect.FieldUndissected, r)
-		cur.Expert(i, ExpertLeftOver, strconv.Itoa(r)+" bytes at offset "+strconv.Itoa(off)+" after the last field of "+pk.name+" in "+v.Data)
+		p.ExpertFunc(i, ExpertLeftOver, func() string {
+			return strconv.Itoa(r) + " bytes at offset " + strconv.Itoa(off) + " after the last field of " + pk.name + " in " + v.Data
+		})
 	}
 	cur.Close()
 	res := Result{Name: pk.name, Known: true}

@@ -42,10 +42,14 @@ type walker struct {
 	top     []val
 	topDone int
 	short   bool
-	// stopAt, when > 0: stop the packet's walk once topDone reaches it
-	// (a summary, which reads only what Info shows); stopped says so
+	// stopAt, when > 0: the packet's fields Info shows are read once
+	// topDone reaches it; then stopped is set, and the rest of the walk
+	// is the tree's only (fields), as all of it is when stopped is set
+	// from the start
 	stopAt  int
 	stopped bool
+	pkt     int32 // the packet's node
+
 }
 
 func (w *walker) frameVal(r ref) (val, bool) {
@@ -199,31 +203,7 @@ func (w *walker) container(t *typ, f *dissect.Field) val {
 		}
 		w.bases = append(w.bases, base)
 	}
-	for i := range t.fields {
-		fd := &t.fields[i]
-		v := w.walk(fd.t, fd.f)
-		if fd.slot >= 0 && len(w.bases) > 0 {
-			w.vals[w.bases[len(w.bases)-1]+fd.slot] = v
-		}
-		if fd.t.k == kBitfield && len(w.bases) > 0 {
-			w.storeBits(fd.t, uint64(v.i))
-		}
-		if c.Failed() {
-			break
-		}
-		if len(w.bases) == 1 {
-			w.topDone = max(w.topDone, fd.slot+1)
-			for _, b := range fd.t.bits {
-				w.topDone = max(w.topDone, b.slot+1)
-			}
-			if w.stopAt > 0 && w.topDone >= w.stopAt {
-				w.stopped = true
-			}
-		}
-		if w.stopped {
-			break
-		}
-	}
+	w.fields(t, 0)
 	if t.frame {
 		if len(w.bases) == 1 {
 			w.top = append(w.top[:0], w.vals[base:]...)
@@ -236,6 +216,43 @@ func (w *walker) container(t *typ, f *dissect.Field) val {
 	}
 	w.depth--
 	return val{}
+}
+
+// fields walks t's fields from the from-th. Once the fields Info shows
+// are read (stopped), the rest of the packet is what only its tree
+// shows: it is walked in an Annotate of the packet's node, not at all in
+// a Lite PDU.
+func (w *walker) fields(t *typ, from int) {
+	c := w.cur
+	for i := from; i < len(t.fields); i++ {
+		if w.stopped {
+			c.P.Annotate(w.pkt, func() {
+				w.stopped = false
+				w.fields(t, i)
+			})
+			return
+		}
+		fd := &t.fields[i]
+		v := w.walk(fd.t, fd.f)
+		if fd.slot >= 0 && len(w.bases) > 0 {
+			w.vals[w.bases[len(w.bases)-1]+fd.slot] = v
+		}
+		if fd.t.k == kBitfield && len(w.bases) > 0 {
+			w.storeBits(fd.t, uint64(v.i))
+		}
+		if c.Failed() {
+			return
+		}
+		if len(w.bases) == 1 {
+			w.topDone = max(w.topDone, fd.slot+1)
+			for _, b := range fd.t.bits {
+				w.topDone = max(w.topDone, b.slot+1)
+			}
+			if w.stopAt > 0 && w.topDone >= w.stopAt {
+				w.stopped, w.stopAt = true, 0
+			}
+		}
+	}
 }
 
 // storeBits keeps a bitfield's parts in their slots.
