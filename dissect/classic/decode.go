@@ -559,9 +559,12 @@ func (d *dec) fixed(f *dissect.Field) {
 
 func (d *dec) fixedDone(f *dissect.Field, i int32, raw int64) {
 	d.addPos(raw)
-	if i == 0 { // Lite: no node to describe
-		return
-	}
+	d.pdu().Annotate(i, func() { d.describeFixed(f, i, raw) })
+}
+
+// describeFixed gives node i, a fixed-point number f read as raw, its
+// value in blocks and its text.
+func (d *dec) describeFixed(f *dissect.Field, i int32, raw int64) {
 	p := d.pdu()
 	n := &p.Nodes[i]
 	n.Value.N = math.Float64bits(float64(raw) / 32)

@@ -118,49 +118,39 @@ func (d *dec) str(f *dissect.Field, strip bool) ([]byte, int32) {
 	value := text
 	plainA, plainB := -1, -1 // the stripped text in d.out, when made
 	node := c.Open(f, 64)
-	if node == 0 {
-		// Lite: no nodes below the root; the value is still needed for the
-		// Info, stripped into scratch.
-		if hasColor && strip {
-			d.tmp = stripColors(d.tmp[:0], text)
-			value = d.tmp
-		}
-		c.Field(FieldText, 64, dissect.Value{})
-	} else {
-		p := d.pdu()
-		// The value is the wire's bytes, & codes included (shown like a
-		// string); the stripped text, made with the packet's other texts,
-		// is the .plain child's (the one MOTD rule, dissect/motd.go) and,
-		// with strip, the Info's.
-		p.Nodes[node].Value = dissect.B(text)
-		if hasColor {
-			if strip || plainOf[f] != nil {
-				a := len(d.out)
-				d.out = stripColors(d.out, text)
-				plainA, plainB = a, len(d.out)
-				if strip {
-					value = d.out[a:]
-				}
+	p := d.pdu()
+	// The value is the wire's bytes, & codes included (shown like a
+	// string); the stripped text, made with the packet's other texts, is
+	// the .plain child's (the one MOTD rule, dissect/motd.go) and, with
+	// strip, the Info's.
+	p.SetValue(node, dissect.B(text))
+	if hasColor {
+		if strip || plainOf[f] != nil {
+			a := len(d.out)
+			d.out = stripColors(d.out, text)
+			plainA, plainB = a, len(d.out)
+			if strip {
+				value = d.out[a:]
 			}
-			d.colorRuns(text)
-		} else if n > 0 {
-			c.Field(FieldText, n, dissect.B(text))
 		}
-		if n < 64 {
-			pad := raw[n:]
-			i := c.Field(FieldPadding, 64-n, dissect.B(pad))
-			kind := 0
+		d.colorRuns(text)
+	} else if n > 0 {
+		c.Field(FieldText, n, dissect.B(text))
+	}
+	if n < 64 {
+		pad := raw[n:]
+		i := c.Field(FieldPadding, 64-n, dissect.B(pad))
+		p.SetTextFunc(i, func() string {
 			for _, b := range pad {
 				if b != ' ' {
-					kind = 1
-					break
+					return padTexts[1][64-n]
 				}
 			}
-			d.setText(i, padTexts[kind][64-n])
-		}
+			return padTexts[0][64-n]
+		})
 	}
 	c.Close()
-	if pf := plainOf[f]; pf != nil && node > 0 {
+	if pf := plainOf[f]; pf != nil {
 		d.addPlain(node, pf, text, plainA, plainB)
 	}
 	for i, b := range text {
@@ -191,13 +181,16 @@ var plainOf = map[*dissect.Field]*dissect.Field{
 // addPlain adds the .plain child of a string node: the text itself when it
 // has no colour code, else the stripped text d.out[a:b].
 func (d *dec) addPlain(node int32, pf *dissect.Field, text []byte, a, b int) {
-	i := d.pdu().AddGenerated(node, pf, dissect.B(text), "")
+	p := d.pdu()
+	i := p.AddGenerated(node, pf, dissect.B(text), "")
 	if a >= 0 {
-		if b > a {
-			d.later = append(d.later, pending{node: i, a: int32(a), b: int32(b), value: true})
-		} else {
-			d.pdu().Nodes[i].Value = dissect.Value{}
-		}
+		p.Annotate(i, func() {
+			if b > a {
+				d.later = append(d.later, pending{node: i, a: int32(a), b: int32(b), value: true})
+			} else {
+				p.Nodes[i].Value = dissect.Value{}
+			}
+		})
 	}
 }
 
@@ -212,23 +205,23 @@ func (d *dec) colorRuns(text []byte) {
 			return
 		}
 		run := text[start:end]
-		body := run
-		a := len(d.out)
-		if color >= 0 {
+		body, col := run, color
+		if col >= 0 {
 			body = run[2:]
-			d.out = append(d.out, '&', run[1], ' ')
-			d.out = append(d.out, colorNames[color]...)
-		} else {
-			d.out = append(d.out, "default colour"...)
 		}
-		d.out = append(d.out, ": "...)
-		d.out = appendQuoted(d.out, body)
 		i := c.Field(FieldColorRun, end-start, dissect.B(body))
-		if i > 0 {
+		c.P.Annotate(i, func() {
+			a := len(d.out)
+			if col >= 0 {
+				d.out = append(d.out, '&', run[1], ' ')
+				d.out = append(d.out, colorNames[col]...)
+			} else {
+				d.out = append(d.out, "default colour"...)
+			}
+			d.out = append(d.out, ": "...)
+			d.out = appendQuoted(d.out, body)
 			d.textFrom(i, a)
-		} else {
-			d.out = d.out[:a]
-		}
+		})
 	}
 	for i := 0; i+1 < len(text); i++ {
 		if text[i] == '&' && isColorDigit(text[i+1]) {
@@ -253,7 +246,7 @@ func (d *dec) cutStr(f *dissect.Field, strip bool) []byte {
 	}
 	text := raw[:n:n]
 	i := c.Field(f, 64, dissect.Value{})
-	if p := d.pdu(); i < 0 && !p.Lite && len(p.Nodes) > 1 && p.Nodes[len(p.Nodes)-1].Field == f {
+	if p := d.pdu(); i < 0 && len(p.Nodes) > 1 && p.Nodes[len(p.Nodes)-1].Field == f {
 		i = int32(len(p.Nodes) - 1) // the node the cursor's failure added, over the bytes left
 	}
 	if i > 0 {
