@@ -176,11 +176,14 @@ func decLevelChunk(d *dec) {
 		l.fastMap = d.conn.n.fastMap
 	}
 	l.chunks++
-	if !d.tree {
-		// Lite: the level is not inflated (only its tree would show
-		// what it holds), so its data is not joined either.
-		return
-	}
+	// Joined only to be inflated for the level's tree (decLevelFinalize),
+	// so not in a Lite PDU.
+	d.pdu().Annotate(di, func() { d.joinChunk(arr, data, di) })
+}
+
+// joinChunk adds the chunk's data (node di) to array arr of the level.
+func (d *dec) joinChunk(arr int, data []byte, di int32) {
+	c, l := &d.c, &d.conn.level
 	if len(l.frames) < maxFramesShown+1 {
 		l.frames = append(l.frames, d.frame)
 	}
@@ -224,12 +227,19 @@ func decLevelFinalize(d *dec) {
 	if xi < 0 || zi < 0 {
 		return
 	}
-	p := d.pdu()
 	l.sx, l.sy, l.sz = int(x), int(y), int(z)
 	defer l.reset(conn.levels())
-	if !d.tree {
-		return // Lite: what follows is the level's tree, and its inflation only feeds it
-	}
+	// What the level holds only its tree shows: it is inflated for its
+	// node, not in a Lite PDU.
+	p := d.pdu()
+	lv := p.AddGenerated(0, FieldLevel, dissect.Value{}, "")
+	p.Annotate(lv, func() { d.level(lv, x, y, z) })
+}
+
+// level adds under lv, the level's node, its sizes, its chunks' frames
+// and what it holds, inflating it.
+func (d *dec) level(lv int32, x, y, z uint16) {
+	c, p, l := &d.c, d.pdu(), &d.conn.level
 	volume := uint64(x) * uint64(y) * uint64(z)
 	a := len(d.out)
 	d.out = append(d.out, "Level "...)
@@ -238,7 +248,6 @@ func decLevelFinalize(d *dec) {
 	d.out = dissect.AppendInt(d.out, int64(y))
 	d.out = append(d.out, "×"...)
 	d.out = dissect.AppendInt(d.out, int64(z))
-	lv := p.AddGenerated(0, FieldLevel, dissect.Value{}, "")
 	d.textFrom(lv, a)
 	p.AddGenerated(lv, FieldVolume, dissect.U(volume), "")
 	p.AddGenerated(lv, FieldChunkCount, dissect.U(uint64(l.chunks)), "")
