@@ -422,8 +422,10 @@ func (d *dec) item(it *item) {
 func (d *dec) mode(i int32, v uint8) {
 	d.info = append(d.info, ", "...)
 	d.info = append(d.info, modeNames.Name(uint64(v))...)
-	if v > 1 && d.tree {
-		d.c.Expert(i, ExpertMode, "classic.mode at offset "+strconv.Itoa(int(d.pdu().Nodes[i].Offset))+": "+strconv.Itoa(int(v))+", expected 0 (destroy) or 1 (create)")
+	if v > 1 {
+		d.pdu().ExpertFunc(i, ExpertMode, func() string {
+			return "classic.mode at offset " + strconv.Itoa(int(d.pdu().Nodes[i].Offset)) + ": " + strconv.Itoa(int(v)) + ", expected 0 (destroy) or 1 (create)"
+		})
 	}
 }
 
@@ -741,9 +743,7 @@ func decMessage(d *dec) {
 			}
 			if uint8(v) >= 127 {
 				yellow = true
-				if d.tree {
-					c.Expert(i, ExpertYellowPrefix, yellowMsg(uint8(v)))
-				}
+				c.P.ExpertFunc(i, ExpertYellowPrefix, func() string { return yellowMsg(uint8(v)) })
 			}
 		}
 	}

@@ -109,9 +109,9 @@ func (d *dec) checkKey(name, key string, ki int32) {
 	p := d.pdu()
 	salt, src, ok := d.conn.sess.SaltFor(d.server)
 	if !ok {
-		if d.tree {
-			d.c.Expert(ki, ExpertKeyNoSalt, "classic.verification_key at offset 66: no heartbeat salt for "+d.server+" seen before this login (--classic-salt supplies one)")
-		}
+		p.ExpertFunc(ki, ExpertKeyNoSalt, func() string {
+			return "classic.verification_key at offset 66: no heartbeat salt for " + d.server + " seen before this login (--classic-salt supplies one)"
+		})
 		return
 	}
 	want := KeyFor(salt, name)
@@ -121,9 +121,13 @@ func (d *dec) checkKey(name, key string, ki int32) {
 	} else {
 		d.info = append(d.info, ", key valid"...)
 	}
-	if !d.tree {
-		return
-	}
+	p.Annotate(ki, func() { d.keyNodes(name, ki, valid, want, salt, src) })
+}
+
+// keyNodes adds under key node ki what checkKey found: whether the key
+// is valid, the key expected and the salt it came from.
+func (d *dec) keyNodes(name string, ki int32, valid bool, want, salt, src string) {
+	p := d.pdu()
 	text := "False: forged, the key is not md5(salt + username)"
 	if valid {
 		text = "True: the key is md5(salt + username), the list server vouched for the name"
