@@ -64,7 +64,9 @@ func (c *Conn) agreedNow(dir dissect.Dir, name string) (known, agreed bool, othe
 // addAgreed adds classic.cpe.agreed to an entry's PDU.
 func addAgreed(p *dissect.PDU, agreed bool, other, ver uint32) {
 	if agreed {
-		p.AddGenerated(0, FieldExtAgreed, dissect.Bool(true), "True: the other side announced it too (v"+strconv.FormatUint(uint64(other), 10)+"; agreed v"+strconv.FormatUint(uint64(min(other, ver)), 10)+")")
+		p.AddGeneratedFunc(0, FieldExtAgreed, func() (dissect.Value, string) {
+			return dissect.Bool(true), "True: the other side announced it too (v" + strconv.FormatUint(uint64(other), 10) + "; agreed v" + strconv.FormatUint(uint64(min(other, ver)), 10) + ")"
+		})
 		return
 	}
 	p.AddGenerated(0, FieldExtAgreed, dissect.Bool(false), "False: the other side's list is complete without it")
@@ -78,18 +80,15 @@ func (d *dec) entryAgreed(name string, ver uint32) {
 		addAgreed(p, agreed, other, ver)
 		return
 	}
-	if p.Lite || len(c.held) >= maxHeldExt {
-		d.unknownAgreed(p, "not known when this record went out: the other side had not finished its list")
+	if len(c.held) < maxHeldExt && p.Hold() {
+		c.held = append(c.held, heldExt{p: p, frame: d.frame, dir: d.dir, name: lower(name), ver: ver})
 		return
 	}
-	p.Pending = true
-	c.held = append(c.held, heldExt{p: p, frame: d.frame, dir: d.dir, name: lower(name), ver: ver})
+	d.unknownAgreed(p, "not known when this record went out: the other side had not finished its list")
 }
 
 func (d *dec) unknownAgreed(p *dissect.PDU, why string) {
-	if d.tree {
-		p.AddGenerated(0, FieldExtAgreedUnknown, dissect.Value{}, why)
-	}
+	p.AddGenerated(0, FieldExtAgreedUnknown, dissect.Value{}, why)
 }
 
 // settleHeld answers the entries the negotiation now tells about: those

@@ -791,7 +791,7 @@ func decExtEntry(d *dec) {
 		d.info = append(d.info, " v"...)
 		d.info = dissect.AppendUint(d.info, uint64(v))
 	}
-	if ni < 0 || vi < 0 || !d.tree {
+	if ni < 0 || vi < 0 {
 		return
 	}
 	d.entryAgreed(string(name), v) // agreed.go
