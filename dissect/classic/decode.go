@@ -20,11 +20,8 @@ type dec struct {
 	frame  uint64
 	server string
 	dir    dissect.Dir
-	// tree is false when the PDU is decoded Lite: its nodes are not kept,
-	// so texts and values made only for them are not worked out.
-	tree bool
-	info []byte
-	tmp  []byte // scratch: a Lite PDU's message without colour codes
+	info   []byte
+	tmp    []byte // scratch: a cut message without colour codes
 	// Node texts (and string values) made while decoding are appended to
 	// out and set when the packet is done: one string holds them all, the
 	// Info too (see text).
@@ -77,7 +74,7 @@ func (c *Conn) DecodeCut(p *dissect.PDU, data []byte, wireLen int, m dissect.Met
 	if d.server != m.Server {
 		d.server = m.Server
 	}
-	d.frame, d.dir, d.tree = m.Frame, m.Dir, !p.Lite
+	d.frame, d.dir = m.Frame, m.Dir
 	d.info, d.tmp, d.out, d.later = d.info[:0], d.tmp[:0], d.out[:0], d.later[:0]
 	d.npos, d.firstS = 0, false
 	d.c = dissect.Begin(p, Registry.Root(), data, wireLen)
@@ -193,10 +190,8 @@ func (d *dec) done(p *dissect.PDU, name string) {
 		switch {
 		case len(d.info) == len(name): // nothing was added to the name
 			p.Info = name
-		case p.Lite:
-			p.SetInfo(d.info)
 		default:
-			p.Info = d.text(d.info)
+			p.SetInfo(d.info)
 		}
 		return
 	}
