@@ -162,12 +162,13 @@ type PDU struct {
 	// read (summary output, statistics): Wireshark's NULL tree. The PDU
 	// keeps its root node only: AddNode and AddGenerated return the root's
 	// index 0 and add nothing, so writes through a returned index land on
-	// the root harmlessly. Decoders may also skip work only the tree shows
-	// (inflating a level to count its blocks, checking a favicon). Message,
-	// Info and Dir must be the same as without Lite; expert items may be
-	// fewer. A Lite PDU is never Pending: what a response adds to its
-	// request is in the tree only, so it is not held back. Reset keeps
-	// the flag.
+	// the root harmlessly. Work only the tree shows (a node's text, a
+	// check that only adds an expert item, a favicon's analysis) is given
+	// to the calls of lite.go, which skip it: decoders do not test the
+	// flag, but for a measured fast path. Message, Info and Dir must be
+	// the same as without Lite; expert items may be fewer. A Lite PDU is
+	// never Pending (Hold): what a response adds to its request is in the
+	// tree only, so it is not held back. Reset keeps the flag.
 	Lite bool
 
 	// Export is set by the pipeline before decoding when the files PDUs
