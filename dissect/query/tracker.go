@@ -121,13 +121,14 @@ func NewTracker() *Tracker {
 // Observe adds what the conversation says about p, a PDU Decode has just
 // filled, seen in frame m.Frame at m.Time between m.Client and m.Server.
 //
-// A Lite PDU is not tracked: what tracking adds (the links between requests
-// and responses, token and timing expert items) is in the tree only, and
-// holding requests back would keep records waiting for nothing.
+// What tracking adds (the links between requests and responses, token and
+// timing expert items) is in the tree only: it is the root's Annotate, so a
+// Lite PDU is not tracked, and no request is held back for nothing.
 func (t *Tracker) Observe(m dissect.Meta, p *dissect.PDU) {
-	if p.Lite {
-		return
-	}
+	p.Annotate(0, func() { t.observe(m, p) })
+}
+
+func (t *Tracker) observe(m dissect.Meta, p *dissect.PDU) {
 	cv := conv{m.Client, m.Server}
 	switch p.Message {
 	case MsgHandshakeRequest, MsgBasicStatRequest, MsgFullStatRequest, MsgStatRequest:
