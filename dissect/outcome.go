@@ -204,8 +204,7 @@ func (w *Wait) Gap() {
 // to it) but remembered, so that its response still links back.
 func (w *Wait) Hold(p *PDU, m Meta, kind uint8) {
 	*w = Wait{Frame: m.Frame, Time: m.Time, Kind: kind, On: true}
-	if p != nil && !p.Lite {
-		p.Pending = true
+	if p != nil && p.Hold() {
 		w.P = p
 	}
 }
