@@ -318,6 +318,42 @@ func (c *Cursor) CString(f *Field) ([]byte, int32) {
 	return s, c.Field(f, n+1, B(s))
 }
 
+// CStrings reads a list of NUL-terminated strings of f ended by an empty
+// one, read as end (a Query player list), and returns how many whole
+// strings it read. each, when not nil, is called with every whole
+// string's node the PDU keeps and the string (its value), for what only
+// the tree shows of it. A string missing its NUL fails as CString does;
+// bytes running out before the empty string fail as end, with msg.
+//
+// The loop is CString's, without its calls per string: a list may hold
+// thousands, and a Lite PDU adds none of their nodes.
+func (c *Cursor) CStrings(f, end *Field, msg string, each func(i int32, s []byte)) (n int) {
+	for !c.failed {
+		rest := c.data[c.off:]
+		if len(rest) == 0 {
+			c.fail(end, msg, false)
+			break
+		}
+		if rest[0] == 0 {
+			c.Field(end, 1, B(rest[:1:1]))
+			break
+		}
+		k := bytes.IndexByte(rest, 0)
+		if k < 0 {
+			c.fail(f, "no NUL terminator in the "+strconv.Itoa(len(rest))+" bytes left", false)
+			break
+		}
+		s := rest[:k:k]
+		i := c.P.AddNode(c.parent, f, c.off, k+1, B(s))
+		c.off += k + 1
+		n++
+		if each != nil && c.owns(i) {
+			each(i, s)
+		}
+	}
+	return n
+}
+
 // Finish closes every open subtree and accounts for the bytes nobody read:
 // they become an mc.undissected node with an expert item, so no byte of a
 // PDU is ever silently dropped.
