@@ -151,22 +151,7 @@ func fullStat(c *dissect.Cursor, info *infoFacts) {
 	if sti >= 0 && (sec != 1 || string(fname) != "player_" || start != 0) {
 		c.Expert(ps, ePlayersHdr, "query.players at offset "+strconv.Itoa(hp)+": saw "+hex2(p.Data[hp:c.Off()])+", expected 01 70 6c 61 79 65 72 5f 00 00 (01 \"player_\" 00)")
 	}
-	listed := uint64(0)
-	for !c.Failed() {
-		if c.Remaining() == 0 {
-			c.Fail(fPlayersEnd, "no empty name ends the player list")
-			break
-		}
-		if c.Peek(1)[0] == 0 {
-			c.Take(fPlayersEnd, 1)
-			break
-		}
-		name, ni := c.CString(fPlayer)
-		if ni >= 0 {
-			listed++
-			control(c, ni, name)
-		}
-	}
+	listed := uint64(c.CStrings(fPlayer, fPlayersEnd, "no empty name ends the player list", func(i int32, name []byte) { control(c, i, name) }))
 	c.Close()
 	if !c.Failed() {
 		p.AddGenerated(ps, fPlayersCount, dissect.U(listed), "")
