@@ -35,7 +35,7 @@ func Decode(p *dissect.PDU, data []byte, wireLen int, dir dissect.Dir) {
 	}
 	c := dissect.Begin(p, Registry.Root(), data, wireLen)
 	p.Dir = dir
-	reserveNodes(p, data, dir)
+	p.Annotate(0, func() { reserveNodes(p, data, dir) }) // a tree's room: none in a Lite PDU
 	var info infoFacts
 	if dir == dissect.DirC2S {
 		decodeRequest(&c, &info)
