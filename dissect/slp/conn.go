@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/mcdissect/mcdissect/dissect"
+	"github.com/mcdissect/mcdissect/dissect/inflate"
 	"github.com/mcdissect/mcdissect/protocols"
 )
 
@@ -60,6 +61,8 @@ type decoding struct {
 	zr    io.ReadCloser // reused zlib reader
 	zbuf  []byte        // reused inflate buffer
 	zsrc  *bytes.Reader // what zr reads, reset for each packet
+
+	inf *inflate.Decoder // inflates a summary's heads (inflateHead)
 
 	// reused by the status JSON
 	jp      jparser
@@ -287,6 +290,7 @@ type spareBufs struct {
 	zr                                             io.ReadCloser
 	zsrc                                           *bytes.Reader
 	zbuf                                           []byte
+	inf                                            *inflate.Decoder
 	jn                                             []jnode
 	plain, styled, raw, scratch, dbuf, vname, info []byte
 }
@@ -319,7 +323,7 @@ func (c *Conn) borrow() {
 	}
 	sp := spares.Get().(*spareBufs)
 	c.spare = sp
-	c.zr, c.zsrc, c.zbuf, c.jp.n = sp.zr, sp.zsrc, sp.zbuf, sp.jn
+	c.zr, c.zsrc, c.zbuf, c.inf, c.jp.n = sp.zr, sp.zsrc, sp.zbuf, sp.inf, sp.jn
 	c.plain, c.styled, c.raw, c.scratch, c.dbuf, c.vname, c.info = sp.plain, sp.styled, sp.raw, sp.scratch, sp.dbuf, sp.vname, sp.info
 	*sp = spareBufs{}
 }
@@ -336,12 +340,12 @@ func (c *Conn) giveBack() {
 	if cap(jn) > maxSpareNodes {
 		jn = nil
 	}
-	*sp = spareBufs{zr: c.zr, zsrc: c.zsrc, zbuf: c.zbuf, jn: jn, plain: spare(c.plain), styled: spare(c.styled), raw: spare(c.raw), scratch: spare(c.scratch), dbuf: spare(c.dbuf), vname: spare(c.vname), info: spare(c.info)}
+	*sp = spareBufs{zr: c.zr, zsrc: c.zsrc, zbuf: c.zbuf, inf: c.inf, jn: jn, plain: spare(c.plain), styled: spare(c.styled), raw: spare(c.raw), scratch: spare(c.scratch), dbuf: spare(c.dbuf), vname: spare(c.vname), info: spare(c.info)}
 	spares.Put(sp)
 	if c.zsrc != nil {
 		c.zsrc.Reset(nil) // let go of the last packet
 	}
-	c.zr, c.zsrc, c.zbuf = nil, nil, nil
+	c.zr, c.zsrc, c.zbuf, c.inf = nil, nil, nil, nil
 	c.jp = jparser{}
 	c.plain, c.styled, c.raw, c.scratch, c.dbuf, c.vname, c.info = nil, nil, nil, nil, nil, nil, nil
 }

@@ -901,7 +901,7 @@ func (c *Conn) compressed(cur *dissect.Cursor, dli int32, dlOff int, dl int32, p
 		// play traffic is: on the play mix 188 of 189 MB of inflation,
 		// CPU 1.68 -> 1.32 s (-21 %); other mixes skip under 10 MB and
 		// gain within their noise (bench/fastpaths.md).
-		head, err := c.inflateAll(body, liteHead)
+		head, err := c.inflateHead(body)
 		if err == nil && len(head) == liteHead && c.infoFits(i, head) {
 			c.liteCut = len(p.Experts)
 			cur.Derive(FieldInflatedPacket, head)
