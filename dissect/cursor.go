@@ -154,6 +154,18 @@ func (c *Cursor) Field(f *Field, n int, v Value) int32 {
 	return i
 }
 
+// Skip consumes the next n bytes, which would be field f, without adding
+// a node for them: a field the tree being made leaves out, as Wireshark
+// fakes the items nothing will read. When fewer than n are left it fails
+// as Field does.
+func (c *Cursor) Skip(f *Field, n int) {
+	if c.failed || n < 0 || n > c.Remaining() {
+		c.Field(f, n, Value{})
+		return
+	}
+	c.off += n
+}
+
 // Take consumes n bytes for f and returns them, or nil after a failure.
 func (c *Cursor) Take(f *Field, n int) ([]byte, int32) {
 	if c.failed || n < 0 || n > c.Remaining() {

@@ -276,8 +276,14 @@ func (p *PDU) AddGenerated(parent int32, f *Field, v Value, text string) int32 {
 	if parent >= 0 && int(parent) < len(p.Nodes) {
 		off = p.Nodes[parent].Offset
 	}
-	p.Nodes = append(p.Nodes, Node{Field: f, Parent: parent, Offset: off, Flags: FlagGenerated, Value: v, Text: text})
-	return int32(len(p.Nodes) - 1)
+	// Through AddNode, which writes only the pointers that change.
+	i := p.AddNode(parent, f, int(off), 0, v)
+	nd := &p.Nodes[i]
+	nd.Flags = FlagGenerated
+	if text != "" {
+		nd.Text = text
+	}
+	return i
 }
 
 // AddExpert hangs an expert item on node.
