@@ -44,7 +44,7 @@ type Options struct {
 	// Lite decodes without trees (dissect.PDU.Lite): for output that
 	// shows only the summary columns.
 	Lite bool
-	// NoLayers leaves the layers below Minecraft (record.Record.Net) out of
+	// NoLayers leaves the layers below Minecraft (record.Record.Layers) out of
 	// the records: for output that shows none of their fields and filters
 	// on none.
 	NoLayers bool

@@ -168,7 +168,7 @@ func (a *backEnd) record(j *job, b *batch) *entry {
 		if j.dir == dissect.DirS2C {
 			client = r.Dst
 		}
-		buildLayers(&r.Record, &b.heads[j.head], client)
+		setLayers(&r.Record, &b.heads[j.head], client)
 	}
 	return r
 }

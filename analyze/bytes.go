@@ -32,8 +32,8 @@ func DecodeBytes(proto string, dir dissect.Dir, data []byte, emit func(*record.R
 	next := emit
 	emit = func(r *record.Record) error {
 		// No layers were captured: the frame is only its number.
-		if len(r.Net.Nodes) == 0 {
-			netlayers.Dissect(&r.Net, nil, &netlayers.Frame{Number: r.Frame, Time: r.Time,
+		if len(r.Layers().Nodes) == 0 {
+			r.SetLayers(nil, &netlayers.Frame{Number: r.Frame, Time: r.Time,
 				Link: netlayers.LinkNone, Protocols: r.Proto, Stream: -1})
 		}
 		return next(r)

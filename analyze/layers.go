@@ -13,7 +13,7 @@ import (
 )
 
 // head is what a record keeps of the frame that decided it, for its
-// layers' tree (netlayers.Dissect): the frame's header bytes, from the
+// layers' tree (record.Record.SetLayers): the frame's header bytes, from the
 // link layer to the end of the TCP or UDP header, and what they do not
 // hold. It holds no pointer: a table of them is not scanned by the
 // collector.
@@ -100,15 +100,16 @@ func (n *netLayers) headOf(frame uint64, c *reassembly.ConnInfo) *head {
 	return nil
 }
 
-// buildLayers builds r's layers' tree from h (netlayers.Dissect), for a record
-// whose conversation's client is client.
-func buildLayers(r *record.Record, h *head, client netip.AddrPort) {
+// setLayers gives r what its layers' tree is made of (h), for a record
+// whose conversation's client is client: the tree is made when it is read
+// (record.Record.Layers).
+func setLayers(r *record.Record, h *head, client netip.AddrPort) {
 	stream := r.Stream
 	if !r.TCP {
 		stream = -1
 	}
 	f := h.frameOf(stream, client, r.Proto)
-	netlayers.Dissect(&r.Net, r.SetNet(h.b[:h.n]), &f)
+	r.SetLayers(h.b[:h.n], &f)
 }
 
 // addHead puts h in the current batch, once per frame, and returns its

@@ -147,8 +147,9 @@ func lastStatusRequest(t *testing.T, recs []*record.Record) *record.Record {
 // dumpNet is r's layers' tree, a node a line.
 func dumpNet(r *record.Record) string {
 	var b []byte
-	for i := range r.Net.Nodes {
-		n := &r.Net.Nodes[i]
+	net := r.Layers()
+	for i := range net.Nodes {
+		n := &net.Nodes[i]
 		b = append(b, n.Name()...)
 		b = append(b, ' ')
 		b = dissect.AppendValue(b, n)

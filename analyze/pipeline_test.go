@@ -234,7 +234,7 @@ func TestNoLayers(t *testing.T) {
 		a := New(Options{Lite: true, NoLayers: no}, SinkFunc(func(r *record.Record) error {
 			if r.TCP {
 				tcp++
-				if r.Net.Find("tcp") >= 0 && r.Net.Find("ip") >= 0 {
+				if net := r.Layers(); net.Find("tcp") >= 0 && net.Find("ip") >= 0 {
 					withLayers++
 				}
 			}

@@ -265,7 +265,7 @@ func TestICMPRecords(t *testing.T) {
 		if err := dissect.Check(&r.PDU); err != nil {
 			t.Error(err)
 		}
-		if err := dissect.Check(&r.Net); err != nil {
+		if err := dissect.Check(r.Layers()); err != nil {
 			t.Error(err)
 		}
 	}

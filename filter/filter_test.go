@@ -77,7 +77,7 @@ func v6head(r *record.Record, proto byte, src, dst netip.AddrPort, n int) {
 	} else {
 		binary.BigEndian.PutUint16(h[44:], uint16(n))
 	}
-	netlayers.Dissect(&r.Net, r.SetNet(h), &netlayers.Frame{Number: r.Frame, Link: netlayers.LinkRaw,
+	r.SetLayers(h, &netlayers.Frame{Number: r.Frame, Link: netlayers.LinkRaw,
 		WireLen: len(h), CapLen: len(h), Protocols: r.Proto, Stream: r.Stream})
 }
 

@@ -53,7 +53,7 @@ func outcomes(t *testing.T, pcap string) []outcomeRec {
 		if r.PDU.Dir == dissect.DirS2C {
 			o.client = o.dport
 		}
-		for _, p := range [2]*dissect.PDU{&r.Net, &r.PDU} {
+		for _, p := range [2]*dissect.PDU{r.Layers(), &r.PDU} {
 			for i := range p.Nodes {
 				n := &p.Nodes[i]
 				switch n.Field.Name {
@@ -85,8 +85,9 @@ func outcomes(t *testing.T, pcap string) []outcomeRec {
 // tcpFlag is the value of a TCP flag of the frame's own header (not of one
 // an ICMP error quotes).
 func tcpFlag(r *record.Record, name string) bool {
-	for i := range r.Net.Nodes {
-		if n := &r.Net.Nodes[i]; n.Field.Name == name {
+	net := r.Layers()
+	for i := range net.Nodes {
+		if n := &net.Nodes[i]; n.Field.Name == name {
 			return n.Value.Bool()
 		}
 	}

@@ -63,7 +63,7 @@ func (f FieldRef) NeedsTree() bool {
 }
 
 // InLayers reports whether the field is one of the layers below Minecraft
-// (Record.Net): frame, eth, ip, tcp...
+// (Record.Layers): frame, eth, ip, tcp...
 func (f FieldRef) InLayers() bool { return netlayers.Owns(f.Field) }
 
 // Each calls fn with every occurrence of the field in r, in tree order:
@@ -76,7 +76,7 @@ func (f FieldRef) Each(r *Record, fn func(n *dissect.Node)) {
 		f.eachPseudo(r, fn)
 		return
 	}
-	for _, p := range [2]*dissect.PDU{&r.Net, &r.PDU} {
+	for _, p := range [2]*dissect.PDU{f.layersOf(r), &r.PDU} {
 		for i := range p.Nodes {
 			n := &p.Nodes[i]
 			if n.Field != f.Field {
@@ -89,6 +89,18 @@ func (f FieldRef) Each(r *Record, fn func(n *dissect.Node)) {
 		}
 	}
 }
+
+// layersOf is r's layers' tree when the field may be in it (Layers makes
+// it), else an empty tree: a field of a protocol's makes no layers.
+func (f FieldRef) layersOf(r *Record) *dissect.PDU {
+	if f.Field == dissect.FieldUndissected || f.InLayers() {
+		return r.Layers()
+	}
+	return &noLayers
+}
+
+// noLayers is the empty tree layersOf gives; nothing writes it.
+var noLayers dissect.PDU
 
 func (f FieldRef) eachPseudo(r *Record, fn func(n *dissect.Node)) {
 	// The node lives in the record, not here: a local one passed to fn

@@ -2,7 +2,7 @@ package record
 
 // Needs is what a consumer of a run's records reads of them besides what
 // every record carries (its summary columns and record fields): a PDU's
-// tree and expert items, and the layers below Minecraft (Net). Outputs,
+// tree and expert items, and the layers below Minecraft (Layers). Outputs,
 // filters and statistics each say what they read; the pipeline decodes
 // what they read together and no more (Lite without trees, and without
 // layers when nothing reads them either).

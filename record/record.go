@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/mcdissect/mcdissect/dissect"
+	"github.com/mcdissect/mcdissect/dissect/netlayers"
 )
 
 // ErrStop, returned by whatever consumes records (a Sink, a renderer),
@@ -46,17 +47,20 @@ type Record struct {
 	GapLength int    // for KindGap
 	Reason    string // for undissected ranges and gaps
 	Retrans   int    // bytes of retransmitted copies that differed from the first copy
-	// Net is the tree of the layers below Minecraft (frame, Ethernet, IP,
-	// TCP or UDP) of the frame that decided it, from its header bytes
-	// (netlayers); empty when no output reads them.
-	Net dissect.PDU
 	// DeltaShown is the time since the previous record shown (-t dd),
 	// set by the consumer that decides what is shown.
 	DeltaShown time.Duration
 	PDU        dissect.PDU
 
+	// net is the tree of the layers below Minecraft (frame, Ethernet, IP,
+	// TCP or UDP) of the frame that decided it (Layers), made from netBuf
+	// and netFrame the first time it is read.
+	net      dissect.PDU
+	netFrame netlayers.Frame
+	netSet   bool         // SetLayers was called: net can be made
+	netMade  uint8        // what net holds: netNone, netLines or netTree
 	buf      []byte       // owns PDU.Data, unless borrowed
-	netBuf   []byte       // owns Net.Data
+	netBuf   []byte       // the frame's header bytes; owns net.Data
 	data     []byte       // the record's bytes: buf, or a view of a buffer of the pipeline's
 	borrowed bool         // data is not the record's: it must own them before that buffer is reused
 	pseudo   dissect.Node // scratch node for pseudo-field lookups (FieldRef.Each)
@@ -151,15 +155,62 @@ func (r *Record) Reset() {
 	r.Parts, r.GapLength, r.Reason, r.Retrans = r.Parts[:0], 0, "", 0
 	r.DeltaShown = 0
 	r.buf, r.data, r.borrowed = r.buf[:0], nil, false
-	r.Net.Reset(nil, 0)
+	if r.netMade != netNone {
+		r.net.Reset(nil, 0)
+	}
+	r.netSet, r.netMade = false, netNone
 	p := &r.PDU
 	p.Reset(nil, 0)
 }
 
-// SetNet copies the frame's header bytes into the record's own buffer and
-// returns them, for its layers' tree (Net).
-func (r *Record) SetNet(head []byte) []byte {
+// SetLayers keeps what the tree of the record's layers is made of: the
+// frame's header bytes (copied into the record's own buffer; nil for a
+// frame whose bytes are not known) and what they do not hold. The tree is
+// made the first time Layers is called, so that a record nothing reads
+// the layers of costs no tree, and one that is read is made just before.
+func (r *Record) SetLayers(head []byte, f *netlayers.Frame) {
 	r.netBuf = append(r.netBuf[:0], head...)
+	r.netFrame = *f
+	r.netSet, r.netMade = true, netNone
+}
+
+// What a record's layers' tree holds.
+const (
+	netNone  = iota // not made yet
+	netLines        // the layers' lines only (netlayers.Lines)
+	netTree         // the whole tree (netlayers.Dissect)
+)
+
+// Layers is the tree of the layers below Minecraft (frame, Ethernet, IP,
+// TCP or UDP) of the frame that decided the record, from its header bytes
+// (netlayers.Dissect); empty when no output reads them (SetLayers was not
+// called). The first call makes it: like every read of a record, it
+// happens on the goroutine the record was handed to (a kept record is a
+// Clone, whose layers are made already).
+func (r *Record) Layers() *dissect.PDU {
+	if r.netSet && r.netMade != netTree {
+		r.netMade = netTree
+		netlayers.Dissect(&r.net, r.netHead(), &r.netFrame)
+	}
+	return &r.net
+}
+
+// LayerLines is Layers for a reader of the layers' lines only (the nodes
+// of the frame and of each layer under it, and their texts): the outline
+// of the same tree (netlayers.Lines), or the tree when it is made already.
+func (r *Record) LayerLines() *dissect.PDU {
+	if r.netSet && r.netMade == netNone {
+		r.netMade = netLines
+		netlayers.Lines(&r.net, r.netHead(), &r.netFrame)
+	}
+	return &r.net
+}
+
+// netHead is the frame's header bytes SetLayers kept, nil for none.
+func (r *Record) netHead() []byte {
+	if len(r.netBuf) == 0 {
+		return nil
+	}
 	return r.netBuf
 }
 
@@ -178,6 +229,9 @@ func (r *Record) BufCap() int { return cap(r.buf) }
 // Clone is a deep copy of r whose tree and bytes share nothing with it: a
 // record a Sink keeps past its Record call.
 func (r *Record) Clone() *Record {
+	// The layers are made before the copy, so that a kept record is never
+	// written by a read (Layers), whichever goroutines read it.
+	net := r.Layers()
 	c := *r
 	c.PDU.Info = strings.Clone(r.PDU.Info) // a Lite PDU's views a buffer the decoder reuses
 	c.buf = append([]byte(nil), r.data...)
@@ -186,11 +240,12 @@ func (r *Record) Clone() *Record {
 	c.PDU.Nodes = append([]dissect.Node(nil), r.PDU.Nodes...)
 	c.PDU.Experts = append([]dissect.ExpertItem(nil), r.PDU.Experts...)
 	c.PDU.Objects = append([]dissect.Object(nil), r.PDU.Objects...)
-	c.netBuf = append([]byte(nil), r.Net.Data...)
-	c.Net.Data = c.netBuf
-	c.Net.Nodes = append([]dissect.Node(nil), r.Net.Nodes...)
-	c.Net.Experts = append([]dissect.ExpertItem(nil), r.Net.Experts...)
-	repoint(&c.Net, r.Net.Data, c.netBuf)
+	c.net = *net
+	c.netBuf = append([]byte(nil), net.Data...)
+	c.net.Data = c.netBuf
+	c.net.Nodes = append([]dissect.Node(nil), net.Nodes...)
+	c.net.Experts = append([]dissect.ExpertItem(nil), net.Experts...)
+	repoint(&c.net, net.Data, c.netBuf)
 	// Values of bytes point into the old buffer: point them into the new.
 	if within(r.PDU.Data, r.data) || len(r.PDU.Data) == 0 {
 		c.PDU.Data = c.buf[:len(r.PDU.Data)]

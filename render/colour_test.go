@@ -4,7 +4,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcdissect/mcdissect/dissect"
 	"github.com/mcdissect/mcdissect/dissect/netlayers"
 	"github.com/mcdissect/mcdissect/record"
 )
@@ -32,7 +31,7 @@ func TestColourise(t *testing.T) {
 func TestTimeColumn(t *testing.T) {
 	ts := time.Date(2026, 2, 3, 4, 5, 6, 789123456, time.UTC)
 	r := &record.Record{Time: ts, Rel: 1500 * time.Millisecond, DeltaShown: 250 * time.Microsecond}
-	netlayers.Dissect(&r.Net, nil, &netlayers.Frame{Number: 1, Time: ts, Delta: 42 * time.Microsecond, Stream: -1})
+	r.SetLayers(nil, &netlayers.Frame{Number: 1, Time: ts, Delta: 42 * time.Microsecond, Stream: -1})
 	for _, c := range []struct{ format, want string }{
 		{"", "1.500000"}, {"r", "1.500000"}, {"u", "04:05:06.789123"}, {"ud", "2026-02-03 04:05:06.789123"},
 		{"e", "1770091506.789123"}, {"d", "0.000042"}, {"dd", "0.000250"},
@@ -41,7 +40,7 @@ func TestTimeColumn(t *testing.T) {
 			t.Errorf("-t %q: %q, want %q", c.format, got, c.want)
 		}
 	}
-	r.Net = dissect.PDU{}
+	r.Reset()
 	if got := string(appendTimeColumn(nil, r, "d")); got != "" {
 		t.Errorf("-t d without the frame's layers: %q", got)
 	}

@@ -84,8 +84,9 @@ func appendColumn(b []byte, r *record.Record, c column, timeFormat string) []byt
 	case colProtocol:
 		return append(b, protocols.Column(r.Proto)...)
 	case colLength:
-		if i := r.Net.Find("frame.len"); i >= 0 {
-			return dissect.AppendUint(b, r.Net.Nodes[i].Value.N)
+		net := r.Layers()
+		if i := net.Find("frame.len"); i >= 0 {
+			return dissect.AppendUint(b, net.Nodes[i].Value.N)
 		}
 	case colInfo:
 		return dissect.AppendSafe(b, r.PDU.Info)

@@ -117,7 +117,7 @@ func (e *ekRenderer) appendFields(b []byte, r *record.Record) []byte {
 // protocol layers of a record.
 func (e *ekRenderer) appendLayers(b []byte, r *record.Record) []byte {
 	first := true
-	net := &r.Net
+	net := r.Layers()
 	for i := range net.Nodes {
 		if layerNode(net, i) {
 			if !first {

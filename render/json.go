@@ -100,9 +100,9 @@ func (j *jsonRenderer) Append(b []byte, r *record.Record, first bool) []byte {
 		b = append(b, ", \"gap_length\": "...)
 		b = dissect.AppendInt(b, int64(r.GapLength))
 	}
-	if len(r.Net.Nodes) > 0 {
+	if net := r.Layers(); len(net.Nodes) > 0 {
 		b = append(b, ", \"layers\": "...)
-		b = j.appendTree(b, &r.Net)
+		b = j.appendTree(b, net)
 	}
 	b = append(b, ", \"tree\": "...)
 	if len(r.PDU.Nodes) > 0 {

@@ -8,7 +8,7 @@ import (
 	"github.com/mcdissect/mcdissect/record"
 )
 
-// The layers below Minecraft (record.Record.Net: frame, Ethernet, IP, TCP
+// The layers below Minecraft (record.Record.Layers: frame, Ethernet, IP, TCP
 // or UDP) in the -V text: one line each, as tshark's -O shows the layers
 // it does not expand; with -O naming a layer, its fields follow its line.
 
@@ -34,7 +34,10 @@ func (t *textRenderer) appendLayers(dst []byte, r *record.Record) []byte {
 // appendLayerLines appends the layer lines; t, if not nil, adds colour and
 // -O's fields.
 func appendLayerLines(dst []byte, r *record.Record, t *textRenderer) []byte {
-	p := &r.Net
+	p := r.LayerLines()
+	if t != nil && len(t.o.Only) > 0 && expandsLayer(p, t.o.Only) {
+		p = r.Layers()
+	}
 	expand := false
 	for i := range p.Nodes {
 		n := &p.Nodes[i]
@@ -64,6 +67,17 @@ func appendLayerLines(dst []byte, r *record.Record, t *textRenderer) []byte {
 		dst = append(dst, '\n')
 	}
 	return appendParts(dst, r)
+}
+
+// expandsLayer reports whether -O (only) names one of the layers of p,
+// whose fields then follow its line.
+func expandsLayer(p *dissect.PDU, only []string) bool {
+	for i := range p.Nodes {
+		if layerNode(p, i) && slices.Contains(only, p.Nodes[i].Field.Name) {
+			return true
+		}
+	}
+	return false
 }
 
 // proto starts a protocol's header line (bold, with colour); endProto ends
@@ -164,8 +178,9 @@ func appendTimeColumn(dst []byte, r *record.Record, format string) []byte {
 		dst = append(dst, '.')
 		return dissect.AppendUintPad(dst, uint64(us%1e6), 6)
 	case "d":
-		if i := r.Net.Find("frame.time_delta"); i >= 0 {
-			return appendSeconds(dst, time.Duration(r.Net.Nodes[i].Value.Float()*1e9+0.5))
+		net := r.Layers()
+		if i := net.Find("frame.time_delta"); i >= 0 {
+			return appendSeconds(dst, time.Duration(net.Nodes[i].Value.Float()*1e9+0.5))
 		}
 		return dst // no frame of its own (bytes typed by hand)
 	case "dd":

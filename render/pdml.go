@@ -105,8 +105,9 @@ func (p *pdmlRenderer) End() error {
 
 func (p *pdmlRenderer) Append(b []byte, r *record.Record, _ bool) []byte {
 	size := len(r.PDU.Data)
-	if i := r.Net.Find("frame.cap_len"); i >= 0 {
-		size = int(r.Net.Nodes[i].Value.N)
+	net := r.Layers()
+	if i := net.Find("frame.cap_len"); i >= 0 {
+		size = int(net.Nodes[i].Value.N)
 	}
 	b = append(b, "<packet>\n"...)
 	// geninfo, as tshark writes it: the values of num, len and caplen in hex.
@@ -114,8 +115,8 @@ func (p *pdmlRenderer) Append(b []byte, r *record.Record, _ bool) []byte {
 	b = dissect.AppendInt(b, int64(size))
 	b = append(b, "\">\n"...)
 	b = p.genField(b, "num", "Number", r.Frame, size)
-	if i := r.Net.Find("frame.len"); i >= 0 {
-		b = p.genField(b, "len", "Frame Length", r.Net.Nodes[i].Value.N, size)
+	if i := net.Find("frame.len"); i >= 0 {
+		b = p.genField(b, "len", "Frame Length", net.Nodes[i].Value.N, size)
 		b = p.genField(b, "caplen", "Captured Length", uint64(size), size)
 	}
 	b = append(b, "    <field name=\"timestamp\" pos=\"0\" show=\""...)
@@ -128,11 +129,11 @@ func (p *pdmlRenderer) Append(b []byte, r *record.Record, _ bool) []byte {
 
 	// The frame and each layer under it are <proto>s side by side, as in
 	// tshark's PDML, then the Minecraft protocol's.
-	if len(r.Net.Nodes) > 0 {
-		b = p.appendTree(b, &r.Net, 0)
-		for i := 1; i < len(r.Net.Nodes); i++ {
-			if n := &r.Net.Nodes[i]; n.Field.Type == dissect.FTProtocol {
-				b = p.appendTree(b, &r.Net, int32(i))
+	if len(net.Nodes) > 0 {
+		b = p.appendTree(b, net, 0)
+		for i := 1; i < len(net.Nodes); i++ {
+			if n := &net.Nodes[i]; n.Field.Type == dissect.FTProtocol {
+				b = p.appendTree(b, net, int32(i))
 			}
 		}
 	}

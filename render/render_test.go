@@ -28,7 +28,7 @@ func evilRecord(t *testing.T) *record.Record {
 		0x45, 0, 0, 77, 0x12, 0x34, 0x40, 0, 64, 17, 0, 0, 10, 0, 0, 2, 10, 0, 0, 1,
 		0x63, 0xdd, 0x9c, 0x40, 0, 57, 0, 0,
 	}
-	netlayers.Dissect(&r.Net, r.SetNet(head), &netlayers.Frame{Number: 7, Time: r.Time, Rel: r.Rel,
+	r.SetLayers(head, &netlayers.Frame{Number: 7, Time: r.Time, Rel: r.Rel,
 		WireLen: 77, CapLen: 77, Link: netlayers.LinkRaw, Protocols: "query", Stream: -1,
 		Client: r.Dst})
 	return r

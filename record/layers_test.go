@@ -1,0 +1,97 @@
+package record
+
+import (
+	"testing"
+	"time"
+
+	"github.com/mcdissect/mcdissect/dissect"
+	"github.com/mcdissect/mcdissect/dissect/netlayers"
+)
+
+// rawIPv4UDP is an IPv4 header and a UDP header, 10.0.0.2:25565 to
+// 10.0.0.1:40000, on a raw IP link.
+var rawIPv4UDP = []byte{
+	0x45, 0, 0, 28, 0x12, 0x34, 0x40, 0, 64, 17, 0, 0, 10, 0, 0, 2, 10, 0, 0, 1,
+	0x63, 0xdd, 0x9c, 0x40, 0, 8, 0, 0,
+}
+
+func layersFrame() *netlayers.Frame {
+	return &netlayers.Frame{Number: 7, Time: time.Unix(1700000000, 5), WireLen: 28, CapLen: 28, Link: netlayers.LinkRaw, Protocols: "query", Stream: -1}
+}
+
+// dump is a tree's nodes, a name and a text or value each.
+func dump(p *dissect.PDU) []string {
+	var out []string
+	for i := range p.Nodes {
+		n := &p.Nodes[i]
+		out = append(out, n.Name()+" "+n.Text+" "+string(dissect.AppendValue(nil, n)))
+	}
+	return out
+}
+
+// TestLayersLazy: the layers' tree is made when it is first read, the
+// whole of it from an outline already made, the same as made at once; a
+// record without layers has an empty tree; Reset forgets them; the
+// frame's header bytes are the record's own copy.
+func TestLayersLazy(t *testing.T) {
+	var want dissect.PDU
+	netlayers.Dissect(&want, rawIPv4UDP, layersFrame())
+	head := append([]byte(nil), rawIPv4UDP...)
+	r := &Record{}
+	r.SetLayers(head, layersFrame())
+	clear(head) // SetLayers copied them
+	if r.netMade != netNone {
+		t.Fatal("the tree was made before it was read")
+	}
+	lines := r.LayerLines()
+	var outline []string
+	for i, line := range dump(&want) {
+		if want.Nodes[i].Field.Type == dissect.FTProtocol {
+			outline = append(outline, line)
+		}
+	}
+	if got := dump(lines); len(got) != len(outline) || got[0] != outline[0] || got[1] != outline[1] || got[2] != outline[2] {
+		t.Fatalf("outline %q, want %q", got, outline)
+	}
+	if got, w := dump(r.Layers()), dump(&want); len(got) != len(w) {
+		t.Fatalf("tree after the outline: %q, want %q", got, w)
+	} else {
+		for i := range w {
+			if got[i] != w[i] {
+				t.Errorf("node %d: %q, want %q", i, got[i], w[i])
+			}
+		}
+	}
+	if r.LayerLines() != r.Layers() || len(r.LayerLines().Nodes) != len(want.Nodes) {
+		t.Error("the outline asked after the tree is not the tree")
+	}
+	r.Reset()
+	if n := len(r.Layers().Nodes) + len(r.LayerLines().Nodes); n != 0 {
+		t.Errorf("%d layer nodes after Reset", n)
+	}
+}
+
+// TestCloneLayers: a clone's layers are made, and are its own: reusing
+// the record for another frame leaves them as they were.
+func TestCloneLayers(t *testing.T) {
+	r := &Record{}
+	r.SetLayers(rawIPv4UDP, layersFrame())
+	c := r.Clone()
+	if c.netMade != netTree {
+		t.Fatal("a clone's layers are not made")
+	}
+	want := dump(c.Layers())
+	r.Reset()
+	f := layersFrame()
+	f.Number = 8
+	other := append([]byte(nil), rawIPv4UDP...)
+	other[15] = 9 // 10.0.0.9
+	r.SetLayers(other, f)
+	r.Layers()
+	got := dump(c.Layers())
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("clone's node %d: %q after the record was reused, want %q", i, got[i], want[i])
+		}
+	}
+}
