@@ -35,7 +35,7 @@ func hostileCapture(t *testing.T, write func(w *capgen.Writer)) string {
 // everything is all a record holds that an output may show, lower case.
 func everything(r *record.Record) string {
 	var b strings.Builder
-	for _, p := range []*dissect.PDU{&r.Net, &r.PDU} {
+	for _, p := range []*dissect.PDU{r.Layers(), &r.PDU} {
 		b.Write(p.Data)
 		for i := range p.Nodes {
 			n := &p.Nodes[i]

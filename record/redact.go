@@ -45,10 +45,18 @@ func (r *Record) Redact(set *dissect.Secrets) (refused int) {
 	} else {
 		p.MaskMarked()
 	}
+	// The layers are masked in their tree, made now (Layers): a copy in
+	// their header bytes shows in the texts and values made from them.
+	var net *dissect.PDU
+	if r.netSet {
+		net = r.Layers()
+	}
 	for _, s := range [2]*dissect.Secrets{set, own} {
 		if s != nil {
 			s.Mask(p)
-			s.MaskLayers(&r.Net)
+			if net != nil {
+				s.MaskLayers(net)
+			}
 			r.Reason = s.Scrub(r.Reason)
 		}
 	}
