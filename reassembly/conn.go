@@ -63,7 +63,7 @@ type conn struct {
 	closed      bool      // FIN both ways, RST, idle or port reuse: no more data
 	removed     bool      // dropped from the table; kept out of r.order next sweep
 	pendCap     int       // cap of both directions' PDU buffers, for the per-conn limit
-	charged     bool      // Limits.ConnCost is charged for it
+	charged     int64     // bytes charged to Account for it: its entry, then ConnCost (charge)
 	lastTs      time.Time // the newest capture time of its frames, for the timeouts
 }
 
@@ -166,9 +166,25 @@ func (r *Reassembler) lookup(netFlow gopacket.Flow, tcp *layers.TCP) (*conn, Dir
 	if !ok {
 		r.makeRoom()
 		ref = connRef{c: r.newConn(k, tcp), forward: true}
+		r.charge(ref.c, r.entryCost)
 	}
 	r.last = ref.c
 	return ref.c, ref.c.dirOf(ref.forward)
+}
+
+// Find is the connection between the two ends, if the table has it,
+// without creating one: what a caller reads of a connection that a frame
+// of another protocol names (an ICMP error quoting a segment). ports are
+// the source's and destination's of netFlow.
+func (r *Reassembler) Find(netFlow gopacket.Flow, sport, dport uint16) *ConnInfo {
+	k := connKey{net: netFlow, sport: sport, dport: dport}
+	if c := r.fast[k.hash()]; c != nil && (k.is(&c.key) || k.is(&c.rkey)) {
+		return &c.info
+	}
+	if ref, ok := r.conns[k]; ok {
+		return &ref.c.info
+	}
+	return nil
 }
 
 // forget removes a connection from the lookup table; r.order drops it at the
@@ -190,9 +206,9 @@ func (r *Reassembler) forget(c *conn) {
 	if r.last == c {
 		r.last = nil
 	}
-	if c.charged {
-		c.charged = false
-		r.bufAcct.Credit(int64(r.lim.ConnCost))
+	if c.charged > 0 {
+		r.bufAcct.Credit(c.charged)
+		c.charged = 0
 	}
 	c.removed = true
 }

@@ -55,12 +55,20 @@ type Limits struct {
 	// first), their incomplete PDUs reported and their handlers told
 	// (Evicter). Zero takes DefaultMaxConns.
 	MaxConns int
-	// ConnCost is what a connection with a handler is charged to Account
-	// from its first payload byte (its state above the reassembler's, the
-	// protocols' included, is the caller's to estimate). When the charge
-	// is refused, the longest idle connections are evicted, as for
-	// MaxConns, until it fits.
+	// ConnCost is what a connection with a handler costs Account in all,
+	// its entry included (its state above the reassembler's, the
+	// protocols' included, is the caller's to estimate): the part above
+	// the entry's charge is charged from its first payload byte.
 	ConnCost int
+	// EntryCost is what the caller keeps for each connection's entry
+	// (ConnInfo.User, Ends). With an Account, every entry is charged its
+	// real size, the reassembler's own and EntryCost, from its first
+	// segment: a connection seen only by its SYN, SYN-ACK or RST costs
+	// that, not ConnCost. When a charge (an entry's, ConnCost) is
+	// refused, the longest idle connections are evicted, as for MaxConns,
+	// until it fits; with nothing left to evict, the connection goes on
+	// uncharged.
+	EntryCost int
 }
 
 // Charger is an account of the memory budget.

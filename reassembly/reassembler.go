@@ -21,11 +21,19 @@ type Reassembler struct {
 	// connection is found and its relative numbers known (ConnInfo.Relative),
 	// before any of its bytes are delivered.
 	OnSegment func(c *ConnInfo, tcp *layers.TCP)
+	// OnEvict, when set, is called for each connection evicted to make
+	// room (MaxConns, a refused charge), with a handler or not, closed or
+	// not, before it leaves the table: what the caller keeps of it in
+	// ConnInfo.Ends goes with it.
+	OnEvict func(c *ConnInfo)
 
 	// bufAcct is charged the partial-PDU buffers and histories, queueAcct
 	// the out-of-order store: the memory budget's account for both, or
 	// each its own MaxBufferedTotal.
 	bufAcct, queueAcct Charger
+	// entryCost is what each entry is charged to bufAcct from its first
+	// segment (Limits.EntryCost): 0 without an Account.
+	entryCost int64
 
 	fast  map[uint64]*conn    // each connection under key.hash(), unless another has that hash
 	conns map[connKey]connRef // those others, under their key and rkey
@@ -69,6 +77,8 @@ func New(f Factory, l Limits) *Reassembler {
 	if l.Account == nil {
 		r.bufAcct = &ownTotal{limit: int64(l.MaxBufferedTotal)}
 		r.queueAcct = &ownTotal{limit: int64(l.MaxBufferedTotal)}
+	} else {
+		r.entryCost = entrySize + int64(l.EntryCost)
 	}
 	r.sweepEvery = min(l.IdleTimeout, l.GapTimeout) / 4
 	if r.sweepEvery <= 0 {

@@ -3,6 +3,7 @@ package reassembly
 import (
 	"slices"
 	"time"
+	"unsafe"
 )
 
 // Bounds on what the Reassembler keeps, whatever the input: a cap on the
@@ -11,10 +12,15 @@ import (
 // ranges a direction remembers the frames of.
 
 // DefaultMaxConns is the number of connections tracked at once. A
-// connection costs about 1 KiB before its first payload byte, so a flood
-// of SYNs costs at most tens of megabytes. A busy server has a few
-// thousand connections open; closed ones linger ClosedLinger.
+// connection costs about 1 KiB before its first payload byte (entrySize),
+// so a flood of SYNs costs at most tens of megabytes, charged to the
+// Account when there is one. A busy server has a few thousand
+// connections open; closed ones linger ClosedLinger.
 const DefaultMaxConns = 32768
+
+// entrySize is what a connection's entry takes in the reassembler: its
+// conn, its slot in the table's map and its place in order.
+const entrySize = int64(unsafe.Sizeof(conn{})) + 64
 
 // maxLiveSegs bounds the byte ranges (each with its frame) a direction
 // keeps below fed, for the frame list of a PDU still being reassembled.
@@ -72,16 +78,7 @@ func (r *Reassembler) handlerFor(c *conn) bool {
 	if r.factory == nil {
 		return false
 	}
-	if cost := int64(r.lim.ConnCost); cost > 0 {
-		// Nothing left to evict: the connection goes on uncharged.
-		for !c.charged {
-			if r.bufAcct.Charge(cost) {
-				c.charged = true
-			} else if r.evict(c) == 0 {
-				break
-			}
-		}
-	}
+	r.charge(c, int64(r.lim.ConnCost)-r.entryCost)
 	src, dst := c.info.Client, c.info.Server
 	if !c.clientIsSrc {
 		src, dst = dst, src
@@ -100,6 +97,21 @@ func (r *Reassembler) handlerFor(c *conn) bool {
 	c.half[0], c.half[1] = c.half[1], c.half[0]
 	c.half[0].dir, c.half[1].dir = ClientToServer, ServerToClient
 	return true
+}
+
+// charge charges n more bytes for c to the account, evicting other
+// connections while it is refused; with nothing left to evict, c goes on
+// with that much uncharged.
+func (r *Reassembler) charge(c *conn, n int64) {
+	for n > 0 {
+		if r.bufAcct.Charge(n) {
+			c.charged += n
+			return
+		}
+		if r.evict(c) == 0 {
+			return
+		}
+	}
 }
 
 // makeRoom evicts connections when the table is full.
@@ -134,6 +146,9 @@ func (r *Reassembler) evict(keep *conn) int {
 	})
 	n := min(max(1, r.lim.MaxConns/8), len(cands))
 	for _, c := range cands[:n] {
+		if r.OnEvict != nil {
+			r.OnEvict(&c.info)
+		}
 		if !c.closed {
 			r.stats.Evicted++
 			if e, ok := c.h.(Evicter); ok {

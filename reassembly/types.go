@@ -49,9 +49,12 @@ type ConnInfo struct {
 	// or Close, its own last frame.
 	Frame uint64
 	Time  time.Time
-	// User is the caller's state of the connection (its last frame's
-	// headers): it lives as long as the connection's entry does.
+	// User and Ends are the caller's state of the connection (its last
+	// frame's headers; how it opened and ended, from its SYN, FIN and RST
+	// segments): they live as long as the connection's entry does, and
+	// Limits.EntryCost charges for them.
 	User any
+	Ends any
 
 	// What tshark's relative sequence numbers count from, per direction
 	// of the key (0: the first segment's source), and the window scale
