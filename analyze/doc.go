@@ -13,7 +13,8 @@
 //	front end (the caller's goroutine): Packet -> link, VLAN, IPv4/IPv6 and
 //	   │   its extension headers (fragments: ipfrag) -> UDP: routing
 //	   │                                            -> TCP: reassembly (one
-//	   │   connection table: the reassembler's), framing
+//	   │   connection table: the reassembler's; each entry carries the
+//	   │   layers' last head and the watch's SYN/FIN/RST state), framing
 //	   │ jobs, in batches, in the order they are made, with the header bytes
 //	   │ of the frames that decide them (dissect/netlayers makes their tree)
 //	   ▼
@@ -44,7 +45,12 @@
 // What is held across packets (connections, bytes waiting for
 // reassembly, IP fragments, levels, records held for a response) is
 // charged to one memory budget (Options.Budget): past it, the holder that
-// asks gives up its own oldest holdings, and says so.
+// asks gives up its own oldest holdings, and says so. A TCP connection is
+// charged from its first segment, what its entry really takes, so a SYN
+// flood is bounded by the budget like the rest; the reassembler evicts
+// the least recently seen connections when a charge is refused, and the
+// watch counts the attempts evicted while they waited (one note at the
+// end).
 //
 // Packet time decides protocol semantics (response windows, idle streams,
 // the hold window); on input that is not a regular file, Flush moves packet

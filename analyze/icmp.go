@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/gopacket/gopacket"
 	"github.com/gopacket/gopacket/layers"
 
 	"github.com/mcdissect/mcdissect/dissect"
@@ -184,18 +185,23 @@ func (a *Analyzer) routeQuoted(src, dst netip.AddrPort, payload []byte) (uint8, 
 // refusedByICMP decides the connection attempt an ICMP error about its
 // SYN answers, if one waits, and returns the link its record shows.
 func (w *tcpWatch) refusedByICMP(q quoted, frame uint64, t time.Time) decided {
-	i, ok := w.m[mustKey(q.src, q.dst)]
-	if !ok {
+	et := layers.EndpointIPv4
+	if q.src.Addr().Is6() {
+		et = layers.EndpointIPv6
+	}
+	flow := gopacket.NewFlow(et, q.src.Addr().AsSlice(), q.dst.Addr().AsSlice())
+	c := w.a.tcpState.r.Find(flow, q.src.Port(), q.dst.Port())
+	if c == nil {
 		return decided{}
 	}
-	e := &w.ents[i]
-	if e.state != wSYN || e.client != q.src {
+	e, ok := c.Ends.(*watched)
+	if !ok || e.state != wSYN || e.client != q.src {
 		return decided{}
 	}
 	why := "ICMP " + lower(netlayers.ICMPUnreachable(q.v6, q.code))
 	w.attempt(e, dissect.End{Outcome: dissect.Refused, Frame: frame, Time: t, Via: why})
 	e.state = wDone
-	w.dropHead(e)
+	e.head = nil
 	last := e.syn[min(int(e.nSYN), maxSYNParts)-1]
 	return decided{frame: last, outcome: dissect.Refused, dt: t.Sub(e.synT)}
 }

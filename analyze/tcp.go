@@ -3,6 +3,7 @@ package analyze
 import (
 	"net/netip"
 	"time"
+	"unsafe"
 
 	"github.com/gopacket/gopacket"
 	"github.com/gopacket/gopacket/layers"
@@ -39,13 +40,19 @@ type tcpState struct {
 // holding a partial identification): 3.8 KB a connection.
 const connCost = 4 << 10
 
+// entryCost is what the analyzer keeps for every connection's entry in
+// the reassembler, from its first segment: the last frame's head
+// (ConnInfo.User) and the watch's state (ConnInfo.Ends).
+const entryCost = int(unsafe.Sizeof(head{})) + watchCost
+
 func newTCPState(a *Analyzer) *tcpState {
 	t := &tcpState{a: a, protos: protocols.Of(protocols.TCP), w: newTCPWatch(a)}
 	// The reassembler gives up its own oldest holes, or evicts the longest
 	// idle connections, when its account is refused: it has nothing to
 	// shed on another's behalf.
-	t.r = reassembly.New(t.factory, reassembly.Limits{Account: a.opts.Budget.Account("TCP connections and reassembly", nil), ConnCost: connCost})
+	t.r = reassembly.New(t.factory, reassembly.Limits{Account: a.opts.Budget.Account("TCP connections and reassembly", nil), ConnCost: connCost, EntryCost: entryCost})
 	t.r.OnSegment = t.segment
+	t.r.OnEvict = t.w.evicted
 	return t
 }
 
@@ -65,7 +72,7 @@ func (t *tcpState) segment(c *reassembly.ConnInfo, tcp *layers.TCP) {
 	}
 	if tcp.SYN || tcp.FIN || tcp.RST {
 		src, dst := a.endpoints(uint16(tcp.SrcPort), uint16(tcp.DstPort))
-		t.w.segment(c.Frame, c.Time, src, dst, tcp)
+		t.w.segment(c, src, dst, tcp)
 	}
 }
 
@@ -388,8 +395,7 @@ func (h *tcpConn) Closed(c *reassembly.ConnInfo) {
 	h.reportUnclaimed(c)
 	if h.dec != nil {
 		client := netip.AddrPortFrom(c.Client.IP, c.Client.Port)
-		server := netip.AddrPortFrom(c.Server.IP, c.Server.Port)
-		e := h.t.w.endOf(client, server, h.t.closing)
+		e := h.t.w.endOf(c, client, h.t.closing)
 		h.t.a.submit(job{op: opClose, side: h.side(reassembly.ClientToServer, h.info), gapLen: int(e.How), dir: e.By, frame: e.Frame, time: e.Time})
 	}
 }

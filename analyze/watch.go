@@ -1,17 +1,17 @@
 package analyze
 
 import (
-	"bytes"
 	"net/netip"
-	"slices"
 	"strconv"
 	"time"
+	"unsafe"
 
 	"github.com/gopacket/gopacket/layers"
 
 	"github.com/mcdissect/mcdissect/dissect"
 	"github.com/mcdissect/mcdissect/dissect/netlayers"
 	"github.com/mcdissect/mcdissect/protocols"
+	"github.com/mcdissect/mcdissect/reassembly"
 	"github.com/mcdissect/mcdissect/record"
 )
 
@@ -46,18 +46,16 @@ import (
 // A SYN is a record exactly when it is the whole story. Likewise a RST
 // after a FIN (a common way to finish) is not one.
 //
-// The table is bounded (maxWatched connections, as many as the
-// reassembler tracks): when full, the half least recently seen is
-// forgotten; attempts still waiting among them are counted and reported
-// in one note at the end.
+// The state lives in the reassembler's connection entry
+// (reassembly.ConnInfo.Ends), made at the first SYN, FIN or RST: there is
+// one connection table, bounded by the memory budget. When the
+// reassembler evicts a connection whose attempt still waits, the attempt
+// is counted and reported in one note at the end.
 
 // SYNWindow is how long, in packet time, a SYN waits for its SYN-ACK
 // after the last time it was sent (a client retransmits after 1 s, 3 s,
 // 7 s...): past it the attempt is unanswered.
 const SYNWindow = 5 * time.Second
-
-// maxWatched bounds the connections followed (a variable for tests).
-var maxWatched = 1 << 15
 
 // maxSYNParts bounds the SYN transmissions a record lists.
 const maxSYNParts = 8
@@ -77,31 +75,29 @@ type watched struct {
 	nSYN           uint8
 	syn            [maxSYNParts]uint64 // the SYN transmissions' frames
 	synT           time.Time           // the last SYN's time
-	head           int32               // the last SYN's header in heads, -1
+	head           *head               // the last SYN's header while it waits (its record's layers)
 	// end is the first FIN or the RST (How ConnFIN, ConnRST; ConnOpen
 	// while neither came), endBy its sender.
 	end   dissect.ConnEnd
 	endBy netip.AddrPort
-	last  uint64 // the last frame that touched it, for forget
 }
+
+// watchCost is what the watch keeps for a connection (its watched and a
+// waiting SYN's head), beside the last frame's head the layers keep
+// (ConnInfo.User): the reassembler charges it for each entry.
+const watchCost = int(unsafe.Sizeof(watched{}) + unsafe.Sizeof(head{}))
 
 type tcpWatch struct {
 	a     *Analyzer
 	ports map[uint16]bool // the Minecraft TCP ports
-	m     map[seqKey]int32
-	ents  []watched
-	free  []int32
-	heads []head // the waiting SYNs' headers (their records' layers)
-	hfree []int32
-	pend  []int32 // entries whose SYN may still wait (wSYN), oldest first
-	// lost counts attempts forgotten while they waited (the table was
-	// full): reported in one note at the end.
-	lost  int
-	lastT time.Time
+	pend  []*watched      // the attempts that may still wait (wSYN), oldest first
+	// lost counts attempts evicted from the table while they waited:
+	// reported in one note at the end.
+	lost int
 }
 
 func newTCPWatch(a *Analyzer) *tcpWatch {
-	w := &tcpWatch{a: a, ports: map[uint16]bool{}, m: map[seqKey]int32{}}
+	w := &tcpWatch{a: a, ports: map[uint16]bool{}}
 	for _, p := range protocols.Of(protocols.TCP) {
 		if p.Shared != nil {
 			continue
@@ -120,29 +116,25 @@ func newTCPWatch(a *Analyzer) *tcpWatch {
 	return w
 }
 
-// segment notes a segment's SYN, FIN and RST flags, before the
-// reassembler sees it (whose Closed may ask how the connection ended).
-func (w *tcpWatch) segment(frame uint64, t time.Time, src, dst netip.AddrPort, tcp *layers.TCP) {
-	if !tcp.SYN && !tcp.FIN && !tcp.RST {
-		return
-	}
-	w.lastT = t
-	k, _ := keyOf(src, dst)
+// segment notes a segment's SYN, FIN and RST flags in its connection's
+// entry c, before its bytes are delivered (whose Closed may ask how the
+// connection ended).
+func (w *tcpWatch) segment(c *reassembly.ConnInfo, src, dst netip.AddrPort, tcp *layers.TCP) {
+	frame, t := c.Frame, c.Time
+	e, _ := c.Ends.(*watched)
 	switch {
 	case tcp.SYN && !tcp.ACK:
 		if !w.ports[dst.Port()] && !w.server(dst) {
 			return
 		}
-		i, ok := w.m[k]
-		if !ok {
-			i = w.add(k)
+		if e == nil {
+			e = new(watched)
+			c.Ends = e
 		}
-		e := &w.ents[i]
-		if !ok || e.state != wSYN || e.client != src {
+		if e.state != wSYN || e.client != src {
 			// a new attempt (a 4-tuple reused by a later connection too)
-			w.dropHead(e)
-			*e = watched{client: src, server: dst, state: wSYN, ours: true, head: -1}
-			w.pend = append(w.pend, i)
+			*e = watched{client: src, server: dst, state: wSYN, ours: true}
+			w.pend = append(w.pend, e)
 		}
 		if int(e.nSYN) < maxSYNParts {
 			e.syn[e.nSYN] = frame
@@ -150,32 +142,25 @@ func (w *tcpWatch) segment(frame uint64, t time.Time, src, dst netip.AddrPort, t
 		} else {
 			e.syn[maxSYNParts-1] = frame
 		}
-		e.synT, e.last = t, frame
+		e.synT = t
 		w.keepHead(e)
 		return
 	case tcp.SYN: // SYN-ACK
-		if i, ok := w.m[k]; ok {
-			e := &w.ents[i]
-			if e.state == wSYN && src == e.server {
-				e.state = wOpen
-				w.dropHead(e)
-			}
-			e.last = frame
+		if e != nil && e.state == wSYN && src == e.server {
+			e.state = wOpen
+			e.head = nil
 		}
 		return
 	}
-	i, ok := w.m[k]
-	if !ok {
-		i = w.add(k)
-		e := &w.ents[i]
+	if e == nil {
+		e = new(watched)
+		c.Ends = e
 		e.client, e.server = src, dst
 		if w.ports[src.Port()] && !w.ports[dst.Port()] {
 			e.client, e.server = dst, src
 		}
 		e.ours = w.ports[e.server.Port()] || w.ports[e.client.Port()]
 	}
-	e := &w.ents[i]
-	e.last = frame
 	first := e.end.Frame == 0
 	if tcp.RST {
 		switch {
@@ -185,14 +170,14 @@ func (w *tcpWatch) segment(frame uint64, t time.Time, src, dst netip.AddrPort, t
 			e.endBy = src
 			w.attempt(e, dissect.End{Outcome: dissect.Refused, Frame: frame, Time: t, By: dissect.DirS2C, Via: "RST"})
 			w.rst(e, src, dst, frame, t, true)
-			w.dropHead(e)
+			e.head = nil
 		case e.state == wSYN:
 			// the client gave up on its own attempt
 			e.state = wDone
 			e.end = dissect.ConnEnd{How: dissect.ConnRST, By: dissect.DirC2S, Frame: frame, Time: t}
 			e.endBy = src
 			w.attempt(e, dissect.End{Outcome: dissect.Unanswered, Frame: frame, Time: t, By: dissect.DirC2S, Via: "RST"})
-			w.dropHead(e)
+			e.head = nil
 		case first:
 			e.end = dissect.ConnEnd{How: dissect.ConnRST, Frame: frame, Time: t}
 			e.endBy = src
@@ -208,6 +193,16 @@ func (w *tcpWatch) segment(frame uint64, t time.Time, src, dst netip.AddrPort, t
 	}
 }
 
+// evicted is told of a connection the reassembler evicts: an attempt
+// still waiting is counted, for the note at the end.
+func (w *tcpWatch) evicted(c *reassembly.ConnInfo) {
+	if e, ok := c.Ends.(*watched); ok && e.state == wSYN {
+		e.state = wDone
+		e.head = nil
+		w.lost++
+	}
+}
+
 // server reports whether a UDP protocol's heuristics found a server at
 // dst: a client that tries TCP there (gamedig tries a status ping on a
 // Query port) is trying a Minecraft server.
@@ -216,14 +211,13 @@ func (w *tcpWatch) server(dst netip.AddrPort) bool {
 	return ok
 }
 
-// endOf is how the connection between client and server ended, as its
-// handler is told when it closes; closing says the capture ends.
-func (w *tcpWatch) endOf(client, server netip.AddrPort, closing bool) dissect.ConnEnd {
-	i, ok := w.m[mustKey(client, server)]
-	if ok {
-		if e := w.ents[i].end; e.Frame != 0 {
+// endOf is how the connection c, between client and server, ended, as
+// its handler is told when it closes; closing says the capture ends.
+func (w *tcpWatch) endOf(c *reassembly.ConnInfo, client netip.AddrPort, closing bool) dissect.ConnEnd {
+	if x, ok := c.Ends.(*watched); ok {
+		if e := x.end; e.Frame != 0 {
 			e.By = dissect.DirS2C
-			if w.ents[i].endBy == client {
+			if x.endBy == client {
 				e.By = dissect.DirC2S
 			}
 			return e
@@ -240,8 +234,7 @@ func (w *tcpWatch) endOf(client, server netip.AddrPort, closing bool) dissect.Co
 // first.
 func (w *tcpWatch) expire(now time.Time, final bool) {
 	keep := w.pend[:0]
-	for _, i := range w.pend {
-		e := &w.ents[i]
+	for _, e := range w.pend {
 		if e.state != wSYN {
 			continue
 		}
@@ -251,11 +244,11 @@ func (w *tcpWatch) expire(now time.Time, final bool) {
 		case now.Sub(e.synT) > SYNWindow:
 			w.attempt(e, dissect.End{Outcome: dissect.Unanswered, Why: "no SYN-ACK within " + SYNWindow.String() + " of the last SYN"})
 		default:
-			keep = append(keep, i)
+			keep = append(keep, e)
 			continue
 		}
 		e.state = wDone
-		w.dropHead(e)
+		e.head = nil
 	}
 	clear(w.pend[len(keep):])
 	w.pend = keep
@@ -264,7 +257,7 @@ func (w *tcpWatch) expire(now time.Time, final bool) {
 		j := a.newJob()
 		j.op, j.kind, j.frame, j.time, j.dir, j.udp, j.proto = opEmit, record.KindNote, a.frame, a.pnow, dissect.DirUnknown, udpNone, "tcp"
 		j.gapLen = noteWatchLost
-		j.reason = strconv.Itoa(w.lost) + " connection attempts on Minecraft ports were forgotten before their SYN was answered or not: more than " + strconv.Itoa(maxWatched) + " connections were followed at once"
+		j.reason = strconv.Itoa(w.lost) + " connection attempts on Minecraft ports were forgotten before their SYN was answered or not: the connection table was full (the memory budget or its bound of " + strconv.Itoa(reassembly.DefaultMaxConns) + " connections)"
 		b := a.pp.cur
 		j.addrs = int32(len(b.addrs))
 		b.addrs = append(b.addrs, netip.AddrPort{}, netip.AddrPort{})
@@ -284,9 +277,7 @@ func (w *tcpWatch) attempt(e *watched, out dissect.End) {
 		j.out.dt = out.Time.Sub(e.synT)
 	}
 	j.reason = out.Why
-	if e.head >= 0 {
-		j.head = a.addHead(&w.heads[e.head])
-	}
+	j.head = a.addHead(e.head)
 	b := a.pp.cur
 	j.addrs = int32(len(b.addrs))
 	b.addrs = append(b.addrs, e.client, e.server)
@@ -319,74 +310,15 @@ func (w *tcpWatch) rst(e *watched, src, dst netip.AddrPort, frame uint64, t time
 	a.commit(nil)
 }
 
-// add makes an entry for k, forgetting half the table first when full.
-func (w *tcpWatch) add(k seqKey) int32 {
-	if len(w.m) >= maxWatched {
-		w.forget()
-	}
-	var i int32
-	if n := len(w.free); n > 0 {
-		i, w.free = w.free[n-1], w.free[:n-1]
-	} else {
-		i = int32(len(w.ents))
-		w.ents = append(w.ents, watched{})
-	}
-	w.ents[i] = watched{head: -1}
-	w.m[k] = i
-	return i
-}
-
-// forget drops the half of the table least recently seen.
-func (w *tcpWatch) forget() {
-	lasts := make([]uint64, 0, len(w.m))
-	for _, i := range w.m {
-		lasts = append(lasts, w.ents[i].last)
-	}
-	slices.Sort(lasts)
-	median := lasts[len(lasts)/2]
-	for k, i := range w.m {
-		e := &w.ents[i]
-		if e.last >= median {
-			continue
-		}
-		if e.state == wSYN {
-			w.lost++
-		}
-		w.dropHead(e)
-		*e = watched{head: -1}
-		delete(w.m, k)
-		w.free = append(w.free, i)
-	}
-	keep := w.pend[:0]
-	for _, i := range w.pend {
-		if w.ents[i].state == wSYN {
-			keep = append(keep, i)
-		}
-	}
-	w.pend = keep
-}
-
 // keepHead keeps the frame being fed (a SYN) as e's record's layers.
 func (w *tcpWatch) keepHead(e *watched) {
 	if w.a.opts.NoLayers {
 		return
 	}
-	if e.head < 0 {
-		if n := len(w.hfree); n > 0 {
-			e.head, w.hfree = w.hfree[n-1], w.hfree[:n-1]
-		} else {
-			e.head = int32(len(w.heads))
-			w.heads = append(w.heads, head{})
-		}
+	if e.head == nil {
+		e.head = new(head)
 	}
-	w.heads[e.head] = w.a.net.cur
-}
-
-func (w *tcpWatch) dropHead(e *watched) {
-	if e.head >= 0 {
-		w.hfree = append(w.hfree, e.head)
-		e.head = -1
-	}
+	*e.head = w.a.net.cur
 }
 
 // The records the watch makes (record.KindNote, job.gapLen).
@@ -457,44 +389,4 @@ func plural(n int, what string) string {
 		s += "s"
 	}
 	return s
-}
-
-// seqKey is a TCP connection's two ends, the lower first, as bytes: a
-// netip.AddrPort holds a pointer, and the table must not be scanned by
-// the collector.
-type seqKey struct {
-	a, b seqEnd
-	v4   bool // both ends are IPv4 (a v4-mapped IPv6 address is another end)
-}
-
-type seqEnd struct {
-	ip   [16]byte
-	port uint16
-}
-
-func endOf(ap netip.AddrPort) seqEnd {
-	return seqEnd{ap.Addr().As16(), ap.Port()}
-}
-
-// less orders ends by address, then port.
-func (e *seqEnd) less(o *seqEnd) bool {
-	if c := bytes.Compare(e.ip[:], o.ip[:]); c != 0 {
-		return c < 0
-	}
-	return e.port < o.port
-}
-
-// keyOf is the key of the connection between x and y, and the direction
-// (0 or 1) of a segment from x.
-func keyOf(x, y netip.AddrPort) (seqKey, int) {
-	k, d := seqKey{a: endOf(x), b: endOf(y), v4: x.Addr().Is4() && y.Addr().Is4()}, 0
-	if k.b.less(&k.a) {
-		k.a, k.b, d = k.b, k.a, 1
-	}
-	return k, d
-}
-
-func mustKey(x, y netip.AddrPort) seqKey {
-	k, _ := keyOf(x, y)
-	return k
 }

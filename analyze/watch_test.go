@@ -10,6 +10,7 @@ import (
 	"github.com/gopacket/gopacket"
 	"github.com/gopacket/gopacket/layers"
 
+	"github.com/mcdissect/mcdissect/budget"
 	"github.com/mcdissect/mcdissect/dissect"
 	"github.com/mcdissect/mcdissect/internal/capgen"
 	"github.com/mcdissect/mcdissect/record"
@@ -147,13 +148,11 @@ func TestSYNRecordsAreFiltered(t *testing.T) {
 	}
 }
 
-// TestWatchForgets: past maxWatched connections at once, the least
-// recently seen are forgotten; attempts forgotten while they waited are
-// counted in one note, never dropped silently.
+// TestWatchForgets: when the memory budget holds only a few connections,
+// the reassembler evicts the least recently seen; attempts evicted while
+// they waited are counted in one note, never dropped silently.
 func TestWatchForgets(t *testing.T) {
-	defer func(n int) { maxWatched = n }(maxWatched)
-	maxWatched = 4
-	recs, _, err := analyzeBytes(t, buildCapture(t, func(w *capgen.Writer) { w.SYNFlood(10, false) }), Options{})
+	recs, _, err := analyzeBytes(t, buildCapture(t, func(w *capgen.Writer) { w.SYNFlood(10, false) }), Options{Budget: budget.New(8 << 10)})
 	if err != nil {
 		t.Fatal(err)
 	}
