@@ -42,15 +42,20 @@ const connCost = 4 << 10
 
 // entryCost is what the analyzer keeps for every connection's entry in
 // the reassembler, from its first segment: the last frame's head
-// (ConnInfo.User) and the watch's state (ConnInfo.Ends).
-const entryCost = int(unsafe.Sizeof(head{})) + watchCost
+// (ConnInfo.User). The watch's state, made for some connections only, is
+// charged when it is (tcpWatch.add).
+const entryCost = int(unsafe.Sizeof(head{}))
 
 func newTCPState(a *Analyzer) *tcpState {
 	t := &tcpState{a: a, protos: protocols.Of(protocols.TCP), w: newTCPWatch(a)}
 	// The reassembler gives up its own oldest holes, or evicts the longest
 	// idle connections, when its account is refused: it has nothing to
 	// shed on another's behalf.
-	t.r = reassembly.New(t.factory, reassembly.Limits{Account: a.opts.Budget.Account("TCP connections and reassembly", nil), ConnCost: connCost, EntryCost: entryCost})
+	lim := reassembly.Limits{Account: a.opts.Budget.Account("TCP connections and reassembly", nil), ConnCost: connCost}
+	if !a.opts.NoLayers {
+		lim.EntryCost = entryCost
+	}
+	t.r = reassembly.New(t.factory, lim)
 	t.r.OnSegment = t.segment
 	t.r.OnEvict = t.w.evicted
 	return t

@@ -82,10 +82,13 @@ type watched struct {
 	endBy netip.AddrPort
 }
 
-// watchCost is what the watch keeps for a connection (its watched and a
-// waiting SYN's head), beside the last frame's head the layers keep
-// (ConnInfo.User): the reassembler charges it for each entry.
-const watchCost = int(unsafe.Sizeof(watched{}) + unsafe.Sizeof(head{}))
+// What the watch keeps for a connection, charged to its entry
+// (Reassembler.ChargeEntry) when it is made: its watched, and a waiting
+// SYN's head when a SYN makes it.
+const (
+	watchedCost = int(unsafe.Sizeof(watched{}))
+	synHeadCost = int(unsafe.Sizeof(head{}))
+)
 
 type tcpWatch struct {
 	a     *Analyzer
@@ -128,8 +131,7 @@ func (w *tcpWatch) segment(c *reassembly.ConnInfo, src, dst netip.AddrPort, tcp 
 			return
 		}
 		if e == nil {
-			e = new(watched)
-			c.Ends = e
+			e = w.add(c, watchedCost+synHeadCost)
 		}
 		if e.state != wSYN || e.client != src {
 			// a new attempt (a 4-tuple reused by a later connection too)
@@ -153,8 +155,7 @@ func (w *tcpWatch) segment(c *reassembly.ConnInfo, src, dst netip.AddrPort, tcp 
 		return
 	}
 	if e == nil {
-		e = new(watched)
-		c.Ends = e
+		e = w.add(c, watchedCost)
 		e.client, e.server = src, dst
 		if w.ports[src.Port()] && !w.ports[dst.Port()] {
 			e.client, e.server = dst, src
@@ -191,6 +192,14 @@ func (w *tcpWatch) segment(c *reassembly.ConnInfo, src, dst netip.AddrPort, tcp 
 		e.end = dissect.ConnEnd{How: dissect.ConnFIN, Frame: frame, Time: t}
 		e.endBy = src
 	}
+}
+
+// add makes c's state, charging cost to its entry.
+func (w *tcpWatch) add(c *reassembly.ConnInfo, cost int) *watched {
+	e := new(watched)
+	c.Ends = e
+	w.a.tcpState.r.ChargeEntry(cost)
+	return e
 }
 
 // evicted is told of a connection the reassembler evicts: an attempt

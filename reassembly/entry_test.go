@@ -38,6 +38,13 @@ func TestEntriesCharged(t *testing.T) {
 			t.Errorf("Find of stream %d: %v (reverse %v), kept %v", i, c, rc, kept)
 		}
 	}
+	// ChargeEntry adds to the entry being fed, and comes back with it.
+	r.OnSegment = func(*ConnInfo, *layers.TCP) { r.ChargeEntry(10) }
+	before := acct.used
+	feedOne(r, 5, pkt{seq: cISN + 1, flags: "A", at: 4, conn: 3})
+	if acct.used != before+10 {
+		t.Errorf("ChargeEntry(10): %d bytes charged, want %d", acct.used, before+10)
+	}
 	r.Close()
 	if acct.used != 0 {
 		t.Errorf("after Close, %d bytes still charged", acct.used)

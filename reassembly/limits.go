@@ -60,11 +60,11 @@ type Limits struct {
 	// protocols' included, is the caller's to estimate): the part above
 	// the entry's charge is charged from its first payload byte.
 	ConnCost int
-	// EntryCost is what the caller keeps for each connection's entry
-	// (ConnInfo.User, Ends). With an Account, every entry is charged its
-	// real size, the reassembler's own and EntryCost, from its first
-	// segment: a connection seen only by its SYN, SYN-ACK or RST costs
-	// that, not ConnCost. When a charge (an entry's, ConnCost) is
+	// EntryCost is what the caller keeps for every connection's entry
+	// (ConnInfo.User). With an Account, every entry is charged its real
+	// size, the reassembler's own and EntryCost, from its first segment
+	// (and what Reassembler.ChargeEntry adds for it): a connection seen
+	// only by its SYN, SYN-ACK or RST costs that, not ConnCost. When a charge (an entry's, ConnCost) is
 	// refused, the longest idle connections are evicted, as for MaxConns,
 	// until it fits; with nothing left to evict, the connection goes on
 	// uncharged.

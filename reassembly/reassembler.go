@@ -488,6 +488,17 @@ func (r *Reassembler) Stats() Stats {
 	return s
 }
 
+// ChargeEntry charges n more bytes to the Account for the entry of the
+// segment being fed (call it from OnSegment), for state the caller keeps
+// in it only for some connections (ConnInfo.Ends); they are credited when
+// the entry leaves the table. A refused charge evicts other connections,
+// as an entry's does. Without an Account it does nothing.
+func (r *Reassembler) ChargeEntry(n int) {
+	if r.entryCost > 0 && r.fed != nil && !r.fed.removed {
+		r.charge(r.fed, int64(n))
+	}
+}
+
 // Fed is the connection of the segment Feed was last given, and its
 // handler (nil until its first payload byte): what a per-frame observer
 // reads of the frame just fed (its stream number, its protocol). It stays
