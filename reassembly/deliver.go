@@ -207,7 +207,7 @@ func (r *Reassembler) growHistory(old, new int) bool {
 // credits them), and reports false, charging nothing, when the account
 // refuses.
 func (r *Reassembler) account(n int) bool {
-	if n > 0 && !r.bufAcct.Charge(int64(n)) {
+	if n > 0 && !r.chargeBuffer(r.bufAcct, int64(n)) {
 		return false
 	}
 	if n < 0 {

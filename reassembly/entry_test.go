@@ -1,7 +1,9 @@
 package reassembly
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/gopacket/gopacket"
@@ -44,6 +46,48 @@ func TestEntriesCharged(t *testing.T) {
 	feedOne(r, 5, pkt{seq: cISN + 1, flags: "A", at: 4, conn: 3})
 	if acct.used != before+10 {
 		t.Errorf("ChargeEntry(10): %d bytes charged, want %d", acct.used, before+10)
+	}
+	r.Close()
+	if acct.used != 0 {
+		t.Errorf("after Close, %d bytes still charged", acct.used)
+	}
+}
+
+// TestBufferEvictsAttempts: when a buffer's charge is refused, entries
+// without a payload byte (attempts) are evicted, the longest idle first,
+// before bytes are given up; a connection with data is not, though it
+// is idle longer.
+func TestBufferEvictsAttempts(t *testing.T) {
+	const attempts = 8
+	pdu := int(4 * entrySize)
+	acct := &ownTotal{limit: 2*2*entrySize + attempts*entrySize + 4096}
+	var log []string
+	var evicted []int
+	r := New(func(*ConnInfo) ConnHandler {
+		return &recorder{log: &log, frame: func(_ Dir, b []byte, _ bool) FrameResult { return bigFrame(b) }}
+	}, Limits{Account: acct, ConnCost: int(2 * entrySize)})
+	r.OnEvict = func(c *ConnInfo) { evicted = append(evicted, c.Stream) }
+	frame := uint64(0)
+	next := func(p pkt) { frame++; feedOne(r, frame, p) }
+	// Stream 0, the longest idle, has delivered a PDU; stream 1 has
+	// begun one; streams 2 to 9 are attempts, which fill the account.
+	next(pkt{seq: cISN, flags: "S", conn: 0})
+	next(c2s(0, 0, 0, 0, 0).onConn(0))
+	next(pkt{seq: cISN, flags: "S", at: 1, conn: 1})
+	body := make([]byte, pdu)
+	body[2], body[3] = byte((pdu-4)>>8), byte(pdu-4)
+	next(c2s(0, body[:2]...).atMs(1).onConn(1)) // too short to say its length
+
+	for i := range attempts {
+		next(pkt{seq: cISN, flags: "S", at: 2, conn: 2 + i})
+	}
+	next(c2s(2, body[2:]...).atMs(3).onConn(1))
+	if len(evicted) == 0 || slices.Contains(evicted, 0) || slices.Contains(evicted, 1) {
+		t.Errorf("evicted %v, want attempts only (streams 2 to %d)", evicted, 1+attempts)
+	}
+	want := fmt.Sprintf("s1 c2s pdu @0+%d", pdu)
+	if !slices.ContainsFunc(log, func(l string) bool { return strings.HasPrefix(l, want) }) {
+		t.Errorf("no %q in %q", want, log[:min(len(log), 5)])
 	}
 	r.Close()
 	if acct.used != 0 {

@@ -64,10 +64,12 @@ type Limits struct {
 	// (ConnInfo.User). With an Account, every entry is charged its real
 	// size, the reassembler's own and EntryCost, from its first segment
 	// (and what Reassembler.ChargeEntry adds for it): a connection seen
-	// only by its SYN, SYN-ACK or RST costs that, not ConnCost. When a charge (an entry's, ConnCost) is
-	// refused, the longest idle connections are evicted, as for MaxConns,
-	// until it fits; with nothing left to evict, the connection goes on
-	// uncharged.
+	// only by its SYN, SYN-ACK or RST costs that, not ConnCost. When a
+	// charge (an entry's, ConnCost) is refused, the longest idle
+	// connections are evicted, as for MaxConns, until it fits; with
+	// nothing left to evict, the connection goes on uncharged. When a
+	// buffer's charge is refused, entries without a payload byte yet are
+	// evicted the same way, before any bytes are given up.
 	EntryCost int
 }
 

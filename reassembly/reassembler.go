@@ -51,6 +51,7 @@ type Reassembler struct {
 	rings    ringPool // buffers of histories, PDU buffers and the store
 	spare    [][]seg  // emptied segs lists of ended connections (spareSegs)
 	evictBuf []*conn  // reused by makeRoom
+	walking  bool     // a sweep, Close or evict walks order: chargeBuffer evicts nothing
 
 	unit   Unit   // reused for every Deliver
 	parts  []Part // reused for every Unit.Parts
@@ -349,6 +350,8 @@ func (r *Reassembler) sweep(now time.Time) {
 	gapBefore := now.Add(-r.lim.GapTimeout)
 	idleBefore := now.Add(-r.lim.IdleTimeout)
 	closedBefore := now.Add(-ClosedLinger)
+	r.walking = true
+	defer func() { r.walking = false }()
 	keep := r.order[:0]
 	for _, c := range r.order {
 		if c.removed {
@@ -471,6 +474,8 @@ func (r *Reassembler) FlushIdle(now time.Time) {
 // order, and incomplete PDUs are reported. The Reassembler can be fed again
 // afterwards; stream numbers carry on.
 func (r *Reassembler) Close() {
+	r.walking = true
+	defer func() { r.walking = false }()
 	for _, c := range r.order {
 		if !c.removed {
 			r.closeConn(c)

@@ -65,7 +65,7 @@ func (r *Reassembler) place(c *conn, h *half, off int64, p []byte) {
 func (r *Reassembler) hold(c *conn, h *half, off int64, p []byte) bool {
 	n := queueBuf(len(p))
 	cost := n + qsegBytes
-	for h.queued+cost > r.lim.MaxBufferedPerConn || !r.queueAcct.Charge(int64(cost)) {
+	for h.queued+cost > r.lim.MaxBufferedPerConn || !r.chargeBuffer(r.queueAcct, int64(cost)) {
 		if len(h.q) == 0 || off < h.q[0].off {
 			if off > h.fed {
 				r.gap(c, h, off-h.fed)

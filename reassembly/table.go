@@ -108,27 +108,48 @@ func (r *Reassembler) charge(c *conn, n int64) {
 			c.charged += n
 			return
 		}
-		if r.evict(c) == 0 {
+		if r.evict(c, false) == 0 {
 			return
 		}
 	}
 }
 
+// chargeBuffer charges n bytes of buffers (a PDU's, a history's, held
+// out-of-order bytes) to acct. While it is refused, entries that are only
+// attempts (no payload byte yet, no handler: a SYN flood's) are evicted,
+// the longest idle first, as evict does; with none left it reports false
+// and the caller gives up bytes instead. Connections with data are not
+// evicted here: one may be mid-delivery, its flush reusing the unit and
+// parts buffers. Nor while the table is being walked (a sweep, Close, an
+// eviction's flush), whose walk an eviction would reorder.
+func (r *Reassembler) chargeBuffer(acct Charger, n int64) bool {
+	for !acct.Charge(n) {
+		if r.entryCost == 0 || r.walking || r.evict(nil, true) == 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // makeRoom evicts connections when the table is full.
 func (r *Reassembler) makeRoom() {
 	if r.open >= r.lim.MaxConns {
-		r.evict(nil)
+		r.evict(nil, false)
 	}
 }
 
-// evict evicts connections other than keep, closed ones first, then the
-// longest idle (ties: the oldest stream), an eighth of the table at a time
-// so that a flood costs a sort per few thousand connections, and returns
-// how many it dropped.
-func (r *Reassembler) evict(keep *conn) int {
+// evict evicts connections other than keep (with attempts, only those
+// without a payload byte yet), closed ones first, then the longest idle
+// (ties: the oldest stream), an eighth of the table at a time so that a
+// flood costs a sort per few thousand connections, and returns how many
+// it dropped.
+func (r *Reassembler) evict(keep *conn, attempts bool) int {
+	was := r.walking
+	r.walking = true
+	defer func() { r.walking = was }()
 	cands := r.evictBuf[:0]
 	for _, c := range r.order {
-		if !c.removed && c != keep {
+		if !c.removed && c != keep && (!attempts || !c.made) {
 			cands = append(cands, c)
 		}
 	}
