@@ -22,8 +22,31 @@ import (
 // the response does not.
 func TestFloodYieldsToData(t *testing.T) {
 	const syns = 300
+	capture := floodCapture(t, syns)
+	roomy := budget.New(64 << 20)
+	if _, _, err := analyzeBytes(t, capture, Options{Budget: roomy}); err != nil {
+		t.Fatal(err)
+	}
+	checkFlood(t, capture, syns, budget.New(roomy.Peak()-50<<10))
+}
+
+// TestFloodEvictsItselfFirst: ten times as many bare SYNs as the budget
+// holds entries for, while a status request waits: refused entry charges
+// evict attempts, not the connection with data, whose response is
+// dissected whole.
+func TestFloodEvictsItselfFirst(t *testing.T) {
+	roomy := budget.New(64 << 20)
+	if _, _, err := analyzeBytes(t, floodCapture(t, 300), Options{Budget: roomy}); err != nil {
+		t.Fatal(err)
+	}
+	checkFlood(t, floodCapture(t, 3000), 3000, budget.New(roomy.Peak()))
+}
+
+// floodCapture: a status request, syns bare SYNs, then its 100 KiB
+// response in 1460-byte segments.
+func floodCapture(t *testing.T, syns int) []byte {
 	json := `{"description":"` + strings.Repeat("a", 100<<10) + `"}`
-	capture := buildCapture(t, func(w *capgen.Writer) {
+	return buildCapture(t, func(w *capgen.Writer) {
 		w.Step = time.Microsecond
 		c := w.TCP(netip.MustParseAddrPort("10.9.9.9:40000"), capgen.HostileServer, time.Unix(1700000000, 0))
 		c.Handshake()
@@ -38,11 +61,13 @@ func TestFloodYieldsToData(t *testing.T) {
 		c.Send(false, slpStatusResponse(json))
 		c.Close()
 	})
-	roomy := budget.New(64 << 20)
-	if _, _, err := analyzeBytes(t, capture, Options{Budget: roomy}); err != nil {
-		t.Fatal(err)
-	}
-	recs, _, err := analyzeBytes(t, capture, Options{Budget: budget.New(roomy.Peak() - 50<<10)})
+}
+
+// checkFlood: under b, the response is dissected whole with nothing
+// undissected, and the attempts not shown are counted in the note.
+func checkFlood(t *testing.T, capture []byte, syns int, b *budget.Budget) {
+	t.Helper()
+	recs, _, err := analyzeBytes(t, capture, Options{Budget: b})
 	if err != nil {
 		t.Fatal(err)
 	}

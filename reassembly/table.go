@@ -100,15 +100,16 @@ func (r *Reassembler) handlerFor(c *conn) bool {
 }
 
 // charge charges n more bytes for c to the account, evicting other
-// connections while it is refused; with nothing left to evict, c goes on
-// with that much uncharged.
+// connections while it is refused, attempts (no payload byte yet) before
+// connections with data, so that a SYN flood evicts itself first; with
+// nothing left to evict, c goes on with that much uncharged.
 func (r *Reassembler) charge(c *conn, n int64) {
 	for n > 0 {
 		if r.bufAcct.Charge(n) {
 			c.charged += n
 			return
 		}
-		if r.evict(c, false) == 0 {
+		if r.evict(c, true) == 0 && r.evict(c, false) == 0 {
 			return
 		}
 	}
@@ -133,7 +134,7 @@ func (r *Reassembler) chargeBuffer(acct Charger, n int64) bool {
 
 // makeRoom evicts connections when the table is full.
 func (r *Reassembler) makeRoom() {
-	if r.open >= r.lim.MaxConns {
+	if r.open >= r.lim.MaxConns && r.evict(nil, true) == 0 {
 		r.evict(nil, false)
 	}
 }
