@@ -19,12 +19,12 @@ var pseudoExplanations = map[string]string{
 
 	"tcp.connection.attempt": "A TCP connection attempt to a Minecraft port that never opened: its SYN was refused by a RST (nothing listens there: the server is down), was never answered within 5 s of its last transmission, or was still waiting when the capture ended. mc.outcome says which; the record is the SYN's, so tcp.flags.syn == 1 finds it. The SYN of a connection that opens is no record of its own: its Minecraft records follow.",
 	"tcp.connection.reset":   "A RST on a Minecraft port: it refused a connection attempt (mc.request_in names the SYN) or ended a connection before either side sent a FIN (a ping cut short, a server that aborts). A RST after a FIN is an ordinary way to finish and no record.",
-	"mc.conn.untracked":      "Connection attempts mcdissect stopped following before they were decided: past 32768 connections at once the least recently seen are forgotten. Their outcome is not known.",
+	"mc.conn.untracked":      "Connection attempts mcdissect stopped following before they were decided: when the connection table is full (the memory budget, or 32768 connections), attempts with no payload byte are forgotten first, the least recently seen first. Their outcome is not known.",
 
 	"mc":                          "What every Minecraft protocol shares in mcdissect: each record's protocol, direction and message name, its expert items, TCP reassembly, gaps, and bytes no field explains.",
 	"mc.undissected":              "Bytes that no field explains, shown raw so that nothing is hidden: an unknown packet, the encrypted part of a login, or a stream after its framing was lost.",
 	"mc.undissected.length":       "How many bytes the undissected range holds, so that filters and statistics can add them up.",
-	"mc.conn.evicted":             "A connection mcdissect stopped tracking to bound its memory: past 32768 connections the longest idle is dropped. Later segments of it start a new stream, read mid-stream.",
+	"mc.conn.evicted":             "A connection mcdissect stopped tracking to bound its memory: when the connection table is full (the memory budget, or 32768 connections) and no mere attempt is left to forget, the longest idle is dropped. Later segments of it start a new stream, read mid-stream.",
 	"mc.protocol":                 "The protocol a record was dissected as: query, slp or classic (tcp for a gap), chosen by port, by a -d rule or by recognising the first bytes.",
 	"mc.direction":                "Which way the PDU went: c2s from client to server, s2c from server to client. The client is the side that opened the connection or sent the first request.",
 	"mc.message":                  "The name of the PDU's message, such as Handshake Request or Status Response, as the summary line shows it. Filter with mc.message == \"Status Response\".",
