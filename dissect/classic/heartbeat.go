@@ -391,11 +391,18 @@ func startsHTTP(b []byte) bool {
 // headEnd is the length of the head including its empty line, or -1.
 func headEnd(b []byte) int {
 	lim := min(len(b), MaxHTTPHeader)
-	if i := bytes.Index(b[:lim], []byte("\r\n\r\n")); i >= 0 {
-		return i + 4
-	}
-	if i := bytes.Index(b[:lim], []byte("\n\n")); i >= 0 {
-		return i + 2
+	for i := 0; i < lim; {
+		j := bytes.IndexByte(b[i:lim], '\n')
+		if j < 0 {
+			break
+		}
+		i += j + 1 // past a line's end: an empty line next ends the head
+		switch {
+		case i < lim && b[i] == '\n':
+			return i + 1
+		case i+1 < lim && b[i] == '\r' && b[i+1] == '\n':
+			return i + 2
+		}
 	}
 	return -1
 }
