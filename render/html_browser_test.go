@@ -314,17 +314,27 @@ func checkSelected(t *testing.T, tb *tab, r *record.Record, i int) {
 	}
 }
 
-func TestHTMLInBrowser(t *testing.T) {
+// browserAndArtifacts is Chromium's path (the test is skipped, saying why,
+// without it) and where the test leaves its screenshots:
+// $MCDISSECT_ARTIFACTS, or a temporary directory.
+func browserAndArtifacts(t *testing.T) (bin, art string) {
+	t.Helper()
 	bin, err := chromium()
 	if err != nil {
 		t.Skip(err)
 	}
-	art := os.Getenv("MCDISSECT_ARTIFACTS")
+	art = os.Getenv("MCDISSECT_ARTIFACTS")
 	if art == "" {
-		art = t.TempDir()
-	} else if err := os.MkdirAll(art, 0o755); err != nil {
+		return bin, t.TempDir()
+	}
+	if err := os.MkdirAll(art, 0o755); err != nil {
 		t.Fatal(err)
 	}
+	return bin, art
+}
+
+func TestHTMLInBrowser(t *testing.T) {
+	bin, art := browserAndArtifacts(t)
 	pages := t.TempDir()
 	browser := newBrowser(t, bin, 8*time.Minute)
 

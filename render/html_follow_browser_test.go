@@ -2,7 +2,6 @@ package render
 
 import (
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -39,14 +38,7 @@ type convView struct {
 // with an arrow a message, each request marked with how it ended; a
 // click on a line or an arrow selects that record.
 func TestHTMLConversation(t *testing.T) {
-	bin, err := chromium()
-	if err != nil {
-		t.Skip(err)
-	}
-	art := os.Getenv("MCDISSECT_ARTIFACTS")
-	if art == "" {
-		art = t.TempDir()
-	}
+	bin, art := browserAndArtifacts(t)
 	pages := t.TempDir()
 	browser := newBrowser(t, bin, 4*time.Minute)
 	for _, c := range []struct {
