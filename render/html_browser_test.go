@@ -20,19 +20,15 @@ import (
 	"image/png"
 	"net/netip"
 	"os"
-	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
-	cdplog "github.com/chromedp/cdproto/log"
-	"github.com/chromedp/cdproto/network"
-	"github.com/chromedp/cdproto/page"
-	"github.com/chromedp/cdproto/runtime"
+	"github.com/mcdissect/mcdissect/internal/browsertest"
+
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
@@ -42,40 +38,6 @@ import (
 	"github.com/mcdissect/mcdissect/internal/capgen"
 	"github.com/mcdissect/mcdissect/record"
 )
-
-// chromium finds the browser: $MCDISSECT_CHROMIUM, or chromium on PATH.
-func chromium() (string, error) {
-	if p := os.Getenv("MCDISSECT_CHROMIUM"); p != "" {
-		return p, nil
-	}
-	for _, name := range []string{"chromium", "chromium-browser"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p, nil
-		}
-	}
-	return "", fmt.Errorf("no chromium on PATH (apt-get install chromium, or set MCDISSECT_CHROMIUM)")
-}
-
-// newBrowser starts chromium for the test, stopped at its end or after
-// limit.
-func newBrowser(t *testing.T, bin string, limit time.Duration) context.Context {
-	t.Helper()
-	alloc, cancel := chromedp.NewExecAllocator(context.Background(),
-		chromedp.ExecPath(bin), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
-		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
-		chromedp.Flag("no-default-browser-check", true), chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1280, 800))
-	t.Cleanup(cancel)
-	browser, cancelBrowser := chromedp.NewContext(alloc)
-	t.Cleanup(cancelBrowser)
-	ctx, cancelT := context.WithTimeout(browser, limit)
-	t.Cleanup(cancelT)
-	if err := chromedp.Do(ctx); err != nil { // start the browser once
-		t.Fatal(err)
-	}
-	return ctx
-}
 
 // pageOf decodes a capture and writes its page to dir; it returns the
 // page's path and the records (clones), as the command would.
@@ -111,140 +73,44 @@ func pageOf(t *testing.T, pcap, dir string) (string, []*record.Record) {
 	return path, recs
 }
 
-// tab is one page in the browser with what it did.
+// tab is one page of the browser (browsertest.Tab) at a file: URL, and
+// the pages it was pointed at, the only requests it may make.
 type tab struct {
-	ctx  context.Context
-	url  string
-	mu   sync.Mutex
-	reqs []string // URLs of requests other than the page and data: URIs
-	errs []string // exceptions, console errors, browser log errors
+	*browsertest.Tab
+	pages map[string]bool
 }
-
-func (tb *tab) note(ev any) {
-	tb.mu.Lock()
-	defer tb.mu.Unlock()
-	switch ev := ev.(type) {
-	case *network.EventRequestWillBeSent:
-		if u := ev.Request.URL; u != tb.url && !strings.HasPrefix(u, "data:") {
-			tb.reqs = append(tb.reqs, u)
-		}
-	case *runtime.EventExceptionThrown:
-		d := ev.ExceptionDetails
-		msg := d.Text
-		if d.Exception != nil {
-			msg += " " + d.Exception.Description
-		}
-		tb.errs = append(tb.errs, fmt.Sprintf("exception at %d:%d: %s", d.LineNumber, d.ColumnNumber, msg))
-	case *runtime.EventConsoleAPICalled:
-		if ev.Type == runtime.ConsoleAPICalledTypeError || ev.Type == runtime.ConsoleAPICalledTypeWarning {
-			tb.errs = append(tb.errs, "console."+string(ev.Type))
-		}
-	case *cdplog.EventEntryAdded:
-		if ev.Entry.Level == cdplog.EntryLevelError || ev.Entry.Level == cdplog.EntryLevelWarning {
-			tb.errs = append(tb.errs, "log: "+ev.Entry.Text)
-		}
-	}
-}
-
-// violations collects the page's CSP violations, from before its first
-// script runs.
-const violations = `window.__violations = [];
-document.addEventListener('securitypolicyviolation', function (e) { window.__violations.push(e.violatedDirective + ' ' + e.blockedURI); });`
 
 // open loads the page at path in a new tab of the browser.
 func open(t *testing.T, browser context.Context, path string) *tab {
 	t.Helper()
-	tb := &tab{url: "file://" + path}
-	ctx, cancel := chromedp.NewContext(browser, chromedp.WithListener(tb.note))
-	t.Cleanup(cancel)
-	tb.ctx = ctx
-	if _, err := chromedp.Call(ctx, network.Enable, network.EnableParams{}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := chromedp.Call(ctx, cdplog.Enable, cdp.Empty{}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: violations}); err != nil {
-		t.Fatal(err)
-	}
-	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 800)); err != nil {
-		t.Fatal(err)
-	}
-	tb.navigate(t, path)
-	return tb
+	url := "file://" + path
+	return &tab{Tab: browsertest.Open(t, browser, url, pageReady), pages: map[string]bool{url: true}}
 }
+
+// pageReady matches once the page has drawn its records.
+const pageReady = `html[data-ready="1"]`
 
 // navigate loads the page at path in the tab.
 func (tb *tab) navigate(t *testing.T, path string) {
 	t.Helper()
-	tb.mu.Lock()
-	tb.url = "file://" + path
-	tb.mu.Unlock()
-	if err := chromedp.Do(tb.ctx, chromedp.Navigate("file://"+path), chromedp.WaitReady(chromedp.CSS(`html[data-ready="1"]`))); err != nil {
-		t.Fatal(err)
-	}
+	tb.pages["file://"+path] = true
+	tb.Do(t, chromedp.Navigate("file://"+path), chromedp.WaitReady(chromedp.CSS(pageReady)))
 }
 
-func (tb *tab) eval(t *testing.T, js string, out any) {
-	t.Helper()
-	raw, err := chromedp.Run(tb.ctx, chromedp.Evaluate[[]byte](js))
-	if err != nil {
-		t.Fatalf("%s: %v", js, err)
-	}
-	if out != nil {
-		if err := jsonUnmarshal(raw, out); err != nil {
-			t.Fatalf("%s: %v (%s)", js, err, raw)
-		}
-	}
-}
-
-func (tb *tab) do(t *testing.T, steps ...chromedp.Action[chromedp.Void]) {
-	t.Helper()
-	if err := chromedp.Do(tb.ctx, steps...); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// clean checks that the page made no request, threw nothing, logged no
-// error and violated no part of its CSP.
+// clean checks that the page made no request but for its own pages,
+// threw nothing, logged no error and violated no part of its CSP.
 func (tb *tab) clean(t *testing.T) {
 	t.Helper()
-	var v []string
-	tb.eval(t, `window.__violations`, &v)
-	tb.mu.Lock()
-	defer tb.mu.Unlock()
-	if len(tb.reqs) > 0 {
-		t.Errorf("the page made requests: %q", tb.reqs)
-	}
-	if len(tb.errs) > 0 {
-		t.Errorf("script or console errors: %q", tb.errs)
-	}
-	if len(v) > 0 {
-		t.Errorf("CSP violations: %q", v)
-	}
-}
-
-func (tb *tab) screenshot(t *testing.T, dir, name string) string {
-	t.Helper()
-	buf, err := chromedp.Run(tb.ctx, chromedp.CaptureScreenshot())
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := filepath.Join(dir, name+".png")
-	if err := os.WriteFile(p, buf, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("screenshot: %s", p)
-	return p
+	tb.Clean(t, func(u string) bool { return tb.pages[u] })
 }
 
 // selectRecord scrolls the packet list to record i and clicks its row.
 func (tb *tab) selectRecord(t *testing.T, i int) {
 	t.Helper()
-	tb.eval(t, fmt.Sprintf(`(function(){var l=document.getElementById('list');l.scrollTop=%d*20;l.dispatchEvent(new Event('scroll'));return 0})()`, i), nil)
-	tb.do(t, chromedp.Click(chromedp.CSS(fmt.Sprintf(`#rows .row[data-pdu="%d"]`, i)), chromedp.NodeVisible))
+	tb.Eval(t, fmt.Sprintf(`(function(){var l=document.getElementById('list');l.scrollTop=%d*20;l.dispatchEvent(new Event('scroll'));return 0})()`, i), nil)
+	tb.Do(t, chromedp.Click(chromedp.CSS(fmt.Sprintf(`#rows .row[data-pdu="%d"]`, i)), chromedp.NodeVisible))
 	var got int
-	tb.eval(t, `+document.querySelector('#rows .row.sel').dataset.pdu`, &got)
+	tb.Eval(t, `+document.querySelector('#rows .row.sel').dataset.pdu`, &got)
 	if got != i {
 		t.Fatalf("clicked row %d, row %d selected", i, got)
 	}
@@ -287,7 +153,7 @@ func deepest(p *dissect.PDU, b int) int {
 func checkSelected(t *testing.T, tb *tab, r *record.Record, i int) {
 	t.Helper()
 	var s selection
-	tb.eval(t, readSelection, &s)
+	tb.Eval(t, readSelection, &s)
 	n := &r.PDU.Nodes[i]
 	if s.Count != 1 || s.Node != i || s.Field != n.Name() {
 		t.Fatalf("selected %d elements, node %d %q; want node %d %q", s.Count, s.Node, s.Field, i, n.Name())
@@ -319,7 +185,7 @@ func checkSelected(t *testing.T, tb *tab, r *record.Record, i int) {
 // $MCDISSECT_ARTIFACTS, or a temporary directory.
 func browserAndArtifacts(t *testing.T) (bin, art string) {
 	t.Helper()
-	bin, err := chromium()
+	bin, err := browsertest.Chromium()
 	if err != nil {
 		t.Skip(err)
 	}
@@ -336,7 +202,7 @@ func browserAndArtifacts(t *testing.T) (bin, art string) {
 func TestHTMLInBrowser(t *testing.T) {
 	bin, art := browserAndArtifacts(t)
 	pages := t.TempDir()
-	browser := newBrowser(t, bin, 8*time.Minute)
+	browser := browsertest.New(t, bin, 8*time.Minute)
 
 	// For a real capture of each protocol: a record, a field of it to
 	// click, a filter to compare with the display filter's count.
@@ -362,7 +228,7 @@ func TestHTMLInBrowser(t *testing.T) {
 
 			// The rows: the summary's text, in its order.
 			var rows [][]string
-			tb.eval(t, `Array.from(document.querySelectorAll('#rows .row')).map(function(r){return [r.dataset.pdu, r.dataset.frame, Array.from(r.children).map(function(c){return c.textContent}).join(' ')]})`, &rows)
+			tb.Eval(t, `Array.from(document.querySelectorAll('#rows .row')).map(function(r){return [r.dataset.pdu, r.dataset.frame, Array.from(r.children).map(function(c){return c.textContent}).join(' ')]})`, &rows)
 			if len(rows) == 0 {
 				t.Fatal("no rows")
 			}
@@ -390,57 +256,57 @@ func TestHTMLInBrowser(t *testing.T) {
 			r := recs[ri]
 			tb.selectRecord(t, ri)
 			var nodes, withAttrs, bytesShown int
-			tb.eval(t, `document.querySelectorAll('#tree .node').length`, &nodes)
-			tb.eval(t, `document.querySelectorAll('#tree .node[data-field][data-offset][data-length]').length`, &withAttrs)
-			tb.eval(t, `document.querySelectorAll('#hex [data-byte]').length`, &bytesShown)
+			tb.Eval(t, `document.querySelectorAll('#tree .node').length`, &nodes)
+			tb.Eval(t, `document.querySelectorAll('#tree .node[data-field][data-offset][data-length]').length`, &withAttrs)
+			tb.Eval(t, `document.querySelectorAll('#hex [data-byte]').length`, &bytesShown)
 			if nodes != len(r.PDU.Nodes) || withAttrs != nodes || bytesShown != min(len(r.PDU.Data), 16384) {
 				t.Errorf("tree %d nodes (%d with the contract's attributes), hex %d bytes; want %d nodes, %d bytes", nodes, withAttrs, bytesShown, len(r.PDU.Nodes), len(r.PDU.Data))
 			}
 
 			// Click the field: exactly its bytes light up.
 			fi := int(r.PDU.Find(c.field))
-			tb.do(t, chromedp.Click(chromedp.CSS(fmt.Sprintf(`#tree .node[data-node="%d"] .txt`, fi)), chromedp.NodeVisible))
+			tb.Do(t, chromedp.Click(chromedp.CSS(fmt.Sprintf(`#tree .node[data-node="%d"] .txt`, fi)), chromedp.NodeVisible))
 			checkSelected(t, tb, r, fi)
 
 			// Click its last byte: the deepest field covering it is selected.
 			n := &r.PDU.Nodes[fi]
 			b := int(n.Offset + n.Length - 1)
-			tb.do(t, chromedp.Click(chromedp.CSS(fmt.Sprintf(`#hex [data-byte="%d"]`, b)), chromedp.NodeVisible))
+			tb.Do(t, chromedp.Click(chromedp.CSS(fmt.Sprintf(`#hex [data-byte="%d"]`, b)), chromedp.NodeVisible))
 			checkSelected(t, tb, r, deepest(&r.PDU, b))
 			// And a byte of another field: the packet's first.
-			tb.do(t, chromedp.Click(chromedp.CSS(`#hex [data-byte="0"]`), chromedp.NodeVisible))
+			tb.Do(t, chromedp.Click(chromedp.CSS(`#hex [data-byte="0"]`), chromedp.NodeVisible))
 			checkSelected(t, tb, r, deepest(&r.PDU, 0))
 
 			if c.image != "" {
 				var w int
-				tb.eval(t, `(function(){var i=document.querySelector('#tree `+c.image+`');return i&&i.complete?i.naturalWidth:0})()`, &w)
+				tb.Eval(t, `(function(){var i=document.querySelector('#tree `+c.image+`');return i&&i.complete?i.naturalWidth:0})()`, &w)
 				if w == 0 {
 					t.Errorf("no picture %s", c.image)
 				}
 			}
 			if c.parts != "" {
 				var hdr, title string
-				tb.eval(t, `document.querySelector('#tree .hdr').textContent`, &hdr)
-				tb.eval(t, `document.querySelector('#hex [data-byte="0"]').title`, &title)
+				tb.Eval(t, `document.querySelector('#tree .hdr').textContent`, &hdr)
+				tb.Eval(t, `document.querySelector('#hex [data-byte="0"]').title`, &title)
 				if !strings.Contains(hdr, c.parts) || !strings.Contains(hdr, "reassembled") || !strings.HasSuffix(title, "from frame 4") {
 					t.Errorf("where the bytes came from: header %q, first byte %q", hdr, title)
 				}
 			}
 			if c.colours {
 				var coloured int
-				tb.eval(t, `Array.from(document.querySelectorAll('#tree .mc span')).filter(function(s){return s.style.color}).length`, &coloured)
+				tb.Eval(t, `Array.from(document.querySelectorAll('#tree .mc span')).filter(function(s){return s.style.color}).length`, &coloured)
 				if coloured == 0 {
 					t.Error("no coloured text in the tree")
 				}
 			}
-			tb.screenshot(t, art, c.sample+"-"+strings.ReplaceAll(c.message, " ", "_"))
+			tb.Screenshot(t, art, c.sample+"-"+strings.ReplaceAll(c.message, " ", "_"))
 
 			// A link to another frame goes there on a double-click.
 			for i := range r.PDU.Nodes {
 				if n := &r.PDU.Nodes[i]; n.Field.Type == dissect.FTFrameNum {
-					tb.do(t, chromedp.DoubleClick(chromedp.CSS(fmt.Sprintf(`#tree .node[data-node="%d"] .txt`, i)), chromedp.NodeVisible))
+					tb.Do(t, chromedp.DoubleClick(chromedp.CSS(fmt.Sprintf(`#tree .node[data-node="%d"] .txt`, i)), chromedp.NodeVisible))
 					var frame uint64
-					tb.eval(t, `+document.querySelector('#rows .row.sel').dataset.frame`, &frame)
+					tb.Eval(t, `+document.querySelector('#rows .row.sel').dataset.frame`, &frame)
 					if frame != n.Value.N {
 						t.Errorf("%s: double-click went to frame %d, want %d", n.Name(), frame, n.Value.N)
 					}
@@ -450,15 +316,15 @@ func TestHTMLInBrowser(t *testing.T) {
 			}
 
 			// Up and down move in the packet list.
-			tb.do(t, chromedp.Focus(chromedp.CSS("#list")), chromedp.KeyEvent(kb.ArrowDown))
+			tb.Do(t, chromedp.Focus(chromedp.CSS("#list")), chromedp.KeyEvent(kb.ArrowDown))
 			var sel int
 			down := min(ri+1, len(recs)-1)
-			tb.eval(t, `+document.querySelector('#rows .row.sel').dataset.pdu`, &sel)
+			tb.Eval(t, `+document.querySelector('#rows .row.sel').dataset.pdu`, &sel)
 			if sel != down {
 				t.Errorf("after ArrowDown row %d is selected, want %d", sel, down)
 			}
-			tb.do(t, chromedp.KeyEvent(kb.ArrowUp))
-			tb.eval(t, `+document.querySelector('#rows .row.sel').dataset.pdu`, &sel)
+			tb.Do(t, chromedp.KeyEvent(kb.ArrowUp))
+			tb.Eval(t, `+document.querySelector('#rows .row.sel').dataset.pdu`, &sel)
 			if up := max(down-1, 0); sel != up {
 				t.Errorf("after ArrowUp row %d is selected, want %d", sel, up)
 			}
@@ -475,7 +341,7 @@ func TestHTMLInBrowser(t *testing.T) {
 				}
 			}
 			var got string
-			tb.eval(t, `(function(f){var e=document.getElementById('filter');e.value=f;e.dispatchEvent(new KeyboardEvent('keydown',{key:'Enter'}));return e.className+' '+document.getElementById('count').textContent})(`+jsString(c.filter)+`)`, &got)
+			tb.Eval(t, `(function(f){var e=document.getElementById('filter');e.value=f;e.dispatchEvent(new KeyboardEvent('keydown',{key:'Enter'}));return e.className+' '+document.getElementById('count').textContent})(`+jsString(c.filter)+`)`, &got)
 			if exp := fmt.Sprintf("ok %d of %d records", want, len(recs)); got != exp && !(want == len(recs) && got == fmt.Sprintf("ok %d records", want)) {
 				t.Errorf("filter %q: %q, want %q", c.filter, got, exp)
 			}
@@ -486,13 +352,13 @@ func TestHTMLInBrowser(t *testing.T) {
 					want++
 				}
 			}
-			tb.eval(t, `(function(f){var e=document.getElementById('filter');e.value=f;e.dispatchEvent(new KeyboardEvent('keydown',{key:'Enter'}));return e.className+' '+document.getElementById('count').textContent})(`+jsString("/"+c.message)+`)`, &got)
+			tb.Eval(t, `(function(f){var e=document.getElementById('filter');e.value=f;e.dispatchEvent(new KeyboardEvent('keydown',{key:'Enter'}));return e.className+' '+document.getElementById('count').textContent})(`+jsString("/"+c.message)+`)`, &got)
 			if exp := fmt.Sprintf("text %d of %d records", want, len(recs)); got != exp {
 				t.Errorf("text %q: %q, want %q", c.message, got, exp)
 			}
 			// Text that is no filter is an error, under the box, and
 			// filters nothing.
-			tb.eval(t, `(function(f){var e=document.getElementById('filter');e.value=f;e.dispatchEvent(new KeyboardEvent('keydown',{key:'Enter'}));var x=document.getElementById('filtererr');return e.className+' '+(x.hidden?'':x.textContent)})(`+jsString(c.message)+`)`, &got)
+			tb.Eval(t, `(function(f){var e=document.getElementById('filter');e.value=f;e.dispatchEvent(new KeyboardEvent('keydown',{key:'Enter'}));var x=document.getElementById('filtererr');return e.className+' '+(x.hidden?'':x.textContent)})(`+jsString(c.message)+`)`, &got)
 			if _, err := filter.Compile(c.message); err == nil || !strings.HasPrefix(got, "bad ") || !strings.Contains(got, strings.SplitN(err.Error(), "\n", 2)[0]) {
 				t.Errorf("text %q without /: %q, want the error %v", c.message, got, err)
 			}
@@ -509,10 +375,9 @@ func TestHTMLInBrowser(t *testing.T) {
 			t.Fatal(err)
 		}
 		tb := open(t, browser, path)
-		tb.mu.Lock()
-		defer tb.mu.Unlock()
-		if len(tb.reqs) == 0 || len(tb.errs) == 0 {
-			t.Errorf("a noisy page: requests %q, errors %q", tb.reqs, tb.errs)
+		reqs, errs := tb.Requests(), tb.Errors()
+		if !slices.Contains(reqs, "http://127.0.0.1:9/x.png") || len(errs) == 0 {
+			t.Errorf("a noisy page: requests %q, errors %q", reqs, errs)
 		}
 	})
 
@@ -528,12 +393,12 @@ func TestHTMLInBrowser(t *testing.T) {
 			if r.PDU.Message == "Status Response" {
 				tb.selectRecord(t, i)
 				di := r.PDU.Find("slp.status.description")
-				tb.do(t, chromedp.Click(chromedp.CSS(fmt.Sprintf(`#tree .node[data-node="%d"] .txt`, di)), chromedp.NodeVisible))
+				tb.Do(t, chromedp.Click(chromedp.CSS(fmt.Sprintf(`#tree .node[data-node="%d"] .txt`, di)), chromedp.NodeVisible))
 				checkSelected(t, tb, r, int(di))
 				break
 			}
 		}
-		p := tb.screenshot(t, filepath.Dir(out), strings.TrimSuffix(filepath.Base(out), ".png"))
+		p := tb.Screenshot(t, filepath.Dir(out), strings.TrimSuffix(filepath.Base(out), ".png"))
 		if err := paletted(p); err != nil {
 			t.Fatal(err)
 		}
@@ -552,7 +417,7 @@ func TestHTMLInBrowser(t *testing.T) {
 		for i := range recs {
 			tb.selectRecord(t, i)
 			var s string
-			tb.eval(t, `document.getElementById('tree').textContent`, &s)
+			tb.Eval(t, `document.getElementById('tree').textContent`, &s)
 			text.WriteString(s)
 		}
 		for _, lit := range []string{`</script><script>window.__pwned=1</script>`, `<img src=x onerror=\"window.__pwned=2\">`, `<!-- <script>window.__pwned=3</script>`, `<script>window.__pwned=5</script>`} {
@@ -566,13 +431,13 @@ func TestHTMLInBrowser(t *testing.T) {
 			Imgs    int  `json:"imgs"`
 			Fav     int  `json:"fav"`
 		}
-		tb.eval(t, `({pwned: window.__pwned !== undefined, scripts: document.scripts.length,
+		tb.Eval(t, `({pwned: window.__pwned !== undefined, scripts: document.scripts.length,
 			imgs: Array.from(document.images).filter(function(i){return i.src.indexOf('data:image/png;base64,')!==0}).length,
 			fav: document.querySelectorAll('img.fav').length})`, &state)
 		if state.Pwned || state.Scripts != 3 || state.Imgs != 0 || state.Fav != 0 {
 			t.Errorf("hostile text became markup: %+v", state)
 		}
-		tb.screenshot(t, art, "hostile")
+		tb.Screenshot(t, art, "hostile")
 		tb.clean(t)
 	})
 
@@ -594,7 +459,7 @@ func TestHTMLInBrowser(t *testing.T) {
 			}
 			recs = recs[:min(len(recs), 20)] // the first ones: enough kinds, in seconds
 			var bad []int
-			tb.eval(t, `(function(n){var bad=[];for(var i=0;i<n;i++){
+			tb.Eval(t, `(function(n){var bad=[];for(var i=0;i<n;i++){
 				if(i>0)document.dispatchEvent(new KeyboardEvent('keydown',{key:'ArrowDown'}));
 				var bs=document.querySelectorAll('#hex [data-byte]');if(!bs.length)continue;
 				var b=bs[bs.length>>1];b.click();
@@ -631,16 +496,16 @@ func TestHTMLInBrowser(t *testing.T) {
 		start := time.Now()
 		tb := open(t, browser, path)
 		var ms string
-		tb.eval(t, `document.documentElement.dataset.readyMs +  ' (the page\'s script: ' + document.documentElement.dataset.scriptMs + ' ms)'`, &ms)
+		tb.Eval(t, `document.documentElement.dataset.readyMs +  ' (the page\'s script: ' + document.documentElement.dataset.scriptMs + ' ms)'`, &ms)
 		t.Logf("10,000 records, %d bytes of page: ready %s ms after navigation start by the page's clock, %v by the test's", st.Size(), ms, time.Since(start).Round(time.Millisecond))
 		var inDOM int
-		tb.eval(t, `document.querySelectorAll('#rows .row').length`, &inDOM)
+		tb.Eval(t, `document.querySelectorAll('#rows .row').length`, &inDOM)
 		if inDOM == 0 || inDOM > 200 {
 			t.Errorf("%d rows in the DOM: the list must render only what is in sight", inDOM)
 		}
-		tb.do(t, chromedp.Focus(chromedp.CSS("#list")), chromedp.KeyEvent(kb.End))
+		tb.Do(t, chromedp.Focus(chromedp.CSS("#list")), chromedp.KeyEvent(kb.End))
 		var last int
-		tb.eval(t, `+document.querySelector('#rows .row.sel').dataset.pdu`, &last)
+		tb.Eval(t, `+document.querySelector('#rows .row.sel').dataset.pdu`, &last)
 		if last != 9999 {
 			t.Errorf("End selects row %d, want 9999", last)
 		}
@@ -654,8 +519,8 @@ func TestHTMLInBrowser(t *testing.T) {
 		tb := open(t, browser, path)
 		var banner string
 		var rows int
-		tb.eval(t, `document.getElementById('banner').hidden ? '' : document.getElementById('banner').textContent`, &banner)
-		tb.eval(t, `document.querySelectorAll('#rows .row').length`, &rows)
+		tb.Eval(t, `document.getElementById('banner').hidden ? '' : document.getElementById('banner').textContent`, &banner)
+		tb.Eval(t, `document.querySelectorAll('#rows .row').length`, &rows)
 		if !strings.Contains(banner, "first 4 records") || !strings.Contains(banner, "-Y") || rows != 4 {
 			t.Errorf("capped page: banner %q, %d rows", banner, rows)
 		}
@@ -683,8 +548,6 @@ func manyQuery(t *testing.T, path string, n int) {
 		t.Fatal(err)
 	}
 }
-
-func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
 
 // jsString quotes s as a JavaScript string literal.
 func jsString(s string) string {

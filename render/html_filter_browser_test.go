@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcdissect/mcdissect/internal/browsertest"
+
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
@@ -64,7 +66,7 @@ e.value='';e.dispatchEvent(new KeyboardEvent('keydown',{key:'Enter'}));return ou
 // or is refused by both with the error under the same part; times
 // without a zone are read in the same local zone (not UTC) in both.
 func TestHTMLFilterAgrees(t *testing.T) {
-	bin, err := chromium()
+	bin, err := browsertest.Chromium()
 	if err != nil {
 		t.Skip(err)
 	}
@@ -101,18 +103,18 @@ func TestHTMLFilterAgrees(t *testing.T) {
 	}
 	args += "]"
 
-	browser := newBrowser(t, bin, 6*time.Minute)
+	browser := browsertest.New(t, bin, 6*time.Minute)
 	pages := t.TempDir()
 	for _, sample := range []string{"query-full", "slp-status-gamedig", "classic-session", "handmade-classic-cpe",
 		"handmade-classic-heartbeat", "slp-legacy", "login-offline", "handmade-slp-concurrent-drops"} {
 		t.Run(sample, func(t *testing.T) {
 			path, recs := pageOf(t, "../samples/"+sample+".pcap", pages)
 			tb := open(t, browser, path)
-			if _, err := chromedp.Call(tb.ctx, emulation.SetTimezoneOverride, emulation.SetTimezoneOverrideParams{TimezoneID: zone}); err != nil {
+			if _, err := chromedp.Call(tb.Ctx, emulation.SetTimezoneOverride, emulation.SetTimezoneOverrideParams{TimezoneID: zone}); err != nil {
 				t.Fatal(err)
 			}
 			var got []pageResult
-			tb.eval(t, fmt.Sprintf(runFilters, args), &got)
+			tb.Eval(t, fmt.Sprintf(runFilters, args), &got)
 			if len(got) != len(list) {
 				t.Fatalf("%d results for %d filters", len(got), len(list))
 			}
@@ -180,11 +182,11 @@ func only(a, b []int) []int {
 // the bytes and the explanation; a long line (a status JSON with its
 // favicon) is shown short, with a button that shows all of it.
 func TestHTMLFilterBox(t *testing.T) {
-	bin, err := chromium()
+	bin, err := browsertest.Chromium()
 	if err != nil {
 		t.Skip(err)
 	}
-	browser := newBrowser(t, bin, 3*time.Minute)
+	browser := browsertest.New(t, bin, 3*time.Minute)
 	path, recs := pageOf(t, "../samples/slp-status-gamedig.pcap", t.TempDir())
 	tb := open(t, browser, path)
 	ri := -1
@@ -208,8 +210,8 @@ Hex:document.getElementById('hex').textContent,Explain:document.getElementById('
 Shown:window.mcdissect.view().length,Count:document.getElementById('count').textContent}})()`
 	typeFilter := func(f string) state {
 		var s state
-		tb.eval(t, `(function(f){var e=document.getElementById('filter');e.value=f;e.dispatchEvent(new KeyboardEvent('keydown',{key:'Enter'}));return 0})(`+jsString(f)+`)`, nil)
-		tb.eval(t, read, &s)
+		tb.Eval(t, `(function(f){var e=document.getElementById('filter');e.value=f;e.dispatchEvent(new KeyboardEvent('keydown',{key:'Enter'}));return 0})(`+jsString(f)+`)`, nil)
+		tb.Eval(t, read, &s)
 		return s
 	}
 
@@ -224,7 +226,7 @@ Shown:window.mcdissect.view().length,Count:document.getElementById('count').text
 	if s.Shown != slpN {
 		t.Errorf("a bad filter changed the list: %d records, %d before", s.Shown, slpN)
 	}
-	tb.screenshot(t, t.TempDir(), "filter-error")
+	tb.Screenshot(t, t.TempDir(), "filter-error")
 
 	s = typeFilter("frame.number > 100000")
 	if s.Shown != 0 || !strings.Contains(s.Tree, "No record matches the filter") || s.Hex != "" || strings.Contains(s.Explain, "Frame ") {
@@ -244,10 +246,10 @@ Shown:window.mcdissect.view().length,Count:document.getElementById('count').text
 	sel := fmt.Sprintf(`#tree .node[data-node="%d"] .txt`, json)
 	var before, after int
 	var button string
-	tb.eval(t, `document.querySelector('`+sel+`').textContent.length`, &before)
-	tb.eval(t, `document.querySelector('`+sel+` .more-text').textContent`, &button)
-	tb.do(t, chromedp.Click(chromedp.CSS(sel+" .more-text"), chromedp.NodeVisible))
-	tb.eval(t, `document.querySelector('`+sel+`').textContent.length`, &after)
+	tb.Eval(t, `document.querySelector('`+sel+`').textContent.length`, &before)
+	tb.Eval(t, `document.querySelector('`+sel+` .more-text').textContent`, &button)
+	tb.Do(t, chromedp.Click(chromedp.CSS(sel+" .more-text"), chromedp.NodeVisible))
+	tb.Eval(t, `document.querySelector('`+sel+`').textContent.length`, &after)
 	whole := len([]rune(string(appendTreeLine(recs[ri], json))))
 	if before >= whole || !strings.Contains(button, "more characters") || after < whole {
 		t.Errorf("the status JSON's line: %d characters shown, then %d after its button %q; the whole line has %d", before, after, button, whole)

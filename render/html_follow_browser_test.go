@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcdissect/mcdissect/internal/browsertest"
+
 	"github.com/chromedp/chromedp"
 
 	"github.com/mcdissect/mcdissect/record"
@@ -40,7 +42,7 @@ type convView struct {
 func TestHTMLConversation(t *testing.T) {
 	bin, art := browserAndArtifacts(t)
 	pages := t.TempDir()
-	browser := newBrowser(t, bin, 4*time.Minute)
+	browser := browsertest.New(t, bin, 4*time.Minute)
 	for _, c := range []struct {
 		sample  string
 		message string         // select the first record with this message
@@ -69,9 +71,9 @@ func TestHTMLConversation(t *testing.T) {
 				t.Fatalf("no %s", c.message)
 			}
 			tb.selectRecord(t, ri)
-			tb.do(t, chromedp.Click(chromedp.CSS(`#tab-conv`), chromedp.NodeVisible))
+			tb.Do(t, chromedp.Click(chromedp.CSS(`#tab-conv`), chromedp.NodeVisible))
 			var v convView
-			tb.eval(t, readConv, &v)
+			tb.Eval(t, readConv, &v)
 			if !v.Hex || v.Conv {
 				t.Fatalf("the conversation tab does not show: hex hidden %v, conversation hidden %v", v.Hex, v.Conv)
 			}
@@ -99,23 +101,23 @@ func TestHTMLConversation(t *testing.T) {
 			if c.sample == "query-gamedig" && !strings.Contains(v.Arrows[1].Text, "the capture ended first") {
 				t.Errorf("the stat the capture ends with is not marked: %q", v.Arrows[1].Text)
 			}
-			tb.screenshot(t, art, "conversation-"+c.sample)
+			tb.Screenshot(t, art, "conversation-"+c.sample)
 			// A click on another arrow selects its record, and the view
 			// follows.
 			other := want[0] // a record in the window the view draws
 			if other == ri {
 				other = want[1]
 			}
-			tb.do(t, chromedp.Click(chromedp.CSS(fmt.Sprintf(`#conv .conv-diagram .arrow[data-pdu="%d"] .label`, other)), chromedp.NodeVisible))
+			tb.Do(t, chromedp.Click(chromedp.CSS(fmt.Sprintf(`#conv .conv-diagram .arrow[data-pdu="%d"] .label`, other)), chromedp.NodeVisible))
 			var sel int
-			tb.eval(t, `+document.querySelector('#rows .row.sel').dataset.pdu`, &sel)
-			tb.eval(t, readConv, &v)
+			tb.Eval(t, `+document.querySelector('#rows .row.sel').dataset.pdu`, &sel)
+			tb.Eval(t, readConv, &v)
 			if sel != other || !strings.Contains(v.Lines[indexOf(want, other)].Class, "cur") {
 				t.Errorf("clicked the arrow of record %d: record %d selected", other, sel)
 			}
 			// Back to the bytes.
-			tb.do(t, chromedp.Click(chromedp.CSS(`#tab-bytes`), chromedp.NodeVisible))
-			tb.eval(t, readConv, &v)
+			tb.Do(t, chromedp.Click(chromedp.CSS(`#tab-bytes`), chromedp.NodeVisible))
+			tb.Eval(t, readConv, &v)
 			if v.Hex || !v.Conv {
 				t.Error("the bytes tab does not come back")
 			}
@@ -143,9 +145,9 @@ func TestHTMLConversation(t *testing.T) {
 			t.Fatal("no lost status request in the sample")
 		}
 		tb.selectRecord(t, req)
-		tb.do(t, chromedp.Click(chromedp.CSS(`#tab-conv`), chromedp.NodeVisible))
+		tb.Do(t, chromedp.Click(chromedp.CSS(`#tab-conv`), chromedp.NodeVisible))
 		var v convView
-		tb.eval(t, readConv, &v)
+		tb.Eval(t, readConv, &v)
 		lost, gaps := 0, 0
 		for _, a := range v.Arrows {
 			if strings.Contains(a.Class, "lost") {
@@ -161,7 +163,7 @@ func TestHTMLConversation(t *testing.T) {
 		if gaps == 0 || lost < gaps+1 || !strings.Contains(v.Arrows[indexOfArrow(v.Arrows, req)].Text, "\u2717 lost") {
 			t.Errorf("%d gaps, %d arrows marked lost; the request: %+v", gaps, lost, v.Arrows[indexOfArrow(v.Arrows, req)])
 		}
-		tb.screenshot(t, art, "conversation-losses")
+		tb.Screenshot(t, art, "conversation-losses")
 		tb.clean(t)
 	})
 
@@ -175,14 +177,14 @@ func TestHTMLConversation(t *testing.T) {
 			}
 			tb.selectRecord(t, i)
 			if i == 0 {
-				tb.do(t, chromedp.Click(chromedp.CSS(`#tab-conv`), chromedp.NodeVisible))
+				tb.Do(t, chromedp.Click(chromedp.CSS(`#tab-conv`), chromedp.NodeVisible))
 			}
 		}
 		var imgs, scripts int
 		var text string
-		tb.eval(t, `document.querySelectorAll('#conv img').length`, &imgs)
-		tb.eval(t, `document.querySelectorAll('#conv script').length`, &scripts)
-		tb.eval(t, `document.getElementById('conv').textContent`, &text)
+		tb.Eval(t, `document.querySelectorAll('#conv img').length`, &imgs)
+		tb.Eval(t, `document.querySelectorAll('#conv script').length`, &scripts)
+		tb.Eval(t, `document.getElementById('conv').textContent`, &text)
 		if imgs != 0 || scripts != 0 || !strings.Contains(text, "<") {
 			t.Errorf("%d images, %d scripts in the view; its text holds the markup as text: %v", imgs, scripts, strings.Contains(text, "<"))
 		}

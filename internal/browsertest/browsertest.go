@@ -153,6 +153,13 @@ func (tb *Tab) Requests() []string {
 	return append([]string(nil), tb.reqs...)
 }
 
+// Errors are the exceptions, console errors and browser log errors seen.
+func (tb *Tab) Errors() []string {
+	tb.mu.Lock()
+	defer tb.mu.Unlock()
+	return append([]string(nil), tb.errs...)
+}
+
 // Clean checks that the page made no request but those allow accepts,
 // threw nothing, logged no error and violated no part of its CSP.
 func (tb *Tab) Clean(t testing.TB, allow func(url string) bool) {
