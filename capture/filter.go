@@ -82,8 +82,10 @@ func CompileFilter(expr string, link layers.LinkType, snaplen int) ([]bpf.Instru
 }
 
 // PortsExpr is the default kernel filter as a tcpdump expression: TCP and
-// UDP on the given ports, and IP fragments after the first (they carry no
-// ports, and the reassembler needs them), IPv6 ones included.
+// UDP on the given ports, IP fragments after the first (they carry no
+// ports, and the reassembler needs them), IPv6 ones included, and ICMP of
+// both versions (a port or host unreachable answers a Minecraft request;
+// ICMP is little traffic).
 func PortsExpr(ports []uint16) string {
 	var b strings.Builder
 	b.WriteString("(")
@@ -93,7 +95,7 @@ func PortsExpr(ports []uint16) string {
 		}
 		fmt.Fprintf(&b, "port %d", p)
 	}
-	b.WriteString(") or (ip and ip[6:2] & 0x1fff != 0) or (ip6 and ip6[6] == 44)")
+	b.WriteString(") or (ip and ip[6:2] & 0x1fff != 0) or (ip6 and ip6[6] == 44) or icmp or icmp6")
 	return b.String()
 }
 
@@ -106,6 +108,8 @@ func portsFilter(ports []uint16, l layout) node {
 	}
 	n = orN{n, andN{etherN(l, ethIPv4), cmpN{ld: load{off: l.nl + 6, size: 2}, op: opSet, val: 0x1fff}}}
 	n = orN{n, andN{etherN(l, ethIPv6), cmpN{ld: load{off: l.nl + 6, size: 1}, op: opEq, val: 44}}}
+	n = orN{n, andN{etherN(l, ethIPv4), cmpN{ld: load{off: l.nl + 9, size: 1}, op: opEq, val: 1}}}
+	n = orN{n, andN{etherN(l, ethIPv6), cmpN{ld: load{off: l.nl + 6, size: 1}, op: opEq, val: 58}}}
 	return n
 }
 

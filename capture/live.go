@@ -25,7 +25,7 @@ type LiveOptions struct {
 	// Filter is a capture filter in tcpdump's syntax (-f).
 	Filter string
 	// Ports: with no Filter, and unless NoKernelFilter, the kernel passes
-	// only TCP and UDP on these ports, and IP fragments after the first.
+	// only TCP and UDP on these ports, IP fragments after the first, and ICMP.
 	Ports []uint16
 	// Shared: TCP ports that carry other traffic too (a web server's
 	// port 80, where Classic servers send their heartbeat). With Ports,

@@ -80,7 +80,7 @@ func Note(o capture.LiveOptions, src capture.Source) string {
 	if fi.Discover {
 		b.WriteString(", the first packets of every other connection (--find-servers)")
 	}
-	b.WriteString(" and IP fragments (a server on another port: -d tcp.port==N,slp, -d udp.port==N,query or --find-servers; -f FILTER to choose; --no-kernel-filter for everything)")
+	b.WriteString(", IP fragments and ICMP (a server on another port: -d tcp.port==N,slp, -d udp.port==N,query or --find-servers; -f FILTER to choose; --no-kernel-filter for everything)")
 	if fi.Why != "" {
 		b.WriteString("\nmcdissect: note: ")
 		if len(o.Shared.Ports) > 0 {

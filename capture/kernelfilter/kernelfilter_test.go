@@ -56,11 +56,11 @@ func TestNote(t *testing.T) {
 		want string
 	}{
 		{"by connection", o, capture.FilterInfo{SharedByConnection: true},
-			"mcdissect: note: the kernel passes only TCP and UDP ports 19132, 25565, 25575, the Classic heartbeat's connections on TCP port 80 and IP fragments (a server on another port: -d tcp.port==N,slp, -d udp.port==N,query or --find-servers; -f FILTER to choose; --no-kernel-filter for everything)"},
+			"mcdissect: note: the kernel passes only TCP and UDP ports 19132, 25565, 25575, the Classic heartbeat's connections on TCP port 80, IP fragments and ICMP (a server on another port: -d tcp.port==N,slp, -d udp.port==N,query or --find-servers; -f FILTER to choose; --no-kernel-filter for everything)"},
 		{"whole", o, capture.FilterInfo{Why: "no eBPF"},
-			"mcdissect: note: the kernel passes only TCP and UDP ports 19132, 25565, 25575, TCP port 80 and IP fragments (a server on another port: -d tcp.port==N,slp, -d udp.port==N,query or --find-servers; -f FILTER to choose; --no-kernel-filter for everything)\nmcdissect: note: all of port 80 passes: heartbeat connections cannot be told apart in the kernel here (no eBPF)"},
+			"mcdissect: note: the kernel passes only TCP and UDP ports 19132, 25565, 25575, TCP port 80, IP fragments and ICMP (a server on another port: -d tcp.port==N,slp, -d udp.port==N,query or --find-servers; -f FILTER to choose; --no-kernel-filter for everything)\nmcdissect: note: all of port 80 passes: heartbeat connections cannot be told apart in the kernel here (no eBPF)"},
 		{"discover", capture.LiveOptions{Ports: o.Ports, Shared: o.Shared, Discover: true}, capture.FilterInfo{SharedByConnection: true, Discover: true},
-			"mcdissect: note: the kernel passes only TCP and UDP ports 19132, 25565, 25575, the Classic heartbeat's connections on TCP port 80, the first packets of every other connection (--find-servers) and IP fragments (a server on another port: -d tcp.port==N,slp, -d udp.port==N,query or --find-servers; -f FILTER to choose; --no-kernel-filter for everything)"},
+			"mcdissect: note: the kernel passes only TCP and UDP ports 19132, 25565, 25575, the Classic heartbeat's connections on TCP port 80, the first packets of every other connection (--find-servers), IP fragments and ICMP (a server on another port: -d tcp.port==N,slp, -d udp.port==N,query or --find-servers; -f FILTER to choose; --no-kernel-filter for everything)"},
 		{"discover fails", capture.LiveOptions{Ports: o.Ports, Shared: o.Shared, Discover: true}, capture.FilterInfo{Why: "no eBPF"},
 			"\nmcdissect: note: all of port 80 passes: heartbeat connections cannot be told apart in the kernel here, and --find-servers finds nothing (no eBPF)"},
 	} {
