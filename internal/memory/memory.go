@@ -10,6 +10,8 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
+	"sync"
 
 	"github.com/mcdissect/mcdissect/budget"
 )
@@ -28,7 +30,12 @@ const softLimit = 80 << 20
 func NewBudget() *budget.Budget {
 	b := budget.New(0)
 	if os.Getenv("GOMEMLIMIT") == "" {
-		b.Watch(4<<20, func(used int64) { debug.SetMemoryLimit(max(softLimit, used+budgetRoom)) })
+		b.Watch(4<<20, func(used int64) {
+			limits.mu.Lock()
+			limits.budget = used
+			limits.set()
+			limits.mu.Unlock()
+		})
 	}
 	return b
 }
@@ -36,6 +43,58 @@ func NewBudget() *budget.Budget {
 // budgetRoom is the heap the soft limit leaves above a full budget: the
 // records and trees in flight.
 const budgetRoom = 64 << 20
+
+// liveRoom is the heap the soft limit leaves above the live heap, whatever
+// holds it: memory the budget is not charged (the protocol data compiled
+// for the versions a capture speaks, pools, batches in flight) must not
+// leave the collector a few MB to work in. A real capture with play
+// sessions of six versions holds some 60 MB live; under a limit of 80 MB
+// its -V spent 42 % of its CPU collecting. The live heap alone never asks
+// for more than a full budget does (liveMax): where the budget's holdings
+// are what is live (a hostile capture), the budget's rule decides.
+const (
+	liveRoom = 48 << 20
+	liveMax  = budget.DefaultLimit + budgetRoom
+)
+
+// limiter is the soft limit's inputs: the limit is the largest of
+// softLimit, the budget's bytes plus budgetRoom and the live heap plus
+// liveRoom.
+type limiter struct {
+	mu     sync.Mutex
+	budget int64 // what the budget held when it last moved (NewBudget)
+	live   int64 // the live heap after the last collection (watchLive)
+}
+
+var limits limiter
+
+// set applies the limit; l.mu is held.
+func (l *limiter) set() {
+	debug.SetMemoryLimit(max(softLimit, l.budget+budgetRoom, min(l.live+liveRoom, liveMax)))
+}
+
+// watchLive has the limit follow the live heap: after every collection,
+// the live heap it found raises the limit, or lowers it back.
+func watchLive() {
+	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	var arm func()
+	arm = func() {
+		// A sentinel with a pointer is never tiny-allocated: its cleanup
+		// runs after the first collection that finds it unreachable.
+		s := &struct{ p *int }{}
+		runtime.AddCleanup(s, func(struct{}) {
+			metrics.Read(sample)
+			if sample[0].Value.Kind() == metrics.KindUint64 {
+				limits.mu.Lock()
+				limits.live = int64(sample[0].Value.Uint64())
+				limits.set()
+				limits.mu.Unlock()
+			}
+			arm()
+		}, struct{}{})
+	}
+	arm()
+}
 
 // gcPercent: the live heap is small (pooled records, a few connections'
 // state) while PDUs and trees are allocated fast, so the default GOGC=100
@@ -61,6 +120,7 @@ func Init(profile bool) {
 	}
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(softLimit)
+		watchLive()
 	}
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(gcPercent)
