@@ -100,8 +100,11 @@ type batch struct {
 }
 
 // maxBatchBytes: a batch is sent early when its records' bytes pass this,
-// and a batch whose arena grew past it does not keep it (a few large PDUs
-// must not keep megabytes per batch alive).
+// so its arena ends a little past it (append grows it by a quarter, and
+// the last PDU may be large). A batch keeps an arena of up to twice this
+// for the next one, the size it grows to on its own; a larger one, grown
+// by a few large PDUs, is let go (it must not keep megabytes per batch
+// alive).
 const maxBatchBytes = 1 << 20
 
 // Jobs per batch: the back end formats each record as it emits it, so no
@@ -117,7 +120,7 @@ func (b *batch) reset() {
 	clear(b.jobs) // let go of decoders and strings
 	b.jobs = b.jobs[:0]
 	b.data = b.data[:0]
-	if cap(b.data) > maxBatchBytes {
+	if cap(b.data) > 2*maxBatchBytes {
 		b.data = nil
 	}
 	b.parts = b.parts[:0]
