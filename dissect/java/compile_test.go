@@ -115,3 +115,74 @@ func TestInfoNames(t *testing.T) {
 		t.Errorf("%d case names, %d in infoNames", n, len(infoNames))
 	}
 }
+
+// TestLazyCompile: a packet is compiled at its first look-up, once, also
+// when goroutines look it up together (go test -race), and a version's
+// look-ups compile nothing but the packets asked for.
+func TestLazyCompile(t *testing.T) {
+	b, err := mcdata.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := register(); err != nil {
+		t.Fatal(err)
+	}
+	mv, _, _ := b.Lookup(767)
+	c, err := packetTables(b, mv, runtimeNamer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := &Version{Name: "1.21", Protocol: 767, Exact: true, Data: mv.Path, c: c}
+	const keepAlive = "keep_alive"
+	id := int32(-1)
+	ps := v.packets(Play, dissect.DirS2C)
+	for i, n := range ps.names {
+		if n == keepAlive {
+			id = int32(i)
+		}
+	}
+	if id < 0 {
+		t.Fatal("no keep_alive in play, server to client")
+	}
+	if v.PacketName(Play, dissect.DirS2C, id) != keepAlive || !v.Knows(Play, dissect.DirS2C, id) {
+		t.Fatal("PacketName or Knows wrong")
+	}
+	for st := range c.dirs {
+		for _, ps := range c.dirs[st] {
+			for i := range ps.done {
+				if ps.done[i].Load() != nil {
+					t.Fatalf("%s packet %d compiled before its look-up", State(st), i)
+				}
+			}
+		}
+	}
+	got := make(chan *packet, 8)
+	for range cap(got) {
+		go func() { got <- v.lookup(Play, dissect.DirS2C, id) }()
+	}
+	first := <-got
+	for range cap(got) - 1 {
+		if p := <-got; p != first {
+			t.Fatal("two compilations of one packet")
+		}
+	}
+	if first == nil || first.name != keepAlive || first.t == nil {
+		t.Fatalf("look-up gave %+v", first)
+	}
+	n := 0
+	for st := range c.dirs {
+		for _, ps := range c.dirs[st] {
+			for i := range ps.done {
+				if ps.done[i].Load() != nil {
+					n++
+				}
+			}
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d packets compiled, want 1", n)
+	}
+	if v.lookup(Play, dissect.DirS2C, int32(len(ps.names))) != nil || v.lookup(Play, dissect.DirS2C, -1) != nil {
+		t.Error("an ID past the table compiled to a packet")
+	}
+}

@@ -3,10 +3,10 @@ package java
 import (
 	"encoding/json"
 	"errors"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/mcdissect/mcdissect/dissect"
 	"github.com/mcdissect/mcdissect/dissect/java/mcdata"
@@ -43,8 +43,23 @@ type Version struct {
 	c        *compiled
 }
 
+// compiled is one version's packet tables. A packet is compiled when it is
+// first looked up: a session uses a few dozen of a version's hundreds, and
+// compiling them all took more time and memory than dissecting a 100 MB
+// capture of play traffic's packets.
 type compiled struct {
-	packets [nStates][2][]*packet // by state, direction (0 c2s, 1 s2c), packet ID
+	dirs [nStates][2]*packets // by state, direction (0 c2s, 1 s2c)
+	mu   sync.Mutex           // held while a packet is compiled
+}
+
+// packets is one state and direction's packets by ID: their names, the
+// compiled ones, and the compiler that compiles the others.
+type packets struct {
+	names []string // minecraft-data's packet names by ID, "" where none
+	types []string // the packets' type names
+	done  []atomic.Pointer[packet]
+	st    State
+	c     *compiler // guarded by compiled.mu
 }
 
 // packet is one packet type of a state and direction.
@@ -115,7 +130,7 @@ func version(b *mcdata.Blob, mv *mcdata.Version, name string, proto int, exact b
 	c, ok := compiles[mv]
 	if !ok {
 		var err error
-		if c, err = compileVersion(b, mv, runtimeNamer); err != nil {
+		if c, err = packetTables(b, mv, runtimeNamer); err != nil {
 			return nil, err
 		}
 		compiles[mv] = c
@@ -123,9 +138,10 @@ func version(b *mcdata.Blob, mv *mcdata.Version, name string, proto int, exact b
 	return &Version{Name: name, Protocol: proto, Exact: exact, Data: mv.Path, c: c}, nil
 }
 
-// compileVersion compiles every packet of the configuration and play
-// states of mv (handshake, status and login are dissect/slp's own).
-func compileVersion(b *mcdata.Blob, mv *mcdata.Version, nm namer) (*compiled, error) {
+// packetTables reads the packet IDs and names of the configuration and
+// play states of mv (handshake, status and login are dissect/slp's own),
+// and makes the compilers of their packets.
+func packetTables(b *mcdata.Blob, mv *mcdata.Version, nm namer) (*compiled, error) {
 	out := &compiled{}
 	for st := State(0); st < nStates; st++ {
 		dirs, ok := mv.States[stateKeys[st]]
@@ -139,43 +155,82 @@ func compileVersion(b *mcdata.Blob, mv *mcdata.Version, nm namer) (*compiled, er
 			if err != nil {
 				return nil, errors.New(mv.Path + " " + stateKeys[st] + " " + dk + ": " + err.Error())
 			}
-			order := make([]int, 0, len(ids))
-			for id := range ids {
-				order = append(order, id)
+			ps := &packets{st: st, c: c}
+			for id, name := range ids {
+				if id < 0 || id > 1024 || types[name] == "" {
+					continue
+				}
+				for len(ps.names) <= id {
+					ps.names = append(ps.names, "")
+					ps.types = append(ps.types, "")
+				}
+				ps.names[id], ps.types[id] = name, types[name]
 			}
-			sort.Ints(order) // in order: the field table's first-seen types are the same every run
-			for _, id := range order {
-				name := ids[id]
-				if id < 0 || id > 1024 {
-					continue
-				}
-				tn := types[name]
-				if tn == "" {
-					continue
-				}
-				path := statePaths[st] + "." + snake(name)
-				sc := newScope(nil)
-				t := c.named(tn, nil, path, sc)
-				p := &packet{name: name, msg: message(name), f: nm(path, dissect.FTNone, label(name)), t: t}
-				p.slots, p.types = topSlots(c, tn, t)
-				for _, n := range infoFields {
-					if s, ok := p.slots[n]; ok {
-						p.need = max(p.need, s+1)
-						if b := p.types[n]; b != nil {
-							for _, part := range b.bits {
-								p.need = max(p.need, part.slot+1)
-							}
-						}
-					}
-				}
-				for len(out.packets[st][di]) <= id {
-					out.packets[st][di] = append(out.packets[st][di], nil)
-				}
-				out.packets[st][di][id] = p
+			ps.done = make([]atomic.Pointer[packet], len(ps.names))
+			out.dirs[st][di] = ps
+		}
+	}
+	return out, nil
+}
+
+// compileVersion compiles every packet of the configuration and play
+// states of mv, in ID order (FillFields' table records the types it sees
+// first).
+func compileVersion(b *mcdata.Blob, mv *mcdata.Version, nm namer) (*compiled, error) {
+	out, err := packetTables(b, mv, nm)
+	if err != nil {
+		return nil, err
+	}
+	for st := range out.dirs {
+		for _, ps := range out.dirs[st] {
+			if ps == nil {
+				continue
+			}
+			for id := range ps.names {
+				out.packet(ps, id)
 			}
 		}
 	}
 	return out, nil
+}
+
+// packet is packet id of ps, compiled at its first use; nil when the data
+// has no such packet.
+func (c *compiled) packet(ps *packets, id int) *packet {
+	if id < 0 || id >= len(ps.names) || ps.names[id] == "" {
+		return nil
+	}
+	if p := ps.done[id].Load(); p != nil {
+		return p
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if p := ps.done[id].Load(); p != nil {
+		return p
+	}
+	p := ps.compile(id)
+	ps.done[id].Store(p)
+	return p
+}
+
+// compile compiles packet id of ps.
+func (ps *packets) compile(id int) *packet {
+	c, name, tn := ps.c, ps.names[id], ps.types[id]
+	path := statePaths[ps.st] + "." + snake(name)
+	t := c.named(tn, nil, path, newScope(nil))
+	p := &packet{name: name, msg: message(name), f: c.namer(path, dissect.FTNone, label(name)), t: t}
+	p.slots, p.types = topSlots(c, tn, t)
+	for _, n := range infoFields {
+		if s, ok := p.slots[n]; ok {
+			p.need = max(p.need, s+1)
+			if b := p.types[n]; b != nil {
+				for _, part := range b.bits {
+					p.need = max(p.need, part.slot+1)
+				}
+			}
+		}
+	}
+	return p
 }
 
 // topSlots maps a packet container's top-level field names to slots.
@@ -242,30 +297,40 @@ func packetMap(c *compiler) (map[int]string, map[string]string, error) {
 	return ids, types, nil
 }
 
+// packets is state st's packets in direction dir, nil when the data has
+// none.
+func (v *Version) packets(st State, dir dissect.Dir) *packets {
+	if dir == dissect.DirC2S {
+		return v.c.dirs[st][0]
+	}
+	return v.c.dirs[st][1]
+}
+
 // lookup finds packet id of state st in direction dir.
 func (v *Version) lookup(st State, dir dissect.Dir, id int32) *packet {
-	di := 1
-	if dir == dissect.DirC2S {
-		di = 0
-	}
-	ps := v.c.packets[st][di]
-	if id < 0 || int(id) >= len(ps) {
+	ps := v.packets(st, dir)
+	if ps == nil {
 		return nil
 	}
-	return ps[id]
+	return v.c.packet(ps, int(id))
 }
 
 // PacketName is minecraft-data's name of packet id ("" if none).
 func (v *Version) PacketName(st State, dir dissect.Dir, id int32) string {
-	if p := v.lookup(st, dir, id); p != nil {
-		return p.name
+	if ps := v.packets(st, dir); ps != nil && id >= 0 && int(id) < len(ps.names) {
+		return ps.names[id]
 	}
 	return ""
 }
 
 // Has reports whether the version's data has state st at all.
 func (v *Version) Has(st State) bool {
-	return len(v.c.packets[st][0]) > 0 || len(v.c.packets[st][1]) > 0
+	for _, ps := range v.c.dirs[st] {
+		if ps != nil && len(ps.names) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // Result is what Decode learnt of a packet.
@@ -346,7 +411,7 @@ func (w *walker) release() {
 
 // Knows reports whether packet id exists in state st, direction dir.
 func (v *Version) Knows(st State, dir dissect.Dir, id int32) bool {
-	return v.lookup(st, dir, id) != nil
+	return v.PacketName(st, dir, id) != ""
 }
 
 // Reads reports whether packet (its ID and body) is a packet of state st
