@@ -10,12 +10,12 @@ import (
 // maxInfoText bounds text quoted in an Info line.
 const maxInfoText = 96
 
-// info builds a packet's Info line: its name, and for the packets people
-// look for, what they carry (chat text, a disconnect reason, a position,
-// a keep-alive ID, a player's name, a plugin channel and the brand).
+// info builds a packet's Info line in w's buffer: its name, and for the
+// packets people look for, what they carry (chat text, a disconnect
+// reason, a position, a keep-alive ID, a player's name, a plugin channel
+// and the brand).
 func info(pk *packet, w *walker, st State, dir dissect.Dir) []byte {
-	var buf [160]byte
-	b := append(buf[:0], pk.msg...)
+	b := append(w.info[:0], pk.msg...)
 	get := func(name string) (val, *typ, bool) {
 		s, ok := pk.slots[name]
 		if !ok || s >= len(w.top) {
@@ -130,6 +130,7 @@ func info(pk *packet, w *walker, st State, dir dissect.Dir) []byte {
 			}
 		}
 	}
+	w.info = b[:0]
 	return b
 }
 

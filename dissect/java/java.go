@@ -364,7 +364,7 @@ func (v *Version) Decode(cur *dissect.Cursor, st State, dir dissect.Dir, id int3
 	p.Message = pk.msg
 	w := walkers.Get().(*walker)
 	defer w.release()
-	*w = walker{cur: cur, vals: w.vals[:0], bases: w.bases[:0], top: w.top[:0], pos: w.pos[:0], stopAt: pk.need}
+	*w = walker{cur: cur, vals: w.vals[:0], bases: w.bases[:0], top: w.top[:0], pos: w.pos[:0], info: w.info[:0], stopAt: pk.need}
 	// the fields of a packet whose Info line shows none (and whose
 	// threshold the state machine does not read) are all the tree's
 	w.stopped = !infoNames[pk.name] && pk.name != "set_compression" && pk.name != "compress"
@@ -428,7 +428,7 @@ func (v *Version) Reads(st State, dir dissect.Dir, packet []byte) bool {
 	}
 	w := walkers.Get().(*walker)
 	defer w.release()
-	*w = walker{cur: &cur, vals: w.vals[:0], bases: w.bases[:0], top: w.top[:0], pos: w.pos[:0]}
+	*w = walker{cur: &cur, vals: w.vals[:0], bases: w.bases[:0], top: w.top[:0], pos: w.pos[:0], info: w.info[:0]}
 	w.walk(pk.t, nil)
 	return !cur.Failed() && cur.Remaining() == 0
 }

@@ -48,7 +48,8 @@ type walker struct {
 	// from the start
 	stopAt  int
 	stopped bool
-	pkt     int32 // the packet's node
+	pkt     int32  // the packet's node
+	info    []byte // the Info line's buffer (info)
 
 }
 
