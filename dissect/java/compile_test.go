@@ -15,10 +15,7 @@ import (
 // packets and fails on any reference the compiler could not resolve or
 // type it does not know.
 func TestCompileAll(t *testing.T) {
-	b, err := mcdata.Load()
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := loadParsed(t)
 	seen := map[string]bool{}
 	for _, v := range b.Versions {
 		for st := State(0); st < nStates; st++ {
@@ -50,13 +47,24 @@ func TestCompileAll(t *testing.T) {
 	}
 }
 
-// TestNativeTypes lists every type name the data uses and checks each is
-// either compiled by this package or defined by the data.
-func TestNativeTypes(t *testing.T) {
+// loadParsed is the data with every version's tables read.
+func loadParsed(t *testing.T) *mcdata.Blob {
 	b, err := mcdata.Load()
 	if err != nil {
 		t.Fatal(err)
 	}
+	for _, v := range b.Versions {
+		if err := v.Parse(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return b
+}
+
+// TestNativeTypes lists every type name the data uses and checks each is
+// either compiled by this package or defined by the data.
+func TestNativeTypes(t *testing.T) {
+	b := loadParsed(t)
 	names := typeNames(b)
 	var missing []string
 	for n := range names {

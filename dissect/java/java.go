@@ -142,6 +142,9 @@ func version(b *mcdata.Blob, mv *mcdata.Version, name string, proto int, exact b
 // play states of mv (handshake, status and login are dissect/slp's own),
 // and makes the compilers of their packets.
 func packetTables(b *mcdata.Blob, mv *mcdata.Version, nm namer) (*compiled, error) {
+	if err := mv.Parse(); err != nil {
+		return nil, err
+	}
 	out := &compiled{}
 	for st := State(0); st < nStates; st++ {
 		dirs, ok := mv.States[stateKeys[st]]

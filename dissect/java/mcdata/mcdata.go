@@ -2,30 +2,48 @@
 // minecraft-data (PrismarineJS, MIT licence; see LICENSE and VERSION beside
 // this file): every Java version's protocol.json, in ProtoDef form,
 // deduplicated across versions and gzip'd into one file,
-// minecraft-data.json.gz, that `go generate` rebuilds from a pinned release
-// on the npm registry (gen/). Adding a version is rerunning it with a newer
+// minecraft-data.gz, that `go generate` rebuilds from a pinned release on
+// the npm registry (gen/). Adding a version is rerunning it with a newer
 // release.
 //
-// Nothing is read at start-up: the file is embedded, and Load inflates and
-// parses it once, on first use (the first Java session that reaches the
+// Nothing is read at start-up: the file is embedded, and Load inflates it
+// once, on first use (the first Java session that reaches the
 // configuration or play state, or a look-up of one of its fields). A
 // version's definitions are compiled by dissect/java, also once, on first
 // use.
+//
+// # The file
+//
+// Lines of text, each ending in a newline, so that Load reads only what
+// is asked for (JSON is slow to parse: all of it at once took 20 ms, a
+// tenth of a summary of 100 MB of play traffic):
+//
+//	{"release":…,"versions":[{"path":…,"names":[…]},…],"protocols":[…],"fields":F,"defs":D}
+//	{"types":{…},"states":{…}}       one line per version, in the header's order
+//	name TAB type TAB label TAB path  F lines: the field table (Blob.Fields)
+//	["container",[…]]                D lines: the type definitions (Blob.Defs)
+//
+// The first lines are compact JSON (which has no raw newline); a
+// version's line is parsed when Version.Parse first asks for it, and a
+// definition is handed out as the JSON text it is.
 package mcdata
 
-//go:generate go run ./gen -release 3.119.0 -out minecraft-data.json.gz
+//go:generate go run ./gen -release 3.119.0 -out minecraft-data.gz
 
 import (
 	"bytes"
 	"compress/gzip"
 	_ "embed"
+	"encoding/binary"
 	"encoding/json"
-	"io"
+	"errors"
 	"sort"
+	"strconv"
+	"strings"
 	"sync"
 )
 
-//go:embed minecraft-data.json.gz
+//go:embed minecraft-data.gz
 var blobGz []byte
 
 // Blob is the data file's content.
@@ -33,7 +51,7 @@ type Blob struct {
 	Release string `json:"release"` // the minecraft-data release it was made from
 	// Defs are the distinct type definitions (ProtoDef JSON) of every
 	// version; versions name theirs by index.
-	Defs     []json.RawMessage `json:"defs"`
+	Defs     []json.RawMessage `json:"-"`
 	Versions []*Version        `json:"versions"` // by protocol number, oldest first
 	// Protocols names every Netty-era protocol number minecraft-data
 	// knows (protocolVersions.json), newest first, including those
@@ -42,7 +60,7 @@ type Blob struct {
 	// Fields are the filter fields of every version's packets, made by
 	// the generator (dissect/java.FillFields) so that names and types
 	// are known without compiling any version.
-	Fields []FieldEntry `json:"fields"`
+	Fields []FieldEntry `json:"-"`
 }
 
 // Version is one protocol.json and the versions that share it.
@@ -50,10 +68,37 @@ type Version struct {
 	Path  string        `json:"path"`  // "pc/1.21.4"
 	Names []VersionName `json:"names"` // the versions that use it, oldest first
 	// Types are the global types, name -> index in Blob.Defs.
-	Types map[string]int `json:"types"`
+	Types map[string]int `json:"-"`
 	// States are state -> direction ("toClient", "toServer") -> type
 	// name -> index in Blob.Defs.
+	States map[string]map[string]map[string]int `json:"-"`
+
+	raw  []byte // its line of the file, until Parse reads it
+	once sync.Once
+	err  error
+}
+
+// scopes is a version's line of the file.
+type scopes struct {
+	Types  map[string]int                       `json:"types"`
 	States map[string]map[string]map[string]int `json:"states"`
+}
+
+// Parse fills Types and States from the data file, at its first call; a
+// Version made otherwise (by the generator) has them already.
+func (v *Version) Parse() error {
+	v.once.Do(func() {
+		if v.raw == nil {
+			return
+		}
+		var s scopes
+		if v.err = json.Unmarshal(v.raw, &s); v.err != nil {
+			v.err = errors.New("mcdata: " + v.Path + ": " + v.err.Error())
+			return
+		}
+		v.Types, v.States, v.raw = s.Types, s.States, nil
+	})
+	return v.err
 }
 
 // VersionName is a release name and its protocol number.
@@ -66,10 +111,17 @@ type VersionName struct {
 // "float", "string", "bytes", "none"), label, and the node path it is
 // for ("play.chat.message") when that is not the name without "mc.".
 type FieldEntry struct {
-	Name  string `json:"n"`
-	Type  string `json:"t"`
-	Label string `json:"l"`
-	Path  string `json:"p,omitempty"` // the node path, when not Name without "mc."
+	Name  string
+	Type  string
+	Label string
+	Path  string // the node path, when not Name without "mc."
+}
+
+// header is the file's first line.
+type header struct {
+	*Blob
+	NFields int `json:"fields"`
+	NDefs   int `json:"defs"`
 }
 
 var (
@@ -78,24 +130,138 @@ var (
 	err  error
 )
 
-// Load returns the data, inflating and parsing it on the first call.
+// Load returns the data, inflating it and reading its header on the
+// first call.
 func Load() (*Blob, error) {
 	once.Do(func() {
 		var zr *gzip.Reader
 		if zr, err = gzip.NewReader(bytes.NewReader(blobGz)); err != nil {
 			return
 		}
-		var raw []byte
-		if raw, err = io.ReadAll(zr); err != nil {
+		// the gzip trailer's size, to read into one buffer of that size
+		// (ReadAll grows one step by step: 3 MB for 1.2)
+		var size uint32
+		if len(blobGz) >= 4 {
+			size = binary.LittleEndian.Uint32(blobGz[len(blobGz)-4:])
+		}
+		buf := bytes.NewBuffer(make([]byte, 0, min(size, 64<<20)+bytes.MinRead))
+		if _, err = buf.ReadFrom(zr); err != nil {
 			return
 		}
-		b := new(Blob)
-		if err = json.Unmarshal(raw, b); err != nil {
-			return
-		}
-		blob = b
+		blob, err = Decode(buf.Bytes())
 	})
 	return blob, err
+}
+
+// Decode reads a data file's text (inflated). The Blob keeps slices of
+// raw.
+func Decode(raw []byte) (*Blob, error) {
+	next := func() ([]byte, bool) {
+		i := bytes.IndexByte(raw, '\n')
+		if i < 0 {
+			return nil, false
+		}
+		line := raw[:i:i]
+		raw = raw[i+1:]
+		return line, true
+	}
+	bad := func(what string) (*Blob, error) {
+		return nil, errors.New("mcdata: the data file is cut or damaged: " + what)
+	}
+	line, ok := next()
+	if !ok {
+		return bad("no header")
+	}
+	h := header{Blob: new(Blob)}
+	if err := json.Unmarshal(line, &h); err != nil {
+		return nil, errors.New("mcdata: header: " + err.Error())
+	}
+	b := h.Blob
+	for _, v := range b.Versions {
+		if v.raw, ok = next(); !ok {
+			return bad("versions")
+		}
+	}
+	if h.NFields < 0 || h.NDefs < 0 {
+		return bad("header")
+	}
+	// the field table's text, as one string its entries are slices of
+	end := 0
+	for range h.NFields {
+		i := bytes.IndexByte(raw[end:], '\n')
+		if i < 0 {
+			return bad("fields")
+		}
+		end += i + 1
+	}
+	text := string(raw[:end])
+	raw = raw[end:]
+	b.Fields = make([]FieldEntry, 0, h.NFields)
+	for text != "" {
+		line, rest, _ := strings.Cut(text, "\n")
+		text = rest
+		var e FieldEntry
+		var ok1, ok2 bool
+		e.Name, line, ok1 = strings.Cut(line, "\t")
+		e.Type, line, ok2 = strings.Cut(line, "\t")
+		e.Label, e.Path, ok = strings.Cut(line, "\t")
+		if !ok1 || !ok2 || !ok {
+			return bad("field " + strconv.Itoa(len(b.Fields)))
+		}
+		b.Fields = append(b.Fields, e)
+	}
+	b.Defs = make([]json.RawMessage, h.NDefs)
+	for i := range b.Defs {
+		if b.Defs[i], ok = next(); !ok {
+			return bad("definitions")
+		}
+	}
+	if len(raw) > 0 {
+		return bad("bytes after the last definition")
+	}
+	return b, nil
+}
+
+// Encode writes b as a data file's text (Decode reads it back).
+func Encode(b *Blob) ([]byte, error) {
+	var out bytes.Buffer
+	line := func(v any) error {
+		j, err := json.Marshal(v)
+		if err != nil {
+			return err
+		}
+		out.Write(j)
+		out.WriteByte('\n')
+		return nil
+	}
+	if err := line(header{Blob: b, NFields: len(b.Fields), NDefs: len(b.Defs)}); err != nil {
+		return nil, err
+	}
+	for _, v := range b.Versions {
+		if err := v.Parse(); err != nil {
+			return nil, err
+		}
+		if err := line(scopes{Types: v.Types, States: v.States}); err != nil {
+			return nil, err
+		}
+	}
+	for _, e := range b.Fields {
+		for _, s := range []string{e.Name, e.Type, e.Label, e.Path} {
+			if strings.ContainsAny(s, "\t\n") {
+				return nil, errors.New("mcdata: field " + strconv.Quote(e.Name) + " has a tab or a newline")
+			}
+		}
+		out.WriteString(e.Name + "\t" + e.Type + "\t" + e.Label + "\t" + e.Path + "\n")
+	}
+	for i, d := range b.Defs {
+		var c bytes.Buffer
+		if err := json.Compact(&c, d); err != nil {
+			return nil, errors.New("mcdata: definition " + strconv.Itoa(i) + ": " + err.Error())
+		}
+		out.Write(c.Bytes())
+		out.WriteByte('\n')
+	}
+	return out.Bytes(), nil
 }
 
 // Lookup finds the data for protocol number proto: the version that has

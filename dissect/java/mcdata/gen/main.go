@@ -2,16 +2,16 @@
 // minecraft-data release on the npm registry (go generate in
 // dissect/java/mcdata runs it):
 //
-//	go run ./gen -release 3.119.0 -out minecraft-data.json.gz
+//	go run ./gen -release 3.119.0 -out minecraft-data.gz
 //
 // It runs `npm pack minecraft-data@RELEASE` in a temporary directory, reads
 // data/dataPaths.json and, for every Java ("pc") version that has one, the
 // version's protocol.json and version.json, plus common/protocolVersions.json.
 // Every type definition (a name and its JSON, per scope: the global types,
 // or one state and direction) is stored once however many versions share
-// it; each version lists its types by index. The result is gzip'd JSON
-// (the format is Blob in dissect/java/mcdata), written with the release and
-// its tarball's integrity beside it (VERSION).
+// it; each version lists its types by index. The result is the data file
+// of dissect/java/mcdata (lines of JSON and the field table: mcdata.Encode),
+// gzip'd, written with the release beside it (VERSION).
 package main
 
 import (
@@ -35,7 +35,7 @@ import (
 
 func main() {
 	release := flag.String("release", "3.119.0", "minecraft-data release on the npm registry")
-	out := flag.String("out", "minecraft-data.json.gz", "output file")
+	out := flag.String("out", "minecraft-data.gz", "output file")
 	tgz := flag.String("tarball", "", "use this minecraft-data tarball instead of running npm pack")
 	flag.Parse()
 	log.SetFlags(0)
@@ -71,7 +71,7 @@ func main() {
 	if err := java.FillFields(blob); err != nil {
 		log.Fatal(err)
 	}
-	raw, err := json.Marshal(blob)
+	raw, err := mcdata.Encode(blob)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -86,7 +86,7 @@ func main() {
 	for _, v := range blob.Versions {
 		nv += len(v.Names)
 	}
-	ver := fmt.Sprintf("minecraft-data %s (npm, licence %s)\n%d protocol files, %d version names, %d distinct type definitions, %d fields\n%d bytes of JSON, %d gzip'd\n",
+	ver := fmt.Sprintf("minecraft-data %s (npm, licence %s)\n%d protocol files, %d version names, %d distinct type definitions, %d fields\n%d bytes of text, %d gzip'd\n",
 		pkg.Version, pkg.License, len(blob.Versions), nv, len(blob.Defs), len(blob.Fields), len(raw), z.Len())
 	if err := os.WriteFile(filepath.Join(filepath.Dir(*out), "VERSION"), []byte(ver), 0o644); err != nil {
 		log.Fatal(err)

@@ -1,0 +1,116 @@
+package mcdata
+
+import (
+	"bytes"
+	"compress/gzip"
+	"io"
+	"testing"
+)
+
+func inflated(t *testing.T) []byte {
+	t.Helper()
+	zr, err := gzip.NewReader(bytes.NewReader(blobGz))
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return raw
+}
+
+// TestRoundTrip: the data file decodes, every version's line parses, and
+// encoding what was decoded gives the file's text back.
+func TestRoundTrip(t *testing.T) {
+	raw := inflated(t)
+	b, err := Decode(bytes.Clone(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Versions) == 0 || len(b.Defs) == 0 || len(b.Fields) == 0 || len(b.Protocols) == 0 || b.Release == "" {
+		t.Fatalf("release %q, %d versions, %d definitions, %d fields, %d protocols", b.Release, len(b.Versions), len(b.Defs), len(b.Fields), len(b.Protocols))
+	}
+	for _, v := range b.Versions {
+		if err := v.Parse(); err != nil {
+			t.Fatal(err)
+		}
+		if len(v.Types) == 0 || len(v.Names) == 0 {
+			t.Errorf("%s: %d types, %d names", v.Path, len(v.Types), len(v.Names))
+		}
+	}
+	again, err := Encode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(again, raw) {
+		t.Error("Encode(Decode(file)) differs from the file")
+	}
+}
+
+// TestDecodeCut: a data file cut at any line, or with a line too many, is
+// an error, not a panic or a short table.
+func TestDecodeCut(t *testing.T) {
+	raw := inflated(t)
+	n := 0
+	for i := 0; i < len(raw); i++ {
+		if raw[i] != '\n' {
+			continue
+		}
+		n++
+		// every 50th line, and the first ten: a cut there (the
+		// newline kept or not) must fail
+		if n > 10 && n%50 != 0 {
+			continue
+		}
+		for _, cut := range [][]byte{raw[:i], raw[:i+1]} {
+			if i+1 == len(raw) && len(cut) == len(raw) {
+				continue
+			}
+			if _, err := Decode(bytes.Clone(cut)); err == nil {
+				t.Fatalf("cut after %d bytes (line %d): no error", len(cut), n)
+			}
+		}
+	}
+	if _, err := Decode(append(bytes.Clone(raw), "[]\n"...)); err == nil {
+		t.Error("a line after the last definition: no error")
+	}
+}
+
+// TestEncodeRefusesTabs: a field whose text has a tab or a newline would
+// break the table's lines.
+func TestEncodeRefusesTabs(t *testing.T) {
+	for _, e := range []FieldEntry{{Name: "mc.a\tb", Type: "int"}, {Name: "mc.a", Type: "int", Label: "x\ny"}} {
+		if _, err := Encode(&Blob{Fields: []FieldEntry{e}}); err == nil {
+			t.Errorf("%q: no error", e)
+		}
+	}
+}
+
+// BenchmarkDecode: what Load costs but for the inflation, and a version's
+// tables.
+func BenchmarkDecode(b *testing.B) {
+	zr, _ := gzip.NewReader(bytes.NewReader(blobGz))
+	raw, _ := io.ReadAll(zr)
+	b.SetBytes(int64(len(raw)))
+	for b.Loop() {
+		d, err := Decode(raw)
+		if err != nil {
+			b.Fatal(err)
+		}
+		v, _, _ := d.Lookup(767)
+		if err := v.Parse(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkInflate: the rest of what Load costs.
+func BenchmarkInflate(b *testing.B) {
+	for b.Loop() {
+		zr, _ := gzip.NewReader(bytes.NewReader(blobGz))
+		if _, err := io.ReadAll(zr); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
