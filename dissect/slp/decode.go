@@ -895,18 +895,23 @@ func (c *Conn) compressed(cur *dissect.Cursor, dli int32, dlOff int, dl int32, p
 		limit = int64(dl)
 	}
 	if phase == phPlay && p.Lite && limit+1 > liteHead {
-		// A summary inflates the head; when it holds what Info shows,
-		// that is all (zlib errors further on are the tree's to show).
-		// The one Lite branch left in a decoder, for what it saves where
-		// play traffic is: on the play mix it skips 188 of 189 MB of
+		// A summary inflates a head; when it holds what Info shows, that
+		// is all (zlib errors further on are the tree's to show). The one
+		// Lite branch left in a decoder, for what it saves where play
+		// traffic is: on the play mix it skips 188 of 189 MB of
 		// inflation, and with dissect/inflate, which stops at the head,
 		// the summary takes about a quarter of the CPU; other mixes skip
 		// under 10 MB and gain within their noise (bench/fastpaths.md).
-		head, err := c.inflateHead(body)
-		if err == nil && len(head) == liteHead && c.infoFits(i, head) {
-			c.liteCut = len(p.Experts)
-			cur.Derive(FieldInflatedPacket, head)
-			return true
+		for _, n := range liteHeads {
+			head, err := c.inflateHead(body, n)
+			if err != nil || len(head) < n {
+				break
+			}
+			if c.infoFits(i, head) {
+				c.liteCut = len(p.Experts)
+				cur.Derive(FieldInflatedPacket, head)
+				return true
+			}
 		}
 	}
 	out, err := c.inflateAll(body, limit+1)

@@ -73,9 +73,15 @@ func (c *Conn) javaState(i int) java.State {
 	return j.st[i]
 }
 
-// liteHead is how much of a compressed configuration or play packet a
-// summary (a Lite PDU) inflates first: when it holds every field the
-// packet's Info line shows, the rest is not inflated.
+// liteHeads are how much of a compressed configuration or play packet a
+// summary (a Lite PDU) inflates, one after the other: when a head holds
+// every field the packet's Info line shows, the rest is not inflated. The
+// first holds what most Info lines show (a chunk's coordinates, a
+// registry's name, an entity's ID); a chat line may need the second.
+// Packets that declare fewer bytes than the last are inflated whole.
+var liteHeads = [...]int{64, 512}
+
+// liteHead is the last of liteHeads.
 const liteHead = 512
 
 // infoFits reports whether head, the first bytes of direction i's next
