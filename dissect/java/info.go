@@ -21,7 +21,7 @@ func info(pk *packet, w *walker, st State, dir dissect.Dir) []byte {
 		if !ok || s >= len(w.top) {
 			return val{}, nil, false
 		}
-		if s >= w.topDone && w.cur.Failed() {
+		if s >= w.topDone && w.c.Failed() {
 			w.short = true // the walk stopped before it
 			return val{}, nil, false
 		}

@@ -365,9 +365,13 @@ func (v *Version) Decode(cur *dissect.Cursor, st State, dir dissect.Dir, id int3
 	}
 	p.SetTextFunc(idNode, func() string { return hexID(id) + " (" + pk.name + ")" })
 	p.Message = pk.msg
-	w := walkers.Get().(*walker)
-	defer w.release()
-	*w = walker{cur: cur, vals: w.vals[:0], bases: w.bases[:0], top: w.top[:0], pos: w.pos[:0], info: w.info[:0], stopAt: pk.need}
+	bufs := walkBufs.Get().(*walkBuf)
+	defer bufs.release()
+	w := &walker{c: *cur, walkBuf: bufs.take(), stopAt: pk.need}
+	defer bufs.keep(w)
+	// from here the cursor is the walker's copy, given back at the end
+	outer := cur
+	cur = &w.c
 	// the fields of a packet whose Info line shows none (and whose
 	// threshold the state machine does not read) are all the tree's
 	w.stopped = !infoNames[pk.name] && pk.name != "set_compression" && pk.name != "compress"
@@ -398,18 +402,29 @@ func (v *Version) Decode(cur *dissect.Cursor, st State, dir dissect.Dir, id int3
 	}
 	p.SetInfo(info(pk, w, st, dir))
 	res.InfoShort = w.short
+	*outer = w.c
 	return res
 }
 
-// walkers are reused from packet to packet, for their value stacks.
-var walkers = sync.Pool{New: func() any { return new(walker) }}
+// walkBufs are a walker's buffers, reused from packet to packet. The
+// walker itself lives on its caller's stack, so that the cursor it holds
+// (a decoder's, on its stack too) does not move to the heap.
+var walkBufs = sync.Pool{New: func() any { return new(walkBuf) }}
 
-// release gives w back, dropping what it points at.
-func (w *walker) release() {
-	clear(w.vals)
-	clear(w.top)
-	w.cur = nil
-	walkers.Put(w)
+// take hands b's buffers out, emptied, to a walker.
+func (b *walkBuf) take() walkBuf {
+	return walkBuf{vals: b.vals[:0], bases: b.bases[:0], top: b.top[:0], pos: b.pos[:0], info: b.info[:0]}
+}
+
+// keep takes back the buffers w grew.
+func (b *walkBuf) keep(w *walker) { *b = w.walkBuf }
+
+// release gives b back, dropping what it points at.
+func (b *walkBuf) release() {
+	clear(b.vals)
+	clear(b.top)
+	clear(b.pos)
+	walkBufs.Put(b)
 }
 
 // Knows reports whether packet id exists in state st, direction dir.
@@ -429,11 +444,12 @@ func (v *Version) Reads(st State, dir dissect.Dir, packet []byte) bool {
 	if cur.Failed() || pk == nil {
 		return false
 	}
-	w := walkers.Get().(*walker)
-	defer w.release()
-	*w = walker{cur: &cur, vals: w.vals[:0], bases: w.bases[:0], top: w.top[:0], pos: w.pos[:0], info: w.info[:0]}
+	bufs := walkBufs.Get().(*walkBuf)
+	defer bufs.release()
+	w := &walker{c: cur, walkBuf: bufs.take()}
+	defer bufs.keep(w)
 	w.walk(pk.t, nil)
-	return !cur.Failed() && cur.Remaining() == 0
+	return !w.c.Failed() && w.c.Remaining() == 0
 }
 
 var scratch = sync.Pool{New: func() any { return &dissect.PDU{Lite: true} }}

@@ -39,7 +39,7 @@ const maxGzipNBT = 2 << 20
 // byte when absent. Every tag is a node of its type's keyed field with the
 // tag's name as key. The value returned views the whole NBT's bytes.
 func (w *walker) nbt(t *typ, f *dissect.Field) val {
-	c := w.cur
+	c := &w.c
 	start := c.Off()
 	b := c.Peek(1)
 	if len(b) == 0 {
@@ -79,7 +79,7 @@ func (w *walker) nbt(t *typ, f *dissect.Field) val {
 // tag reads one tag whose type is tt; withHeader: its type byte (and, if
 // named, its name) are at the cursor.
 func (w *walker) tag(tt int, named bool, depth int, withHeader bool) {
-	c := w.cur
+	c := &w.c
 	if depth > maxNBTDepth {
 		c.Invalid(FieldNBTCompound, "NBT nested deeper than "+strconv.Itoa(maxNBTDepth))
 		return
@@ -159,14 +159,14 @@ func (w *walker) tag(tt int, named bool, depth int, withHeader bool) {
 
 func (w *walker) setKey(i int32, name []byte) {
 	if len(name) > 0 {
-		w.cur.P.Annotate(i, func() { w.cur.P.Nodes[i].Key = string(name) })
+		w.c.P.Annotate(i, func() { w.c.P.Nodes[i].Key = string(name) })
 	}
 }
 
 // payloadSize is the size of a scalar or array payload hdr bytes after
 // the cursor, checked against the bytes left.
 func (w *walker) payloadSize(tt int, hdr int) (int, bool) {
-	c := w.cur
+	c := &w.c
 	f := nbtFields[tt]
 	rest := c.Peek(c.Remaining())
 	if len(rest) < hdr {
@@ -211,7 +211,7 @@ func (w *walker) payloadSize(tt int, hdr int) (int, bool) {
 }
 
 func (w *walker) compound(depth int) {
-	c := w.cur
+	c := &w.c
 	for !c.Failed() {
 		b := c.Peek(1)
 		if len(b) == 0 {
@@ -227,7 +227,7 @@ func (w *walker) compound(depth int) {
 }
 
 func (w *walker) list(depth int) {
-	c := w.cur
+	c := &w.c
 	b := c.Peek(5)
 	if len(b) < 5 {
 		c.Fail(FieldNBTListHeader, "NBT list header cut")
@@ -267,7 +267,7 @@ var nbtNames = [...]string{"End", "Byte", "Short", "Int", "Long", "Float", "Doub
 // gzipNBT reads 1.7's compressedNbt: an i16 length (-1: none) and that
 // many bytes of gzip'd named NBT, shown inflated.
 func (w *walker) gzipNBT(f *dissect.Field) val {
-	c := w.cur
+	c := &w.c
 	if f == nil {
 		f = FieldNBTGzip
 	}

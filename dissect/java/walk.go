@@ -31,15 +31,15 @@ type val struct {
 
 // walker walks one packet's bytes with a compiled type.
 type walker struct {
-	cur   *dissect.Cursor
-	vals  []val
-	bases []int
+	// c is the decoder's cursor, copied in for the walk and back after
+	// it: a walker on the stack holds it there, where a pointer to the
+	// decoder's would move that to the heap (a walker's fields, written
+	// through its pointer, count as leaking)
+	c dissect.Cursor
+	walkBuf
 	depth int
-	pos   []val // the last position read (x, y, z), for Info lines
-	// top holds the packet container's values once the walk is done;
-	// topDone is how many of its slots were read whole (a cut walk stops
-	// short), and short is set when Info wanted one that was not
-	top     []val
+	// topDone is how many of top's slots were read whole (a cut walk
+	// stops short), and short is set when Info wanted one that was not
 	topDone int
 	short   bool
 	// stopAt, when > 0: the packet's fields Info shows are read once
@@ -48,9 +48,17 @@ type walker struct {
 	// from the start
 	stopAt  int
 	stopped bool
-	pkt     int32  // the packet's node
-	info    []byte // the Info line's buffer (info)
+	pkt     int32 // the packet's node
+}
 
+// walkBuf is what a walker grows as it walks, kept for the next walk.
+type walkBuf struct {
+	vals  []val
+	bases []int
+	pos   []val // the last position read (x, y, z), for Info lines
+	// top holds the packet container's values once the walk is done
+	top  []val
+	info []byte // the Info line's buffer (info)
 }
 
 func (w *walker) frameVal(r ref) (val, bool) {
@@ -78,7 +86,7 @@ func b2i(b bool) int64 {
 // walk reads t, adding a node of f (a generic field when f is nil and the
 // type has bytes of its own), and returns its value.
 func (w *walker) walk(t *typ, f *dissect.Field) val {
-	c := w.cur
+	c := &w.c
 	if c.Failed() {
 		return val{}
 	}
@@ -180,14 +188,14 @@ func orAnon(f *dissect.Field, t *typ) *dissect.Field {
 func (w *walker) enter() bool {
 	w.depth++
 	if w.depth > maxDepth {
-		w.cur.Invalid(FieldTooDeep, "types nested more than "+strconv.Itoa(maxDepth)+" deep")
+		w.c.Invalid(FieldTooDeep, "types nested more than "+strconv.Itoa(maxDepth)+" deep")
 		return false
 	}
 	return true
 }
 
 func (w *walker) container(t *typ, f *dissect.Field) val {
-	c := w.cur
+	c := &w.c
 	if !w.enter() {
 		w.depth--
 		return val{}
@@ -224,7 +232,7 @@ func (w *walker) container(t *typ, f *dissect.Field) val {
 // shows: it is walked in an Annotate of the packet's node, not at all in
 // a Lite PDU.
 func (w *walker) fields(t *typ, from int) {
-	c := w.cur
+	c := &w.c
 	for i := from; i < len(t.fields); i++ {
 		if w.stopped {
 			c.P.Annotate(w.pkt, func() {
@@ -296,7 +304,7 @@ func (w *walker) choose(t *typ) *typ {
 }
 
 func (w *walker) integer(t *typ, f *dissect.Field) val {
-	c := w.cur
+	c := &w.c
 	n := int(t.size)
 	b := c.Peek(n)
 	if len(b) < n {
@@ -317,7 +325,7 @@ func (w *walker) integer(t *typ, f *dissect.Field) val {
 }
 
 func (w *walker) boolean(f *dissect.Field) val {
-	c := w.cur
+	c := &w.c
 	off := c.Off()
 	b := c.Peek(1)
 	if len(b) < 1 {
@@ -335,7 +343,7 @@ func (w *walker) boolean(f *dissect.Field) val {
 // node, unless node is false: strings and buffers cover their prefix),
 // a fixed number or a value read before.
 func (w *walker) count(t *typ, node bool) (n int64, prefix int, ok bool) {
-	c := w.cur
+	c := &w.c
 	switch {
 	case t.count != nil:
 		off := c.Off()
@@ -386,7 +394,7 @@ func peekCount(c *dissect.Cursor, t *typ) (int64, int, uint8) {
 
 // bytes reads a string or buffer: one node over the prefix and the bytes.
 func (w *walker) bytes(t *typ, f *dissect.Field) val {
-	c := w.cur
+	c := &w.c
 	n, k, ok := w.count(t, false)
 	if !ok {
 		return val{}
@@ -415,7 +423,7 @@ func (w *walker) bytes(t *typ, f *dissect.Field) val {
 }
 
 func (w *walker) array(t *typ, f *dissect.Field) val {
-	c := w.cur
+	c := &w.c
 	if !w.enter() {
 		w.depth--
 		return val{}
@@ -453,7 +461,7 @@ func (w *walker) array(t *typ, f *dissect.Field) val {
 // must fit in what the packet has on the wire (else malformed) and in what
 // the capture has (else truncated: the capture cut it). f gets the failure.
 func (w *walker) fits(f *dissect.Field, n, size int64, skip int, what string) bool {
-	c := w.cur
+	c := &w.c
 	if n < 0 {
 		c.Invalid(f, what+": negative")
 		return false
@@ -509,7 +517,7 @@ func minLen(t *typ) int {
 }
 
 func (w *walker) bitfield(t *typ, f *dissect.Field) val {
-	c := w.cur
+	c := &w.c
 	n := int(t.size)
 	b := c.Peek(n)
 	off := c.Off()
@@ -576,7 +584,7 @@ func (w *walker) keepPos(t *typ, raw uint64) {
 }
 
 func (w *walker) bitflags(t *typ, f *dissect.Field) val {
-	c := w.cur
+	c := &w.c
 	off := c.Off()
 	var raw uint64
 	var n int
@@ -611,7 +619,7 @@ func (w *walker) bitflags(t *typ, f *dissect.Field) val {
 }
 
 func (w *walker) mapper(t *typ, f *dissect.Field) val {
-	c := w.cur
+	c := &w.c
 	v := w.walk(t.elem, f)
 	if c.Failed() {
 		return v
@@ -628,7 +636,7 @@ func (w *walker) mapper(t *typ, f *dissect.Field) val {
 
 // metaLoop reads entity metadata entries until the end byte.
 func (w *walker) metaLoop(t *typ, f *dissect.Field) val {
-	c := w.cur
+	c := &w.c
 	if !w.enter() {
 		w.depth--
 		return val{}
@@ -656,7 +664,7 @@ func (w *walker) metaLoop(t *typ, f *dissect.Field) val {
 
 // topBit reads elements while their first byte has its top bit set.
 func (w *walker) topBit(t *typ, f *dissect.Field) val {
-	c := w.cur
+	c := &w.c
 	if !w.enter() {
 		w.depth--
 		return val{}
@@ -685,7 +693,7 @@ func (w *walker) topBit(t *typ, f *dissect.Field) val {
 // holder reads a registry entry holder: VarInt 0 and an inline value, or
 // the registry id plus one.
 func (w *walker) holder(t *typ, f *dissect.Field) val {
-	c := w.cur
+	c := &w.c
 	if f != nil {
 		c.Open(f, -1)
 		defer c.Close()
@@ -706,7 +714,7 @@ func (w *walker) holder(t *typ, f *dissect.Field) val {
 
 // holderSet reads an IDSet: VarInt 0 and a tag name, or n-1 ids.
 func (w *walker) holderSet(t *typ, f *dissect.Field) val {
-	c := w.cur
+	c := &w.c
 	if f != nil {
 		c.Open(f, -1)
 		defer c.Close()
@@ -739,7 +747,7 @@ func (w *walker) holderSet(t *typ, f *dissect.Field) val {
 // vector, else six bytes (three 15-bit components and a 2-bit scale) and,
 // when the scale's third bit is set, a VarInt of more scale.
 func (w *walker) lpVec3(f *dissect.Field) val {
-	c := w.cur
+	c := &w.c
 	b := c.Peek(6)
 	if len(b) == 0 {
 		c.Field(f, 1, dissect.Value{})

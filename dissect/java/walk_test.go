@@ -29,9 +29,9 @@ func testType(t *testing.T, def string, types map[string]string, data []byte, li
 	}
 	p := &dissect.PDU{Lite: lite}
 	cur := dissect.Begin(p, RegPlay.Root(), data, len(data))
-	w := &walker{cur: &cur}
+	w := &walker{c: cur}
 	w.walk(typ, nil)
-	cur.Finish()
+	w.c.Finish()
 	if !lite {
 		if err := dissect.Check(p); err != nil {
 			t.Fatalf("%v\n%s", err, dump(p))
