@@ -107,12 +107,13 @@ func (r *nbtReader) take(n int) []byte {
 	return v
 }
 
-func (r *nbtReader) str() string {
+// str reads a string tag's payload: a view of the NBT's bytes.
+func (r *nbtReader) str() []byte {
 	h := r.take(2)
 	if h == nil {
-		return ""
+		return nil
 	}
-	return string(r.take(int(binary.BigEndian.Uint16(h))))
+	return r.take(int(binary.BigEndian.Uint16(h)))
 }
 
 // text appends the text of a tag of type tt; other tags are skipped.
@@ -123,7 +124,7 @@ func (r *nbtReader) text(sb *strings.Builder, tt int, depth int) {
 	}
 	switch tt {
 	case tagString:
-		sb.WriteString(r.str())
+		sb.Write(r.str())
 	case tagList:
 		h := r.take(5)
 		if h == nil {
@@ -146,11 +147,11 @@ func (r *nbtReader) text(sb *strings.Builder, tt int, depth int) {
 			}
 			name := r.str()
 			switch {
-			case name == "text" && t[0] == tagString, name == "translate" && t[0] == tagString:
-				sb.WriteString(r.str())
-			case name == "extra" && t[0] == tagList:
+			case string(name) == "text" && t[0] == tagString, string(name) == "translate" && t[0] == tagString:
+				sb.Write(r.str())
+			case string(name) == "extra" && t[0] == tagList:
 				r.text(sb, tagList, depth+1)
-			case name == "with" && t[0] == tagList:
+			case string(name) == "with" && t[0] == tagList:
 				var w strings.Builder
 				r.text(&w, tagList, depth+1)
 				s := w.String()
@@ -194,7 +195,13 @@ func (r *nbtReader) skip(tt int, depth int) {
 			return
 		}
 		n := int(int32(binary.BigEndian.Uint32(h)))
-		el := map[int]int{tagByteArray: 1, tagIntArray: 4, tagLongArray: 8}[tt]
+		el := 1
+		switch tt {
+		case tagIntArray:
+			el = 4
+		case tagLongArray:
+			el = 8
+		}
 		if n < 0 || n > len(r.b)/el {
 			r.bad = true
 			return
