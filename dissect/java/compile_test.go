@@ -194,3 +194,30 @@ func TestLazyCompile(t *testing.T) {
 		t.Error("an ID past the table compiled to a packet")
 	}
 }
+
+// TestInfoFields: every field name info reads (num, text, get and the
+// position's x, y, z) is in infoFields, the only fields a packet's
+// compiled infos list holds.
+func TestInfoFields(t *testing.T) {
+	src, err := os.ReadFile("info.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := string(src)[strings.Index(string(src), "func info("):strings.Index(string(src), "// infoNames are")]
+	have := map[string]bool{}
+	for _, n := range infoFields {
+		have[n] = true
+	}
+	n := 0
+	for _, call := range regexp.MustCompile(`(?:num|text|get)\(([^)]*)\)|\[\]string\{([^}]*)\}`).FindAllStringSubmatch(body, -1) {
+		for _, m := range regexp.MustCompile(`"([A-Za-z]+)"`).FindAllStringSubmatch(call[1]+" "+call[2], -1) {
+			n++
+			if !have[m[1]] {
+				t.Errorf("info reads %s, which is not in infoFields", m[1])
+			}
+		}
+	}
+	if n < 20 {
+		t.Errorf("found %d field names in info, the pattern no longer matches it", n)
+	}
+}

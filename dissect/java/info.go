@@ -17,15 +17,21 @@ const maxInfoText = 96
 func info(pk *packet, w *walker, st State, dir dissect.Dir) []byte {
 	b := append(w.info[:0], pk.msg...)
 	get := func(name string) (val, *typ, bool) {
-		s, ok := pk.slots[name]
-		if !ok || s >= len(w.top) {
+		s, t := -1, (*typ)(nil)
+		for _, f := range pk.infos {
+			if f.name == name {
+				s, t = f.slot, f.t
+				break
+			}
+		}
+		if s < 0 || s >= len(w.top) {
 			return val{}, nil, false
 		}
 		if s >= w.topDone && w.c.Failed() {
 			w.short = true // the walk stopped before it
 			return val{}, nil, false
 		}
-		return w.top[s], pk.types[name], true
+		return w.top[s], t, true
 	}
 	num := func(label, name string) {
 		if v, _, ok := get(name); ok {

@@ -73,6 +73,19 @@ type packet struct {
 	// need: a summary's walk stops after this many top-level slots, the
 	// last field Info may read (infoFields); 0 walks everything
 	need int
+	// infos are its top-level fields of infoFields, which info reads: a
+	// few, looked up by name in a short list rather than a map
+	infos []infoSlot
+	// shows: its Info line shows fields (infoNames), or its threshold is
+	// read (set_compression); a summary's walk of any other is the tree's
+	shows bool
+}
+
+// infoSlot is a top-level field info may read.
+type infoSlot struct {
+	name string
+	slot int
+	t    *typ
 }
 
 var (
@@ -223,8 +236,10 @@ func (ps *packets) compile(id int) *packet {
 	t := c.named(tn, nil, path, newScope(nil))
 	p := &packet{name: name, msg: message(name), f: c.namer(path, dissect.FTNone, label(name)), t: t}
 	p.slots, p.types = topSlots(c, tn, t)
+	p.shows = infoNames[name] || name == "set_compression" || name == "compress"
 	for _, n := range infoFields {
 		if s, ok := p.slots[n]; ok {
+			p.infos = append(p.infos, infoSlot{name: n, slot: s, t: p.types[n]})
 			p.need = max(p.need, s+1)
 			if b := p.types[n]; b != nil {
 				for _, part := range b.bits {
@@ -374,7 +389,7 @@ func (v *Version) Decode(cur *dissect.Cursor, st State, dir dissect.Dir, id int3
 	cur = &w.c
 	// the fields of a packet whose Info line shows none (and whose
 	// threshold the state machine does not read) are all the tree's
-	w.stopped = !infoNames[pk.name] && pk.name != "set_compression" && pk.name != "compress"
+	w.stopped = !pk.shows
 	w.pkt = cur.Open(pk.f, -1)
 	if !v.Exact {
 		p.AddGenerated(cur.Parent(), FieldVersion, dissect.S(v.Data), "")
