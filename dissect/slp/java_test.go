@@ -203,6 +203,15 @@ func TestCompressedPlayLiteAgrees(t *testing.T) {
 		reg = append(reg, 0)
 	}
 	z := zlibBytes(reg)
+	// a registry whose name passes the first head (64 bytes): the
+	// summary must inflate the second to show it
+	long := append(vi(7), mcstr("minecraft:"+strings.Repeat("long_registry_name_", 8))...)
+	long = append(long, vi(100)...)
+	for k := range 100 {
+		long = append(long, mcstr("minecraft:entry_"+strconv.Itoa(k))...)
+		long = append(long, 0)
+	}
+	zl := zlibBytes(long)
 	head := []step{
 		{c2s, handshake(767, "localhost", 25565, 2)},
 		{c2s, pkt(0, mcstr("Notch"), uuid)},
@@ -213,10 +222,16 @@ func TestCompressedPlayLiteAgrees(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		last []byte
+		msg  string // the tree's Message
 	}{
-		{"whole", compressedPkt(int32(len(reg)), z)},
-		{"zlib cut after the head", compressedPkt(int32(len(reg)), z[:len(z)*2/3])},
-		{"inflates past its size", compressedPkt(int32(len(reg)-100), z)},
+		{"whole", compressedPkt(int32(len(reg)), z), "Registry data"},
+		{"zlib cut after the head", compressedPkt(int32(len(reg)), z[:len(z)*2/3]), "Registry data"},
+		{"inflates past its size", compressedPkt(int32(len(reg)-100), z), "Registry data"},
+		{"Info past the first head", compressedPkt(int32(len(long)), zl), "Registry data"},
+		// the first head inflates but lacks the name, the second
+		// breaks (185 bytes): the packet is read as far as it inflates,
+		// as the tree reads it
+		{"zlib cut within the second head", compressedPkt(int32(len(long)), zl[:80]), "Registry data"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var got [2]*dissect.PDU
@@ -232,7 +247,7 @@ func TestCompressedPlayLiteAgrees(t *testing.T) {
 				}
 			}
 			full, lite := got[0], got[1]
-			if full.Message != "Registry data" || lite.Message != full.Message || lite.Info != full.Info {
+			if full.Message != tc.msg || lite.Message != full.Message || lite.Info != full.Info {
 				t.Errorf("full %q %q, Lite %q %q\n%s", full.Message, full.Info, lite.Message, lite.Info, dump(full))
 			}
 			if err := dissect.Check(full); err != nil {
