@@ -163,6 +163,10 @@ func (c *Conn) Close(e dissect.ConnEnd) {
 	clear(c.held)
 	c.held = c.held[:0]
 	c.level.reset(c.levels())
+	if c.d != nil {
+		putDec(c.d)
+		c.d = nil
+	}
 }
 
 func lower(s string) string {

@@ -29,7 +29,10 @@ type Conn struct {
 
 	level level
 
-	d dec // the packet being decoded; its buffers are reused across packets
+	// d is the packet being decoded, taken from decs at the first Decode
+	// and given back at Close: a framing Conn never has one, and the
+	// buffers go on to the next connection (most are short)
+	d *dec
 
 	// held are the ExtEntries waiting for the other side's list to say
 	// whether it announced them too (agreed.go).

@@ -4,13 +4,15 @@ import (
 	"encoding/hex"
 	"math"
 	"strconv"
+	"sync"
 	"unsafe"
 
 	"github.com/mcdissect/mcdissect/dissect"
 )
 
-// dec is one packet's decoding state. It lives in its Conn and is reused
-// packet after packet, so that decoding allocates no state of its own.
+// dec is one packet's decoding state. A decoding Conn takes one (decs) and
+// reuses it packet after packet, so that decoding allocates no state of
+// its own.
 type dec struct {
 	c    dissect.Cursor
 	conn *Conn
@@ -33,6 +35,24 @@ type dec struct {
 	pos    [3]int64
 	npos   int
 	firstS bool
+}
+
+// decs are decoding states between connections, with their buffers.
+var decs = sync.Pool{New: func() any { return new(dec) }}
+
+// maxSpareDec: a buffer of a dec grown past this (a hostile message, a
+// long list of texts) is not kept for the next connection.
+const maxSpareDec = 64 << 10
+
+// putDec gives d back for another connection: nothing decoded points into
+// its buffers but the text block, which is never written over (text).
+func putDec(d *dec) {
+	d.c = dissect.Cursor{}
+	d.conn, d.p, d.server = nil, nil, ""
+	if cap(d.info) > maxSpareDec || cap(d.tmp) > maxSpareDec || cap(d.out) > maxSpareDec || cap(d.later) > maxSpareDec {
+		return
+	}
+	decs.Put(d)
 }
 
 // pending is a text of d.out waiting for its node.
@@ -59,9 +79,12 @@ func (c *Conn) Decode(p *dissect.PDU, data []byte, m dissect.Meta) {
 // ends in "[cut: N of M bytes]", as SLP's does. A cut packet teaches the
 // negotiation nothing, and a key cut short is not checked.
 func (c *Conn) DecodeCut(p *dissect.PDU, data []byte, wireLen int, m dissect.Meta) {
-	// Field by field: the Conn is on the heap, and rewriting the whole
+	if c.d == nil {
+		c.d = decs.Get().(*dec)
+	}
+	// Field by field: the dec is on the heap, and rewriting the whole
 	// struct would put every pointer in it through the write barrier.
-	d := &c.d
+	d := c.d
 	// Pointers are stored only when they change (the Conn and the server
 	// are the same packet after packet): each store of one costs a write
 	// barrier while the collector marks.

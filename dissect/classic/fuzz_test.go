@@ -20,7 +20,7 @@ func clone(c *Conn) *Conn {
 		d.ext[i] = append([]extAnn(nil), c.ext[i]...)
 	}
 	d.level = level{}
-	d.d = dec{}
+	d.d = nil
 	return &d
 }
 
