@@ -113,7 +113,7 @@ for size in $SIZES; do
 		fi
 		echo "$stamp" >"$f.stamp"
 	fi
-	bytes=$(stat -c %s "$f")
+	bytes=$(stat -L -c %s "$f")
 	c="$mix:$size"
 	for i in $(seq "$N"); do
 		echo "$f, round $i of $N:" >&2
