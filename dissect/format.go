@@ -1,6 +1,7 @@
 package dissect
 
 import (
+	"encoding/binary"
 	"encoding/hex"
 	"math"
 	"math/bits"
@@ -376,22 +377,41 @@ var formatBMP = func() (t [0x10000 / 64]uint64) {
 	return
 }()
 
+// appendEscaped appends s escaped as AppendSafe says; quoted escapes '"'
+// and '\\' too. It copies and checks in one pass: a word of s at a time
+// is stored to dst whole and checked, and dst keeps the bytes of it that
+// need no escape. A stop (a byte to escape, or a non-ASCII rune to check)
+// is then handled on its own.
 func appendEscaped(dst []byte, s string, quoted bool) []byte {
-	// s[start:i] is text to copy as it is, held back until an escape or
-	// the end so that it goes in one copy, non-ASCII runes included.
-	start := 0
-	for i := 0; ; {
-		i += PlainPrefix(s[i:])
+	plain := &plainByte
+	if !quoted {
+		plain = &safeByte
+	}
+	for i := 0; i < len(s); {
+		// Room for the rest of s as it is, and a word more for the store
+		// that runs past the end of a plain run.
+		if cap(dst)-len(dst) < len(s)-i+8 {
+			dst = slices.Grow(dst, len(s)-i+8)
+		}
+		b := dst[:cap(dst)]
+		n := len(dst)
+		if quoted {
+			n, i = copyPlain(b, n, s, i)
+		} else {
+			n, i = copySafe(b, n, s, i)
+		}
+		// Fewer than a word left, or at a stop: a byte at a time.
+		for i < len(s) && plain[s[i]] {
+			b[n] = s[i]
+			n++
+			i++
+		}
+		dst = b[:n]
 		if i == len(s) {
 			break
 		}
 		c := s[i]
 		if c < 0x80 {
-			if (c == '"' || c == '\\') && !quoted {
-				i++
-				continue
-			}
-			dst = append(dst, s[start:i]...)
 			switch c {
 			case '"', '\\':
 				dst = append(dst, '\\', c)
@@ -402,41 +422,91 @@ func appendEscaped(dst []byte, s string, quoted bool) []byte {
 			case '\t':
 				dst = append(dst, '\\', 't')
 			default: // other C0 controls and DEL
-				dst = append(dst, '\\', 'x')
-				dst = appendHexByte(dst, c)
+				dst = append(dst, '\\', 'x', hexDigits[c>>4], hexDigits[c&15])
 			}
 			i++
-			start = i
 			continue
 		}
+		// Two- and three-byte runes (°, Δ, →) are decoded here, as the
+		// general decoder is a call; the room made above holds them.
 		if c >= 0xc2 && c < 0xe0 && i+1 < len(s) && s[i+1]&0xc0 == 0x80 {
-			// A two-byte rune (°, ÷, Δ), decoded here, as the general
-			// decoder is a call; escaped ones take the general way.
 			if r := rune(c&0x1f)<<6 | rune(s[i+1]&0x3f); r >= 0xa0 && !IsFormat(r) {
+				dst = append(dst, c, s[i+1])
 				i += 2
+				continue
+			}
+		} else if c&0xf0 == 0xe0 && i+2 < len(s) && s[i+1]&0xc0 == 0x80 && s[i+2]&0xc0 == 0x80 {
+			r := rune(c&0x0f)<<12 | rune(s[i+1]&0x3f)<<6 | rune(s[i+2]&0x3f)
+			if r >= 0x800 && (r < 0xd800 || r > 0xdfff) && r != 0x2028 && r != 0x2029 && r != 0xfffd && !IsFormat(r) {
+				dst = append(dst, c, s[i+1], s[i+2])
+				i += 3
 				continue
 			}
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		switch {
 		case r == utf8.RuneError && size == 1:
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, '\\', 'x')
-			dst = appendHexByte(dst, c)
+			dst = append(dst, '\\', 'x', hexDigits[c>>4], hexDigits[c&15])
 		case r < 0xa0 || r == 0xfffd || r == 0x2028 || r == 0x2029 || IsFormat(r): // C1 controls and the rest
-			dst = append(dst, s[start:i]...)
 			dst = append(dst, `\u{`...)
 			dst = strconv.AppendUint(dst, uint64(r), 16)
 			dst = append(dst, '}')
 		default:
-			i += size
-			continue
+			dst = append(dst, s[i:i+size]...)
 		}
 		i += size
-		start = i
 	}
-	return append(dst, s[start:]...)
+	return dst
 }
+
+// copyPlain copies the run of plain bytes at s[i:] to b[n:] a word at a
+// time, up to the last word of s, and returns the indexes after it in b
+// and s; b has room for the run and a word more.
+func copyPlain(b []byte, n int, s string, i int) (int, int) {
+	for ; i+8 <= len(s); i, n = i+8, n+8 {
+		x := load64(s[i:])
+		binary.LittleEndian.PutUint64(b[n:], x)
+		if m := unplain(x); m != 0 {
+			k := bits.TrailingZeros64(m) >> 3
+			return n + k, i + k
+		}
+	}
+	return n, i
+}
+
+// copySafe is copyPlain for AppendSafe's bytes (safeByte).
+func copySafe(b []byte, n int, s string, i int) (int, int) {
+	for ; i+8 <= len(s); i, n = i+8, n+8 {
+		x := load64(s[i:])
+		binary.LittleEndian.PutUint64(b[n:], x)
+		if m := unsafeBytes(x); m != 0 {
+			k := bits.TrailingZeros64(m) >> 3
+			return n + k, i + k
+		}
+	}
+	return n, i
+}
+
+// unsafeBytes marks with its top bit each byte of x (as load64 reads it)
+// that AppendSafe does not copy as it is: C0 controls, DEL, and bytes
+// from 0x80 (to be checked as part of a rune).
+func unsafeBytes(x uint64) uint64 {
+	const (
+		ones = 0x0101010101010101
+		low7 = 0x7f7f7f7f7f7f7f7f
+		high = 0x8080808080808080
+	)
+	l := x & low7
+	return (^(l + 0x60*ones) | (l + ones) | x) & high
+}
+
+// safeByte marks the bytes AppendSafe copies as they are: plainByte's,
+// and '"' and '\\'.
+var safeByte = func() (t [256]bool) {
+	t = plainByte
+	t['"'], t['\\'] = true, true
+	return
+}()
 
 func appendHexByte(dst []byte, c byte) []byte {
 	return append(dst, hexDigits[c>>4], hexDigits[c&15])

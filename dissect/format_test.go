@@ -127,6 +127,27 @@ func TestEscapedEveryRune(t *testing.T) {
 	}
 }
 
+// TestEscapedSequences checks every two-byte sequence and every
+// three-byte one that starts a three-byte rune (E0 to EF, a continuation
+// byte, anything): the overlong forms, the encoded surrogates and the
+// sequences cut short take the general decoder, the others a shorter way.
+func TestEscapedSequences(t *testing.T) {
+	b := []byte("abcdefgh\x00\x00\x00ijk")
+	for c0 := 0x80; c0 < 0x100; c0++ {
+		for c1 := 0; c1 < 0x100; c1++ {
+			b[8], b[9] = byte(c0), byte(c1)
+			checkEscaped(t, string(b[8:10]))
+			if c0&0xf0 != 0xe0 || c1&0xc0 != 0x80 {
+				continue
+			}
+			for c2 := 0; c2 < 0x100; c2++ {
+				b[10] = byte(c2)
+				checkEscaped(t, string(b))
+			}
+		}
+	}
+}
+
 func TestEscapedRandom(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	alphabet := []string{"a", "Z", " ", "~", "\"", "\\", "\x00", "\x1b", "\x7f", "\n", "\t", "\r", "\x80", "\xc3", "\xa9", "\xff",
@@ -234,3 +255,26 @@ func TestPlainPrefix(t *testing.T) {
 
 // display is a node's value as the tree shows it, as a string.
 func display(n *Node) string { return string(AppendValue(nil, n)) }
+
+// BenchmarkEscaped escapes texts of the kinds -V shows most: a status
+// response's JSON (a quote every few bytes), a layer's line (ASCII and an
+// arrow), a player's name, a MOTD in Cyrillic.
+func BenchmarkEscaped(b *testing.B) {
+	for _, c := range []struct {
+		name, s string
+		quoted  bool
+	}{
+		{"json", `{"version":{"name":"1.21.1","protocol":767},"players":{"max":200,"online":11,"sample":[{"name":"RedDragon706","id":"4e2205e8-ff3e-401c-a119-d40172fefea5"},{"name":"TinyPanda","id":"6dde2bf3-5be4-4413-8b35-254e2b3b7312"}]},"description":{"text":"Vanilla+ survival, est. 2019\nNow on 1.21.1"}}`, true},
+		{"line", "Frame 4: 78 bytes on wire (624 bits), 78 bytes captured (624 bits), 2024-08-09 12:00:00.000429000 UTC, TCP stream 0, client → server", false},
+		{"name", "LilDigger", true},
+		{"cyrillic", "Добро пожаловать на сервер", true},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			var dst []byte
+			b.SetBytes(int64(len(c.s)))
+			for range b.N {
+				dst = appendEscaped(dst[:0], c.s, c.quoted)
+			}
+		})
+	}
+}

@@ -42,8 +42,11 @@ func appendLayerLines(dst []byte, r *record.Record, t *textRenderer) []byte {
 	for i := range p.Nodes {
 		n := &p.Nodes[i]
 		if layerNode(p, i) {
+			// netlayers writes its lines from numbers, addresses and words
+			// of its own, never from the wire's text: nothing in them needs
+			// escaping (TestLayerTextsSafe).
 			dst = t.proto(dst)
-			dst = dissect.AppendSafe(dst, n.Text)
+			dst = append(dst, n.Text...)
 			dst = t.endProto(dst)
 			expand = t != nil && slices.Contains(t.o.Only, n.Field.Name)
 			continue
