@@ -18,7 +18,6 @@ type textRenderer struct {
 	depth  []int // scratch for appendTree
 	exps   expertsByNode
 	leaves []bool // and for appendHexDump
-	pairs  pairCache
 	heads  lineHeads
 	// explained[id] == gen when the field of that ID was explained in the
 	// record being written (--explain explains a field once a record).
@@ -40,7 +39,7 @@ func (t *textRenderer) Append(dst []byte, r *record.Record, _ bool) []byte {
 	if t.o.Colour || t.o.Time != "" {
 		dst = t.appendSummaryStyled(dst, r)
 	} else {
-		dst = appendSummary(dst, r, &t.pairs)
+		dst = appendSummary(dst, r)
 	}
 	dst = append(dst, '\n')
 	if t.o.Verbose {
@@ -63,28 +62,24 @@ func (t *textRenderer) Raw(b []byte, _ int) error {
 
 // AppendSummary appends tshark's one-line summary: number, relative time,
 // source → destination, protocol, info.
-func AppendSummary(dst []byte, r *record.Record) []byte {
-	return appendSummary(dst, r, nil)
-}
+func AppendSummary(dst []byte, r *record.Record) []byte { return appendSummary(dst, r) }
 
-// appendSummary is AppendSummary with the text of recent address pairs
-// kept in pairs, if not nil.
-func appendSummary(dst []byte, r *record.Record, pairs *pairCache) []byte {
+// appendSummary is AppendSummary. The addresses are formatted for each
+// line, not looked up by address pair: such a table misses the CPU's
+// caches where clients send few packets each (Query, SLP pings), and
+// costs as much as the formatting elsewhere.
+func appendSummary(dst []byte, r *record.Record) []byte {
 	var num [32]byte // on the stack: the summary path allocates nothing
 	dst = padLeft(dst, dissect.AppendUint(num[:0], r.Frame), 5)
 	dst = append(dst, ' ')
 	dst = padLeft(dst, appendSeconds(num[:0], r.Rel), 11)
 	dst = append(dst, ' ')
-	if pairs != nil {
-		dst = append(dst, pairs.text(r, appendSummaryPair)...)
-	} else {
-		dst = appendSummaryPair(dst, r)
-	}
+	dst = appendSummaryPair(dst, r)
 	return dissect.AppendSafe(dst, r.PDU.Info)
 }
 
-// appendSummaryPair appends the columns a pairCache keeps: addresses and
-// protocol, up to the info column.
+// appendSummaryPair appends the columns between the time and the info:
+// addresses and protocol.
 func appendSummaryPair(dst []byte, r *record.Record) []byte {
 	if r.Proto == "icmp" || r.Proto == "icmpv6" {
 		// ICMP has no ports: its records carry the addresses alone.
@@ -286,13 +281,7 @@ func appendNodeTail(dst []byte, n *dissect.Node, o *Options) []byte {
 	if n.Flags&dissect.FlagGenerated != 0 {
 		dst = append(dst, ']')
 	} else {
-		// Byte by byte: the bytes are constants that the compiler stores
-		// directly, where a string would cost a copy call for six bytes.
-		dst = append(dst, ' ', '[', 'o', 'f', 'f', ' ')
-		dst = dissect.AppendInt(dst, int64(n.Offset))
-		dst = append(dst, ',', ' ', 'l', 'e', 'n', ' ')
-		dst = dissect.AppendInt(dst, int64(n.Length))
-		dst = append(dst, ']')
+		dst = appendRange(dst, n.Offset, n.Length)
 	}
 	if n.Flags&dissect.FlagTruncated != 0 {
 		dst = append(dst, " [truncated]"...)
@@ -302,6 +291,58 @@ func appendNodeTail(dst []byte, n *dissect.Node, o *Options) []byte {
 	}
 	return dst
 }
+
+// appendRange appends a line's byte range, " [off N, len M]". Nearly
+// every offset and length is below 10000: those are written into room
+// made once, the constant bytes stored directly, with no call per number.
+func appendRange(dst []byte, off, n int32) []byte {
+	if uint32(off) >= 10000 || uint32(n) >= 10000 {
+		dst = append(dst, ' ', '[', 'o', 'f', 'f', ' ')
+		dst = dissect.AppendInt(dst, int64(off))
+		dst = append(dst, ',', ' ', 'l', 'e', 'n', ' ')
+		dst = dissect.AppendInt(dst, int64(n))
+		return append(dst, ']')
+	}
+	l := len(dst)
+	dst = slices.Grow(dst, 24)
+	b := dst[l : l+24]
+	b[0], b[1], b[2], b[3], b[4], b[5] = ' ', '[', 'o', 'f', 'f', ' '
+	k := 6 + putSmall(b[6:], uint32(off))
+	c := b[k : k+11]
+	c[0], c[1], c[2], c[3], c[4], c[5] = ',', ' ', 'l', 'e', 'n', ' '
+	k += 6 + putSmall(c[6:], uint32(n))
+	b[k] = ']'
+	return dst[:l+k+1]
+}
+
+// putSmall writes v < 10000 in decimal at the start of b, which has room
+// for four digits, and returns how many it wrote.
+func putSmall(b []byte, v uint32) int {
+	_ = b[3]
+	switch {
+	case v < 10:
+		b[0] = byte('0' + v)
+		return 1
+	case v < 100:
+		b[0], b[1] = digitPairs[2*v], digitPairs[2*v+1]
+		return 2
+	case v < 1000:
+		hi, lo := v/100, v%100
+		b[0], b[1], b[2] = byte('0'+hi), digitPairs[2*lo], digitPairs[2*lo+1]
+		return 3
+	}
+	hi, lo := v/100, v%100
+	b[0], b[1], b[2], b[3] = digitPairs[2*hi], digitPairs[2*hi+1], digitPairs[2*lo], digitPairs[2*lo+1]
+	return 4
+}
+
+// digitPairs is "000102…99": the two digits of each number below 100.
+var digitPairs = func() (t [200]byte) {
+	for i := range 100 {
+		t[2*i], t[2*i+1] = byte('0'+i/10), byte('0'+i%10)
+	}
+	return
+}()
 
 // AppendExpert appends "[Expert Info (Warning/mc.truncated): message]".
 func AppendExpert(dst []byte, e *dissect.ExpertItem) []byte {

@@ -1,0 +1,33 @@
+package render
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestAppendRange: the byte range reads as fmt writes it, at every
+// number of digits, past the short way's bound, and for numbers no node
+// should hold (negative, huge), after text of every length (the room made
+// for the range starts anywhere in a buffer).
+func TestAppendRange(t *testing.T) {
+	nums := []int32{0, 1, 9, 10, 42, 99, 100, 512, 999, 1000, 1234, 9999, 10000, 10001, 65535, 1 << 20, math.MaxInt32, -1, -10000, math.MinInt32}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 2000 {
+		nums = append(nums, int32(rng.IntN(20000)))
+	}
+	for i, off := range nums {
+		for j, n := range nums {
+			if i > 20 && j > 20 && (i+j)%7 != 0 {
+				continue
+			}
+			prefix := make([]byte, (i+j)%13, (i+j)%13+(i%30))
+			got := string(appendRange(prefix, off, n))
+			want := string(prefix) + fmt.Sprintf(" [off %d, len %d]", off, n)
+			if got != want {
+				t.Fatalf("appendRange(%d, %d) = %q, want %q", off, n, got, want)
+			}
+		}
+	}
+}
