@@ -12,8 +12,12 @@ import (
 )
 
 type textRenderer struct {
-	w      *bufio.Writer
-	o      Options
+	w *bufio.Writer
+	o Options
+	// line holds the records written and not yet given to w: they go to
+	// it 64 KiB or more at a time, which bufio.Writer writes through
+	// without copying them into its buffer (Flush, End and Raw give it
+	// what is held first).
 	line   []byte
 	depth  []int // scratch for appendTree
 	exps   expertsByNode
@@ -26,12 +30,27 @@ type textRenderer struct {
 	scratch   []byte // for colourise
 }
 
+// textBatch is how many bytes of records line holds before w gets them.
+const textBatch = 64 << 10
+
 func (t *textRenderer) Begin() error { return nil }
-func (t *textRenderer) End() error   { return t.w.Flush() }
+func (t *textRenderer) End() error   { return t.Flush() }
 
 func (t *textRenderer) Record(r *record.Record) error {
-	t.line = t.Append(t.line[:0], r, false)
+	t.line = t.Append(t.line, r, false)
+	if len(t.line) < textBatch {
+		return nil
+	}
+	return t.give()
+}
+
+// give gives w the records line holds.
+func (t *textRenderer) give() error {
+	if len(t.line) == 0 {
+		return nil
+	}
 	_, err := t.w.Write(t.line)
+	t.line = t.line[:0]
 	return err
 }
 
@@ -56,6 +75,9 @@ func (t *textRenderer) Append(dst []byte, r *record.Record, _ bool) []byte {
 }
 
 func (t *textRenderer) Raw(b []byte, _ int) error {
+	if err := t.give(); err != nil {
+		return err
+	}
 	_, err := t.w.Write(b)
 	return err
 }
@@ -292,57 +314,16 @@ func appendNodeTail(dst []byte, n *dissect.Node, o *Options) []byte {
 	return dst
 }
 
-// appendRange appends a line's byte range, " [off N, len M]". Nearly
-// every offset and length is below 10000: those are written into room
-// made once, the constant bytes stored directly, with no call per number.
+// appendRange appends a line's byte range, " [off N, len M]".
 func appendRange(dst []byte, off, n int32) []byte {
-	if uint32(off) >= 10000 || uint32(n) >= 10000 {
-		dst = append(dst, ' ', '[', 'o', 'f', 'f', ' ')
-		dst = dissect.AppendInt(dst, int64(off))
-		dst = append(dst, ',', ' ', 'l', 'e', 'n', ' ')
-		dst = dissect.AppendInt(dst, int64(n))
-		return append(dst, ']')
-	}
-	l := len(dst)
-	dst = slices.Grow(dst, 24)
-	b := dst[l : l+24]
-	b[0], b[1], b[2], b[3], b[4], b[5] = ' ', '[', 'o', 'f', 'f', ' '
-	k := 6 + putSmall(b[6:], uint32(off))
-	c := b[k : k+11]
-	c[0], c[1], c[2], c[3], c[4], c[5] = ',', ' ', 'l', 'e', 'n', ' '
-	k += 6 + putSmall(c[6:], uint32(n))
-	b[k] = ']'
-	return dst[:l+k+1]
+	// Byte by byte: the bytes are constants that the compiler stores
+	// directly, where a string would cost a copy call for six bytes.
+	dst = append(dst, ' ', '[', 'o', 'f', 'f', ' ')
+	dst = dissect.AppendInt(dst, int64(off))
+	dst = append(dst, ',', ' ', 'l', 'e', 'n', ' ')
+	dst = dissect.AppendInt(dst, int64(n))
+	return append(dst, ']')
 }
-
-// putSmall writes v < 10000 in decimal at the start of b, which has room
-// for four digits, and returns how many it wrote.
-func putSmall(b []byte, v uint32) int {
-	_ = b[3]
-	switch {
-	case v < 10:
-		b[0] = byte('0' + v)
-		return 1
-	case v < 100:
-		b[0], b[1] = digitPairs[2*v], digitPairs[2*v+1]
-		return 2
-	case v < 1000:
-		hi, lo := v/100, v%100
-		b[0], b[1], b[2] = byte('0'+hi), digitPairs[2*lo], digitPairs[2*lo+1]
-		return 3
-	}
-	hi, lo := v/100, v%100
-	b[0], b[1], b[2], b[3] = digitPairs[2*hi], digitPairs[2*hi+1], digitPairs[2*lo], digitPairs[2*lo+1]
-	return 4
-}
-
-// digitPairs is "000102…99": the two digits of each number below 100.
-var digitPairs = func() (t [200]byte) {
-	for i := range 100 {
-		t[2*i], t[2*i+1] = byte('0'+i/10), byte('0'+i%10)
-	}
-	return
-}()
 
 // AppendExpert appends "[Expert Info (Warning/mc.truncated): message]".
 func AppendExpert(dst []byte, e *dissect.ExpertItem) []byte {
@@ -357,4 +338,9 @@ func AppendExpert(dst []byte, e *dissect.ExpertItem) []byte {
 	return append(dst, ']')
 }
 
-func (t *textRenderer) Flush() error { return t.w.Flush() }
+func (t *textRenderer) Flush() error {
+	if err := t.give(); err != nil {
+		return err
+	}
+	return t.w.Flush()
+}

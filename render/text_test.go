@@ -1,6 +1,7 @@
 package render
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -29,5 +30,38 @@ func TestAppendRange(t *testing.T) {
 				t.Fatalf("appendRange(%d, %d) = %q, want %q", off, n, got, want)
 			}
 		}
+	}
+}
+
+// TestTextBatches: records held back to be written in batches reach the
+// writer in order with raw bytes between them, all of them by Flush, and
+// once a batch is full without one.
+func TestTextBatches(t *testing.T) {
+	recs := corpus(t)
+	var out bytes.Buffer
+	w := New("text", &out, Options{Verbose: true})
+	a := NewAppender("text", Options{Verbose: true})
+	var want []byte
+	for i, r := range recs {
+		if err := w.Record(r); err != nil {
+			t.Fatal(err)
+		}
+		want = a.Append(want, r, false)
+		if i%97 == 0 {
+			raw := fmt.Appendf(nil, "raw %d\n", i)
+			if err := w.Raw(raw, 0); err != nil {
+				t.Fatal(err)
+			}
+			want = append(want, raw...)
+		}
+		if len(want) > 3*textBatch && out.Len() == 0 {
+			t.Fatalf("%d bytes written, none reached the writer", len(want))
+		}
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(out.Bytes(), want) {
+		t.Fatalf("written %d bytes, want %d", out.Len(), len(want))
 	}
 }
