@@ -161,6 +161,32 @@ func TestEscapedRandom(t *testing.T) {
 	}
 }
 
+// TestEscapedDense: texts where most bytes are escaped (quotes and
+// backslashes, as in JSON) or few are, of every length up to 200, into
+// buffers of every spare room up to 40 bytes: the escaper runs out of the
+// room it made and must make more.
+func TestEscapedDense(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, alphabet := range []string{`"\`, `"a`, `\\"aaaaaaa`, "\"\x00a", "\"é"} {
+		for n := 0; n <= 200; n++ {
+			b := make([]byte, n)
+			for i := range b {
+				b[i] = alphabet[rng.IntN(len(alphabet))]
+			}
+			s := string(b)
+			for _, quoted := range []bool{false, true} {
+				want := string(escapedRef([]byte("pre"), s, quoted))
+				for room := 0; room <= 40; room += 3 {
+					dst := append(make([]byte, 0, 3+room), "pre"...)
+					if got := string(appendEscaped(dst, s, quoted)); got != want {
+						t.Fatalf("%q quoted=%v room %d: got %q, want %q", s, quoted, room, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
 func FuzzEscaped(f *testing.F) {
 	f.Add("plain text that is long enough")
 	f.Add("\x1b[2J\u202e\"\\\xff")
