@@ -171,9 +171,7 @@ func (t *textRenderer) appendSummaryStyled(dst []byte, r *record.Record) []byte 
 	dst = append(dst, ' ')
 	dst = padLeft(dst, appendTimeColumn(num[:0], r, t.o.Time), 11)
 	dst = append(dst, ' ')
-	dst = r.Src.AppendTo(dst)
-	dst = append(dst, " → "...)
-	dst = r.Dst.AppendTo(dst)
+	dst = appendSummaryAddrs(dst, r)
 	dst = append(dst, ' ')
 	if t.o.Colour {
 		dst = append(dst, sgrProto(r.Proto)...)

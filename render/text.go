@@ -103,19 +103,23 @@ func appendSummary(dst []byte, r *record.Record) []byte {
 // appendSummaryPair appends the columns between the time and the info:
 // addresses and protocol.
 func appendSummaryPair(dst []byte, r *record.Record) []byte {
+	dst = appendSummaryAddrs(dst, r)
+	dst = append(dst, ' ')
+	dst = append(dst, protocols.Column(r.Proto)...)
+	return append(dst, ' ')
+}
+
+// appendSummaryAddrs appends the summary's source → destination.
+func appendSummaryAddrs(dst []byte, r *record.Record) []byte {
 	if r.Proto == "icmp" || r.Proto == "icmpv6" {
 		// ICMP has no ports: its records carry the addresses alone.
 		dst = r.Src.Addr().Unmap().AppendTo(dst)
 		dst = append(dst, " → "...)
-		dst = r.Dst.Addr().Unmap().AppendTo(dst)
-	} else {
-		dst = appendAddrPort(dst, r.Src)
-		dst = append(dst, " → "...)
-		dst = appendAddrPort(dst, r.Dst)
+		return r.Dst.Addr().Unmap().AppendTo(dst)
 	}
-	dst = append(dst, ' ')
-	dst = append(dst, protocols.Column(r.Proto)...)
-	return append(dst, ' ')
+	dst = appendAddrPort(dst, r.Src)
+	dst = append(dst, " → "...)
+	return appendAddrPort(dst, r.Dst)
 }
 
 // appendSeconds appends d in seconds with six decimals, rounded to the

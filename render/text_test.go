@@ -65,3 +65,16 @@ func TestTextBatches(t *testing.T) {
 		t.Fatalf("written %d bytes, want %d", out.Len(), len(want))
 	}
 }
+
+// TestSummaryStyledSame: the summary line written with a time format
+// (-t) is the plain one when the format is the default's, ICMP records
+// (no ports) included.
+func TestSummaryStyledSame(t *testing.T) {
+	plain := NewAppender("text", Options{})
+	styled := NewAppender("text", Options{Time: "r"})
+	for i, r := range corpus(t) {
+		if got, want := styled.Append(nil, r, false), plain.Append(nil, r, false); !bytes.Equal(got, want) {
+			t.Fatalf("record %d: with -t r\n%s\nwithout\n%s", i, got, want)
+		}
+	}
+}
