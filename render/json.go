@@ -24,30 +24,64 @@ type jsonRenderer struct {
 	show   []byte      // scratch for display strings
 	fields []jsonField // by field ID
 	clock  stampCache
+	when   absTimeCache // frame.time's
 	pairs  pairCache
 	exps   expertsByNode
 }
 
-func (j *jsonRenderer) Begin() error { _, err := j.w.WriteString("["); return err }
+func (j *jsonRenderer) Begin() error {
+	j.buf = append(j.buf, '[')
+	return nil
+}
 
 func (j *jsonRenderer) End() error {
 	if j.n > 0 {
-		j.w.WriteString("\n")
+		j.buf = append(j.buf, '\n')
 	}
-	j.w.WriteString("]\n")
-	return j.w.Flush()
+	j.buf = append(j.buf, "]\n"...)
+	return j.Flush()
 }
 
 func (j *jsonRenderer) Record(r *record.Record) error {
-	j.buf = j.Append(j.buf[:0], r, j.n == 0)
+	j.buf = j.Append(j.buf, r, j.n == 0)
 	j.n++
-	_, err := j.w.Write(j.buf)
-	return err
+	return j.spill()
 }
 
 func (j *jsonRenderer) Raw(b []byte, records int) error {
 	j.n += records
+	if err := j.writeBuf(); err != nil {
+		return err
+	}
 	_, err := j.w.Write(b)
+	return err
+}
+
+func (j *jsonRenderer) Flush() error {
+	if err := j.writeBuf(); err != nil {
+		return err
+	}
+	return j.w.Flush()
+}
+
+// spill writes out the records formatted so far once they are more than
+// the writer buffers: written so, from the renderer's buffer and not
+// through the writer's, output bytes are copied once (see writeBuf).
+func (j *jsonRenderer) spill() error {
+	if len(j.buf) <= j.w.Size() {
+		return nil
+	}
+	return j.writeBuf()
+}
+
+// writeBuf writes what the renderer's buffer holds to the writer, which
+// passes more than it buffers straight on when it holds nothing itself.
+func (j *jsonRenderer) writeBuf() error {
+	if len(j.buf) == 0 {
+		return nil
+	}
+	_, err := j.w.Write(j.buf)
+	j.buf = j.buf[:0]
 	return err
 }
 
@@ -167,6 +201,7 @@ func (j *jsonRenderer) appendTree(b []byte, p *dissect.PDU) []byte {
 			b = closeNode(b, open[len(open)-1])
 			open = open[:len(open)-1]
 		}
+		ind := -1 // the root's object follows what is before it
 		if len(open) > 0 {
 			top := &open[len(open)-1]
 			if top.kids {
@@ -175,12 +210,11 @@ func (j *jsonRenderer) appendTree(b []byte, p *dissect.PDU) []byte {
 				b = append(b, ", \"children\": ["...)
 				top.kids = true
 			}
-			b = append(b, '\n')
-			b = appendSpaces(b, 2*(len(open)+2))
+			ind = 2 * (len(open) + 2)
 		} else if i > 0 {
 			break // a second root: not a tree (Check rejects it)
 		}
-		b = j.appendFields(b, p, int32(i))
+		b = j.appendFields(b, p, int32(i), ind)
 		open = append(open, openNode{i: int32(i)})
 	}
 	for k := len(open) - 1; k >= 0; k-- {
@@ -197,32 +231,52 @@ func closeNode(b []byte, o openNode) []byte {
 	return append(b, '}')
 }
 
-// appendFields writes node i's object up to, not including, its children.
-func (j *jsonRenderer) appendFields(b []byte, p *dissect.PDU, i int32) []byte {
+// appendFields writes node i's object up to, not including, its
+// children, after a line break and ind spaces when ind >= 0.
+func (j *jsonRenderer) appendFields(b []byte, p *dissect.PDU, i int32, ind int) []byte {
 	n := &p.Nodes[i]
 	jf := j.field(n.Field)
 	switch {
-	case n.Key != "" && jf != nil && jf.keyHead != nil:
-		// The keyed name, "query.kv.hostname": only the key escaped.
-		b = append(b, jf.keyHead...)
-		b = appendJSONEscaped(b, n.Key)
-		b = append(b, jf.keyTail...)
 	case n.Key != "":
-		// The keyed name, "query.kv.hostname", built in scratch space.
-		j.show = append(append(append(j.show[:0], n.Field.Name...), '.'), n.Key...)
-		b = appendHead(b, unsafe.String(unsafe.SliceData(j.show), len(j.show)), n.Field.Label) // not kept: see appendJSONBytes
+		if ind >= 0 {
+			b = append(b, '\n')
+			b = appendSpaces(b, ind)
+		}
+		if jf != nil && jf.keyHead != nil {
+			// The keyed name, "query.kv.hostname": only the key escaped.
+			b = append(b, jf.keyHead...)
+			b = appendJSONEscaped(b, n.Key)
+			b = append(b, jf.keyTail...)
+		} else {
+			// The keyed name, "query.kv.hostname", built in scratch space.
+			j.show = append(append(append(j.show[:0], n.Field.Name...), '.'), n.Key...)
+			b = appendHead(b, unsafe.String(unsafe.SliceData(j.show), len(j.show)), n.Field.Label) // not kept: see appendJSONBytes
+		}
 	case jf != nil:
-		b = append(b, jf.head...)
+		b = append(b, jf.lead(ind)...)
 	default:
+		if ind >= 0 {
+			b = append(b, '\n')
+			b = appendSpaces(b, ind)
+		}
 		b = appendHead(b, n.Field.Name, n.Field.Label)
 	}
 	b = dissect.AppendInt(b, int64(n.Offset))
 	b = append(b, ", \"length\": "...)
 	b = dissect.AppendInt(b, int64(n.Length))
-	if hasValue(n) {
+	done := false
+	if jf != nil && n.Text == "" && !redacted(&j.o, n) {
+		b, done = j.appendKnown(b, n, jf)
+	}
+	if !done && hasValue(n) {
 		if redacted(&j.o, n) {
 			b = append(b, ", \"show\": "...)
 			b = appendJSONString(b, redactedText)
+		} else if n.Text != "" {
+			b = append(b, ", \"show\": \""...)
+			b = j.appendShownJSON(b, n.Text, false)
+			b = append(b, '"')
+			b = appendJSONValue(b, n)
 		} else if str, ok := plainString(n); ok {
 			// Quoted for display, as itself, and in JSON its quotes
 			// escaped: one scan of the string for the two members.
@@ -231,18 +285,6 @@ func (j *jsonRenderer) appendFields(b []byte, p *dissect.PDU, i int32) []byte {
 			b = append(b, "\\\"\", \"value\": \""...)
 			b = append(b, str...)
 			b = append(b, '"')
-		} else if jf != nil && jf.same && n.Text == "" {
-			// The number shown is the value: formatted once.
-			b = append(b, ", \"show\": \""...)
-			k := len(b)
-			if n.Field.Type == dissect.FTInt {
-				b = dissect.AppendInt(b, n.Value.Int())
-			} else {
-				b = dissect.AppendUint(b, n.Value.N)
-			}
-			m := len(b)
-			b = append(b, "\", \"value\": "...)
-			b = append(b, b[k:m]...)
 		} else {
 			b = append(b, ", \"show\": \""...)
 			b = j.appendShow(b, n, jf != nil && jf.plain)
@@ -314,14 +356,18 @@ func plainString(n *dissect.Node) (string, bool) {
 // jsonField is what the renderer keeps of a field.
 type jsonField struct {
 	// head is the start of its nodes' objects, name and label escaped:
-	// most of every node's bytes, the same each time.
-	head []byte
+	// most of every node's bytes, the same each time; leadBuf is it
+	// after a line break and ind spaces (lead).
+	head    []byte
+	leadBuf []byte
+	ind     int
 	// plain: every display string AppendValue makes of its values is
 	// free of what a JSON string escapes, so that none needs scanning.
 	plain bool
-	// same: a decimal number without names or unit, whose display string
-	// is its value's JSON number (for nodes without text of their own).
-	same bool
+	// kind and tail: how appendKnown writes the value of a node without
+	// text of its own (jsonkind.go).
+	kind jsonKind
+	tail []byte
 	// keyHead and keyTail are the start of a keyed node's object around
 	// its escaped key: name and '.', then label; nil when the name is not
 	// valid UTF-8 (its escaping could then depend on the key's bytes).
@@ -341,9 +387,9 @@ func (j *jsonRenderer) field(f *dissect.Field) *jsonField {
 	jf := &j.fields[id]
 	if jf.head == nil {
 		jf.head = appendHead(nil, f.Name, f.Label)
+		jf.leadBuf = append(append(jf.leadBuf, '\n'), jf.head...) // ind 0
 		jf.plain = plainField(f)
-		jf.same = f.Custom == nil && f.Names == nil && f.Unit == "" &&
-			(f.Type == dissect.FTInt || (f.Type == dissect.FTUint || f.Type == dissect.FTFrameNum) && f.Base == dissect.BaseDec)
+		jf.kind, jf.tail = kindOf(f)
 		if utf8.ValidString(f.Name) {
 			jf.keyHead = append(appendJSONEscaped(append(jf.keyHead, "{\"name\": \""...), f.Name), '.')
 			jf.keyTail = append(jf.keyTail, '"')
@@ -353,6 +399,19 @@ func (j *jsonRenderer) field(f *dissect.Field) *jsonField {
 		}
 	}
 	return jf
+}
+
+// lead is the start of a node's object after a line break and ind
+// spaces, or without them for ind < 0.
+func (jf *jsonField) lead(ind int) []byte {
+	if ind < 0 {
+		return jf.head
+	}
+	if jf.ind != ind {
+		jf.leadBuf = append(appendSpaces(append(jf.leadBuf[:0], '\n'), ind), jf.head...)
+		jf.ind = ind
+	}
+	return jf.leadBuf
 }
 
 // plainField tells jsonField.plain: numbers, booleans and bytes, with
@@ -501,5 +560,3 @@ func jsonSafe(s string) int {
 		i += size
 	}
 }
-
-func (j *jsonRenderer) Flush() error { return j.w.Flush() }
