@@ -40,21 +40,45 @@ type ekRenderer struct {
 	// never one): each name's occurrences are one linked walk, so a record
 	// of many repeated names costs its nodes, not names × nodes.
 	next []int32
+	lay  []int32 // by node: its layer (layers)
 	key  []byte
 }
 
 func (e *ekRenderer) Begin() error { return nil }
-func (e *ekRenderer) End() error   { return e.w.Flush() }
-func (e *ekRenderer) Flush() error { return e.w.Flush() }
+func (e *ekRenderer) End() error   { return e.Flush() }
 
+func (e *ekRenderer) Flush() error {
+	if err := e.writeBuf(); err != nil {
+		return err
+	}
+	return e.w.Flush()
+}
+
+// Record formats r into the renderer's buffer, written out once it holds
+// more than the writer buffers (as jsonRenderer's spill).
 func (e *ekRenderer) Record(r *record.Record) error {
-	e.buf = e.Append(e.buf[:0], r, false)
-	_, err := e.w.Write(e.buf)
-	return err
+	e.buf = e.Append(e.buf, r, false)
+	if len(e.buf) <= e.w.Size() {
+		return nil
+	}
+	return e.writeBuf()
 }
 
 func (e *ekRenderer) Raw(b []byte, _ int) error {
+	if err := e.writeBuf(); err != nil {
+		return err
+	}
 	_, err := e.w.Write(b)
+	return err
+}
+
+// writeBuf writes what the renderer's buffer holds to the writer.
+func (e *ekRenderer) writeBuf() error {
+	if len(e.buf) == 0 {
+		return nil
+	}
+	_, err := e.w.Write(e.buf)
+	e.buf = e.buf[:0]
 	return err
 }
 
@@ -118,8 +142,9 @@ func (e *ekRenderer) appendFields(b []byte, r *record.Record) []byte {
 func (e *ekRenderer) appendLayers(b []byte, r *record.Record) []byte {
 	first := true
 	net := r.Layers()
+	e.layers(net)
 	for i := range net.Nodes {
-		if layerNode(net, i) {
+		if e.lay[i] == isLayer {
 			if !first {
 				b = append(b, ',')
 			}
@@ -183,6 +208,7 @@ func (e *ekRenderer) appendLayers(b []byte, r *record.Record) []byte {
 	b = append(b, '}')
 	if len(r.PDU.Nodes) > 0 && r.Kind == record.KindPDU {
 		b = append(b, ',')
+		e.layers(&r.PDU)
 		b = e.appendLayer(b, &r.PDU, 0)
 	}
 	return b
@@ -190,7 +216,8 @@ func (e *ekRenderer) appendLayers(b []byte, r *record.Record) []byte {
 
 // appendLayer writes the subtree of node at, a protocol's, flattened: one
 // member per filter name, arrays where a name repeats. A layer below it in
-// the tree (the IP layer under the frame) is a layer of its own.
+// the tree (the IP layer under the frame) is a layer of its own. e.lay is
+// p's (layers).
 func (e *ekRenderer) appendLayer(b []byte, p *dissect.PDU, at int) []byte {
 	rootField := p.Nodes[at].Field
 	root := rootField.Name
@@ -206,7 +233,7 @@ func (e *ekRenderer) appendLayer(b []byte, p *dissect.PDU, at int) []byte {
 		if at > 0 && n.Parent < int32(at) {
 			break // past the layer's subtree
 		}
-		if !ekShown(n) || layerOf(p, i) != at {
+		if e.lay[i] != int32(at) || !ekShown(n) {
 			continue
 		}
 		last := e.last(n)
@@ -243,17 +270,32 @@ func (e *ekRenderer) appendLayer(b []byte, p *dissect.PDU, at int) []byte {
 	return append(b, '}')
 }
 
-// layerOf is the layer node i belongs to: its nearest ancestor that
-// starts a layer (layerNode), -1 for a layer's own node.
-func layerOf(p *dissect.PDU, i int) int {
-	if layerNode(p, i) {
-		return -1
+// isLayer marks a layer's own node in ekRenderer.lay.
+const isLayer = -2
+
+// layers sets e.lay for p: for each node, isLayer for a layer's own node
+// (layerNode), else the layer it belongs to, its nearest ancestor that
+// starts one (-1 for none: a second root). One pass in pre-order, each
+// node from its parent's: a layer's nodes are found without walking up
+// from each.
+func (e *ekRenderer) layers(p *dissect.PDU) {
+	lay := slices.Grow(e.lay[:0], len(p.Nodes))[:len(p.Nodes)]
+	for i := range p.Nodes {
+		if layerNode(p, i) {
+			lay[i] = isLayer
+			continue
+		}
+		q := p.Nodes[i].Parent
+		switch {
+		case q >= int32(i): // not in pre-order (Check rejects it)
+			lay[i] = -1
+		case q > 0 && lay[q] != isLayer:
+			lay[i] = lay[q]
+		default:
+			lay[i] = max(q, -1)
+		}
 	}
-	q := int(p.Nodes[i].Parent)
-	for q > 0 && !layerNode(p, q) {
-		q = int(p.Nodes[q].Parent)
-	}
-	return q
+	e.lay = lay
 }
 
 // ekField is what the renderer keeps of a field.
@@ -374,8 +416,8 @@ func (e *ekRenderer) appendValue(b []byte, n *dissect.Node) []byte {
 		return append(b, '"')
 	case dissect.FTAbsTime:
 		b = append(b, '"')
-		b = dissect.AppendISOTime(b, v.Time())
-		return append(b, '"')
+		b = e.clock.appendStamp(b, v.Time()) // dissect.AppendISOTime's, the date and time of day formatted once a second
+		return append(b, "Z\""...)
 	}
 	return appendJSONString(b, n.Text)
 }

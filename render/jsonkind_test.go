@@ -185,3 +185,66 @@ func FuzzShownJSON(f *testing.F) {
 	j := &jsonRenderer{}
 	f.Fuzz(func(t *testing.T, s string) { checkShown(t, j, s) })
 }
+
+// TestStampAsISOTime: -T ek's times through the stamp cache, with a Z,
+// are dissect.AppendISOTime's.
+func TestStampAsISOTime(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	c := stampCache{sep: 'T'}
+	ns := []int64{0, -1, 1, -1e9, -1e9 - 1, 1723204800000429000, math.MinInt64, math.MaxInt64}
+	for range 100000 {
+		ns = append(ns, 1723204800e9+rng.Int64N(10e9)-5e9)
+	}
+	for range 1000 {
+		ns = append(ns, rng.Int64())
+	}
+	for _, v := range ns {
+		tm := dissect.I(v).Time()
+		got := string(append(c.appendStamp(nil, tm), 'Z'))
+		if want := string(dissect.AppendISOTime(nil, tm)); got != want {
+			t.Fatalf("%d: %s, want %s", v, got, want)
+		}
+	}
+}
+
+// TestEKLayers: the layer of every node, found in one pass, is the one
+// a walk up its ancestors finds, in random trees.
+func TestEKLayers(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	proto := &dissect.Field{Type: dissect.FTProtocol}
+	plain := &dissect.Field{Type: dissect.FTUint}
+	walk := func(p *dissect.PDU, i int) int32 {
+		if layerNode(p, i) {
+			return isLayer
+		}
+		q := int(p.Nodes[i].Parent)
+		for q > 0 && !layerNode(p, q) {
+			q = int(p.Nodes[q].Parent)
+		}
+		return int32(q)
+	}
+	e := &ekRenderer{}
+	for range 2000 {
+		p := &dissect.PDU{}
+		p.AddNode(-1, proto, 0, 0, dissect.Value{})
+		path := []int32{0} // the last node and its ancestors
+		for range rng.IntN(60) {
+			parent := path[rng.IntN(len(path))]
+			f := plain
+			if rng.IntN(3) == 0 {
+				f = proto
+			}
+			i := p.AddNode(parent, f, 0, 0, dissect.Value{})
+			for path[len(path)-1] != parent {
+				path = path[:len(path)-1]
+			}
+			path = append(path, i)
+		}
+		e.layers(p)
+		for i := range p.Nodes {
+			if want := walk(p, i); e.lay[i] != want {
+				t.Fatalf("node %d of %+v: layer %d, want %d", i, p.Nodes, e.lay[i], want)
+			}
+		}
+	}
+}
