@@ -195,8 +195,10 @@ type openNode struct {
 func (j *jsonRenderer) appendTree(b []byte, p *dissect.PDU) []byte {
 	open := j.open[:0]
 	j.exps.index(p)
+	experts := len(p.Experts) > 0
 	for i := range p.Nodes {
-		par := p.Nodes[i].Parent
+		n := &p.Nodes[i]
+		par := n.Parent
 		for len(open) > 0 && open[len(open)-1].i != par {
 			b = closeNode(b, open[len(open)-1])
 			open = open[:len(open)-1]
@@ -214,7 +216,7 @@ func (j *jsonRenderer) appendTree(b []byte, p *dissect.PDU) []byte {
 		} else if i > 0 {
 			break // a second root: not a tree (Check rejects it)
 		}
-		b = j.appendFields(b, p, int32(i), ind)
+		b = j.appendFields(b, p, n, int32(i), ind, experts)
 		open = append(open, openNode{i: int32(i)})
 	}
 	for k := len(open) - 1; k >= 0; k-- {
@@ -231,10 +233,10 @@ func closeNode(b []byte, o openNode) []byte {
 	return append(b, '}')
 }
 
-// appendFields writes node i's object up to, not including, its
-// children, after a line break and ind spaces when ind >= 0.
-func (j *jsonRenderer) appendFields(b []byte, p *dissect.PDU, i int32, ind int) []byte {
-	n := &p.Nodes[i]
+// appendFields writes node n's object, p's node i, up to, not including,
+// its children, after a line break and ind spaces when ind >= 0; experts
+// is whether p has expert items.
+func (j *jsonRenderer) appendFields(b []byte, p *dissect.PDU, n *dissect.Node, i int32, ind int, experts bool) []byte {
 	jf := j.field(n.Field)
 	switch {
 	case n.Key != "":
@@ -291,14 +293,19 @@ func (j *jsonRenderer) appendFields(b []byte, p *dissect.PDU, i int32, ind int) 
 			b = appendJSONValue(b, n)
 		}
 	}
-	if n.Flags&dissect.FlagGenerated != 0 {
-		b = append(b, ", \"generated\": true"...)
+	if n.Flags&(dissect.FlagGenerated|dissect.FlagTruncated|dissect.FlagMalformed) != 0 {
+		if n.Flags&dissect.FlagGenerated != 0 {
+			b = append(b, ", \"generated\": true"...)
+		}
+		if n.Flags&dissect.FlagTruncated != 0 {
+			b = append(b, ", \"truncated\": true"...)
+		}
+		if n.Flags&dissect.FlagMalformed != 0 {
+			b = append(b, ", \"malformed\": true"...)
+		}
 	}
-	if n.Flags&dissect.FlagTruncated != 0 {
-		b = append(b, ", \"truncated\": true"...)
-	}
-	if n.Flags&dissect.FlagMalformed != 0 {
-		b = append(b, ", \"malformed\": true"...)
+	if !experts {
+		return b
 	}
 	first := true
 	for _, k := range j.exps.at(int(i)) {
@@ -353,21 +360,22 @@ func plainString(n *dissect.Node) (string, bool) {
 	return s, dissect.PlainPrefix(s) == len(s)
 }
 
-// jsonField is what the renderer keeps of a field.
+// jsonField is what the renderer keeps of a field. What every node reads
+// comes first, in one cache line.
 type jsonField struct {
-	// head is the start of its nodes' objects, name and label escaped:
-	// most of every node's bytes, the same each time; leadBuf is it
-	// after a line break and ind spaces (lead).
-	head    []byte
+	// leadBuf is head after a line break and ind spaces (lead).
 	leadBuf []byte
 	ind     int
-	// plain: every display string AppendValue makes of its values is
-	// free of what a JSON string escapes, so that none needs scanning.
-	plain bool
 	// kind and tail: how appendKnown writes the value of a node without
 	// text of its own (jsonkind.go).
 	kind jsonKind
-	tail []byte
+	// plain: every display string AppendValue makes of its values is
+	// free of what a JSON string escapes, so that none needs scanning.
+	plain bool
+	tail  []byte
+	// head is the start of its nodes' objects, name and label escaped:
+	// most of every node's bytes, the same each time.
+	head []byte
 	// keyHead and keyTail are the start of a keyed node's object around
 	// its escaped key: name and '.', then label; nil when the name is not
 	// valid UTF-8 (its escaping could then depend on the key's bytes).
@@ -377,6 +385,14 @@ type jsonField struct {
 // field returns what the renderer keeps of f, nil for a field without
 // an ID.
 func (j *jsonRenderer) field(f *dissect.Field) *jsonField {
+	if id := f.ID(); id > 0 && id < len(j.fields) && j.fields[id].head != nil {
+		return &j.fields[id]
+	}
+	return j.newField(f)
+}
+
+// newField is field for a field seen for the first time.
+func (j *jsonRenderer) newField(f *dissect.Field) *jsonField {
 	id := f.ID()
 	if id == 0 {
 		return nil
