@@ -54,16 +54,18 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/mcdissect/mcdissect/dissect/netlayers"
 	"github.com/mcdissect/mcdissect/record"
 )
 
 // Filter is a compiled display filter. Match may be called from several
 // goroutines; they take turns.
 type Filter struct {
-	root node
-	tree bool // a field it reads comes from the dissection tree
-	mu   sync.Mutex
-	c    ctx
+	root   node
+	tree   bool           // a field it reads comes from the dissection tree
+	layers netlayers.Want // the fields of the layers it reads
+	mu     sync.Mutex
+	c      ctx
 }
 
 // NeedsTree reports whether the filter reads a field of the dissection
@@ -95,7 +97,7 @@ func Compile(expr string) (*Filter, error) {
 	if t := p.peek(); t.k != tEOF {
 		return nil, p.unexpected(t)
 	}
-	return &Filter{root: n, tree: p.tree}, nil
+	return &Filter{root: n, tree: p.tree, layers: p.layers}, nil
 }
 
 // Error is a filter that does not compile: what is wrong, and where. Its

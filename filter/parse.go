@@ -12,16 +12,18 @@ import (
 	"time"
 
 	"github.com/mcdissect/mcdissect/dissect"
+	"github.com/mcdissect/mcdissect/dissect/netlayers"
 	"github.com/mcdissect/mcdissect/record"
 )
 
 // parser is a recursive-descent parser over the token stream that type-
 // checks as it goes and builds the tree of tests Match evaluates.
 type parser struct {
-	expr string
-	toks []token
-	i    int
-	tree bool // a field of the tree was resolved
+	expr   string
+	toks   []token
+	i      int
+	tree   bool           // a field of the tree was resolved
+	layers netlayers.Want // the fields of the layers resolved
 }
 
 func (p *parser) peek() token { return p.toks[p.i] }
@@ -232,6 +234,7 @@ func (p *parser) parseEntity() (operand, error) {
 		if ref, err := record.ResolveField(t.s); err == nil {
 			o.e, o.field = fieldEntity(ref), true
 			p.tree = p.tree || ref.NeedsTree()
+			p.layers = p.layers.Or(ref.Layers())
 		} else if is(p.peek(), "(") {
 			if err := p.parseCall(&o); err != nil {
 				return o, err

@@ -14,6 +14,7 @@ package output
 import (
 	"time"
 
+	"github.com/mcdissect/mcdissect/dissect/netlayers"
 	"github.com/mcdissect/mcdissect/filter"
 	"github.com/mcdissect/mcdissect/record"
 	"github.com/mcdissect/mcdissect/render"
@@ -33,6 +34,8 @@ type Sink struct {
 	readers   []Reader
 	shown     int
 	lastShown time.Time
+	layers    netlayers.Want // what they all read of the layers, once known (Needs)
+	layersSet bool
 }
 
 // Reader reads the records shown, and says what it reads of them.
@@ -45,7 +48,7 @@ type Reader interface {
 
 // Read adds rd to what reads the records shown, after those added before
 // it and before the renderer.
-func (s *Sink) Read(rd Reader) { s.readers = append(s.readers, rd) }
+func (s *Sink) Read(rd Reader) { s.readers, s.layersSet = append(s.readers, rd), false }
 
 // Needs is what the filter, the readers and the renderer read of a
 // record, together.
@@ -63,6 +66,11 @@ func (s *Sink) Needs() record.Needs {
 // Record shows r if it passes the filter; record.ErrStop ends the run
 // once Count records were shown.
 func (s *Sink) Record(r *record.Record) error {
+	if !s.layersSet {
+		s.layers, s.layersSet = s.Needs().Layers, true
+	}
+	// The layers' tree is made with what they all read, in one walk.
+	r.WantLayers(s.layers)
 	if s.Filter != nil && !s.Filter.Match(r) {
 		return nil
 	}

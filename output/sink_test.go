@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcdissect/mcdissect/dissect/netlayers"
 	"github.com/mcdissect/mcdissect/filter"
 	_ "github.com/mcdissect/mcdissect/protocols/all"
 	"github.com/mcdissect/mcdissect/record"
@@ -104,6 +105,11 @@ func TestSinkNeeds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	layers, err := filter.Compile(`ip.src == 10.0.0.1 && tcp.flags.syn && tcp`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, syn := netlayers.WantField(netlayers.FieldIPSrc), netlayers.WantField(netlayers.FieldTCPFlagSYN)
 	none := func(*record.Record) error { return nil }
 	for _, tc := range []struct {
 		name    string
@@ -114,11 +120,14 @@ func TestSinkNeeds(t *testing.T) {
 	}{
 		{name: "summary"},
 		{name: "renderer", w: record.Needs{Trees: true}, want: record.Needs{Trees: true}},
-		{name: "summary filter", flt: summary, want: record.Needs{Layers: true}},
-		{name: "tree filter", flt: tree, want: record.Needs{Trees: true, Layers: true}},
+		{name: "summary filter", flt: summary},
+		{name: "tree filter", flt: tree, want: record.Needs{Trees: true}},
+		{name: "filter of layers", flt: layers, want: record.Needs{Layers: src.Or(syn)}},
+		{name: "filter and renderer", w: record.Needs{Layers: netlayers.Lines}, flt: layers, want: record.Needs{Layers: src.Or(syn).Or(netlayers.Lines)}},
 		{name: "reader of nothing", readers: []record.Needs{{}}},
 		{name: "reader of trees", readers: []record.Needs{{}, {Trees: true}}, want: record.Needs{Trees: true}},
-		{name: "readers together", readers: []record.Needs{{Layers: true}, {Trees: true}}, want: record.Needs{Trees: true, Layers: true}},
+		{name: "readers together", readers: []record.Needs{{Layers: src}, {Trees: true}, {Layers: syn}}, want: record.Needs{Trees: true, Layers: src.Or(syn)}},
+		{name: "reader of all", readers: []record.Needs{{Layers: src}, {Layers: netlayers.All}}, want: record.Needs{Layers: netlayers.All}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := &Sink{W: &writer{}, WNeeds: tc.w, Filter: tc.flt}

@@ -37,6 +37,11 @@ type FieldRef struct {
 	Field  *dissect.Field
 	Key    string
 	pseudo bool
+	// layers is what the field asks of the layers' tree (LayersWith),
+	// when resolved: layered tells whether it may be in it.
+	layers   netlayers.Want
+	layered  bool
+	resolved bool
 }
 
 // ResolveField looks a filter name up in the registries.
@@ -45,7 +50,8 @@ func ResolveField(name string) (FieldRef, error) {
 	if !ok {
 		return FieldRef{}, fmt.Errorf("%q is not a field name; `mcdissect -G fields` lists them all", name)
 	}
-	return FieldRef{Name: name, Field: f, Key: key, pseudo: isPseudo(f)}, nil
+	return FieldRef{Name: name, Field: f, Key: key, pseudo: isPseudo(f), layers: netlayers.WantField(f),
+		layered: f == dissect.FieldUndissected || netlayers.Owns(f), resolved: true}, nil
 }
 
 func isPseudo(f *dissect.Field) bool {
@@ -66,12 +72,19 @@ func (f FieldRef) NeedsTree() bool {
 // (Record.Layers): frame, eth, ip, tcp...
 func (f FieldRef) InLayers() bool { return netlayers.Owns(f.Field) }
 
+// Layers is what the field reads of the layers below Minecraft: itself
+// (a layer's own field, ip or tcp: the layer's node), when it is one of
+// their fields; nothing otherwise. A reader of records says it in its
+// Needs.
+func (f FieldRef) Layers() netlayers.Want { return netlayers.WantField(f.Field) }
+
 // Each calls fn with every occurrence of the field in r, in tree order:
 // the layers' tree first, then the PDU's. For pseudo-fields the node is
 // made up for the call and must not be kept. Protocol roots match their
 // protocol's records, as in Wireshark, where a protocol name alone is a
-// filter.
-func (f FieldRef) Each(r *Record, fn func(n *dissect.Node)) {
+// filter. fn reads no other field of r: a field of the layers the tree
+// was not made with makes it again (Record.LayersWith).
+func (f *FieldRef) Each(r *Record, fn func(n *dissect.Node)) {
 	if f.pseudo {
 		f.eachPseudo(r, fn)
 		return
@@ -90,11 +103,17 @@ func (f FieldRef) Each(r *Record, fn func(n *dissect.Node)) {
 	}
 }
 
-// layersOf is r's layers' tree when the field may be in it (Layers makes
-// it), else an empty tree: a field of a protocol's makes no layers.
-func (f FieldRef) layersOf(r *Record) *dissect.PDU {
-	if f.Field == dissect.FieldUndissected || f.InLayers() {
-		return r.Layers()
+// layersOf is r's layers' tree, made with the field, when the field may
+// be in it, else an empty tree: a field of a protocol's makes no layers.
+func (f *FieldRef) layersOf(r *Record) *dissect.PDU {
+	if !f.resolved { // a FieldRef made by hand
+		if f.Field == dissect.FieldUndissected || f.InLayers() {
+			return r.LayersWith(f.Layers())
+		}
+		return &noLayers
+	}
+	if f.layered {
+		return r.LayersWith(f.layers)
 	}
 	return &noLayers
 }
@@ -102,7 +121,7 @@ func (f FieldRef) layersOf(r *Record) *dissect.PDU {
 // noLayers is the empty tree layersOf gives; nothing writes it.
 var noLayers dissect.PDU
 
-func (f FieldRef) eachPseudo(r *Record, fn func(n *dissect.Node)) {
+func (f *FieldRef) eachPseudo(r *Record, fn func(n *dissect.Node)) {
 	// The node lives in the record, not here: a local one passed to fn
 	// would escape and cost an allocation per field per record.
 	n := &r.pseudo
@@ -142,7 +161,7 @@ func (f FieldRef) AddrFamily() int { return int(f.Field.Addr) }
 
 // EachAddr calls fn with every address an address field (AddrFamily != 0)
 // has in r, in the order Each gives them.
-func (f FieldRef) EachAddr(r *Record, fn func(netip.Addr)) {
+func (f *FieldRef) EachAddr(r *Record, fn func(netip.Addr)) {
 	f.Each(r, func(n *dissect.Node) {
 		if a, err := netip.ParseAddr(n.Value.View()); err == nil {
 			fn(a)

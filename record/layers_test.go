@@ -40,7 +40,7 @@ func TestLayersLazy(t *testing.T) {
 	r := &Record{}
 	r.SetLayers(head, layersFrame())
 	clear(head) // SetLayers copied them
-	if r.netMade != netNone {
+	if r.netMade {
 		t.Fatal("the tree was made before it was read")
 	}
 	lines := r.LayerLines()
@@ -77,7 +77,7 @@ func TestCloneLayers(t *testing.T) {
 	r := &Record{}
 	r.SetLayers(rawIPv4UDP, layersFrame())
 	c := r.Clone()
-	if c.netMade != netTree {
+	if !c.netMade || c.netHas != netlayers.All {
 		t.Fatal("a clone's layers are not made")
 	}
 	want := dump(c.Layers())

@@ -54,16 +54,20 @@ type Record struct {
 
 	// net is the tree of the layers below Minecraft (frame, Ethernet, IP,
 	// TCP or UDP) of the frame that decided it (Layers), made from netBuf
-	// and netFrame the first time it is read.
+	// and netFrame the first time it is read, with the fields its readers
+	// read (layers.go).
 	net      dissect.PDU
+	netText  netlayers.Texts // net's texts, which its nodes view
 	netFrame netlayers.Frame
-	netSet   bool         // SetLayers was called: net can be made
-	netMade  uint8        // what net holds: netNone, netLines or netTree
-	buf      []byte       // owns PDU.Data, unless borrowed
-	netBuf   []byte       // the frame's header bytes; owns net.Data
-	data     []byte       // the record's bytes: buf, or a view of a buffer of the pipeline's
-	borrowed bool         // data is not the record's: it must own them before that buffer is reused
-	pseudo   dissect.Node // scratch node for pseudo-field lookups (FieldRef.Each)
+	netSet   bool           // SetLayers was called: net can be made
+	netMade  bool           // net is made, with the fields of netHas
+	netHas   netlayers.Want // the fields net was made with
+	netWant  netlayers.Want // the fields the record's readers read (WantLayers)
+	buf      []byte         // owns PDU.Data, unless borrowed
+	netBuf   []byte         // the frame's header bytes; owns net.Data
+	data     []byte         // the record's bytes: buf, or a view of a buffer of the pipeline's
+	borrowed bool           // data is not the record's: it must own them before that buffer is reused
+	pseudo   dissect.Node   // scratch node for pseudo-field lookups (FieldRef.Each)
 }
 
 // SetData copies data into the record's own buffer: packet buffers are
@@ -155,63 +159,12 @@ func (r *Record) Reset() {
 	r.Parts, r.GapLength, r.Reason, r.Retrans = r.Parts[:0], 0, "", 0
 	r.DeltaShown = 0
 	r.buf, r.data, r.borrowed = r.buf[:0], nil, false
-	if r.netMade != netNone {
+	if r.netMade {
 		r.net.Reset(nil, 0)
 	}
-	r.netSet, r.netMade = false, netNone
+	r.netSet, r.netMade, r.netWant = false, false, netlayers.Want{}
 	p := &r.PDU
 	p.Reset(nil, 0)
-}
-
-// SetLayers keeps what the tree of the record's layers is made of: the
-// frame's header bytes (copied into the record's own buffer; nil for a
-// frame whose bytes are not known) and what they do not hold. The tree is
-// made the first time Layers is called, so that a record nothing reads
-// the layers of costs no tree, and one that is read is made just before.
-func (r *Record) SetLayers(head []byte, f *netlayers.Frame) {
-	r.netBuf = append(r.netBuf[:0], head...)
-	r.netFrame = *f
-	r.netSet, r.netMade = true, netNone
-}
-
-// What a record's layers' tree holds.
-const (
-	netNone  = iota // not made yet
-	netLines        // the layers' lines only (netlayers.Lines)
-	netTree         // the whole tree (netlayers.Dissect)
-)
-
-// Layers is the tree of the layers below Minecraft (frame, Ethernet, IP,
-// TCP or UDP) of the frame that decided the record, from its header bytes
-// (netlayers.Dissect); empty when no output reads them (SetLayers was not
-// called). The first call makes it: like every read of a record, it
-// happens on the goroutine the record was handed to (a kept record is a
-// Clone, whose layers are made already).
-func (r *Record) Layers() *dissect.PDU {
-	if r.netSet && r.netMade != netTree {
-		r.netMade = netTree
-		netlayers.Dissect(&r.net, r.netHead(), &r.netFrame)
-	}
-	return &r.net
-}
-
-// LayerLines is Layers for a reader of the layers' lines only (the nodes
-// of the frame and of each layer under it, and their texts): the outline
-// of the same tree (netlayers.Lines), or the tree when it is made already.
-func (r *Record) LayerLines() *dissect.PDU {
-	if r.netSet && r.netMade == netNone {
-		r.netMade = netLines
-		netlayers.Lines(&r.net, r.netHead(), &r.netFrame)
-	}
-	return &r.net
-}
-
-// netHead is the frame's header bytes SetLayers kept, nil for none.
-func (r *Record) netHead() []byte {
-	if len(r.netBuf) == 0 {
-		return nil
-	}
-	return r.netBuf
 }
 
 // Data is the record's bytes: the PDU's, or what a note, a gap or an
@@ -246,6 +199,10 @@ func (r *Record) Clone() *Record {
 	c.net.Nodes = append([]dissect.Node(nil), net.Nodes...)
 	c.net.Experts = append([]dissect.ExpertItem(nil), net.Experts...)
 	repoint(&c.net, net.Data, c.netBuf)
+	// The texts view r's buffer, which r's next frame writes over.
+	c.netText = netlayers.Texts{}
+	text := r.netText.Bytes()
+	repoint(&c.net, text, append([]byte(nil), text...))
 	// Values of bytes point into the old buffer: point them into the new.
 	if within(r.PDU.Data, r.data) || len(r.PDU.Data) == 0 {
 		c.PDU.Data = c.buf[:len(r.PDU.Data)]

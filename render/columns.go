@@ -84,7 +84,7 @@ func appendColumn(b []byte, r *record.Record, c column, timeFormat string) []byt
 	case colProtocol:
 		return append(b, protocols.Column(r.Proto)...)
 	case colLength:
-		net := r.Layers()
+		net := r.LayersWith(wantLen)
 		if i := net.Find("frame.len"); i >= 0 {
 			return dissect.AppendUint(b, net.Nodes[i].Value.N)
 		}

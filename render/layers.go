@@ -181,7 +181,7 @@ func appendTimeColumn(dst []byte, r *record.Record, format string) []byte {
 		dst = append(dst, '.')
 		return dissect.AppendUintPad(dst, uint64(us%1e6), 6)
 	case "d":
-		net := r.Layers()
+		net := r.LayersWith(wantDelta)
 		if i := net.Find("frame.time_delta"); i >= 0 {
 			return appendSeconds(dst, time.Duration(net.Nodes[i].Value.Float()*1e9+0.5))
 		}

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcdissect/mcdissect/dissect/netlayers"
 	"github.com/mcdissect/mcdissect/record"
 )
 
@@ -21,7 +22,7 @@ func TestSet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := ss.Needs(); n.Trees || !n.Layers {
+	if n := ss.Needs(); n.Trees || n.Layers != netlayers.All {
 		t.Errorf("mc,stat and conv,udp need %+v", n)
 	}
 	src, dst := netip.MustParseAddrPort("10.0.0.1:50000"), netip.MustParseAddrPort("10.0.0.2:25565")

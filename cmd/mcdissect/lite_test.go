@@ -55,7 +55,7 @@ func TestSummaryOnly(t *testing.T) {
 		if got := !need.Trees; got != tc.want {
 			t.Errorf("%s: Lite = %v, want %v", tc.args, got, tc.want)
 		}
-		if got := !need.Trees && !need.Layers; got != tc.noLayers {
+		if got := !need.Trees && need.Layers.IsZero(); got != tc.noLayers {
 			t.Errorf("%s: NoLayers = %v, want %v", tc.args, got, tc.noLayers)
 		}
 	}

@@ -136,7 +136,7 @@ func (c *config) run(stdin io.Reader, stdout, stderr io.Writer) int {
 	// what the summary columns show worked out, and without the layers too
 	// when nothing reads them (a run that decodes trees decodes the layers).
 	need := sk.Needs()
-	c.opts.Lite, c.opts.NoLayers = !need.Trees, !need.Trees && !need.Layers
+	c.opts.Lite, c.opts.NoLayers = !need.Trees, !need.Trees && need.Layers.IsZero()
 	c.opts.Lite = c.opts.Lite && !c.out.Redact // --redact learns secrets from the trees
 	// The page draws Classic levels from their inflated blocks.
 	c.opts.Export = exp != nil || c.out.Format == "html" || c.serve.on()

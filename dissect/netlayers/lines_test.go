@@ -2,6 +2,7 @@ package netlayers
 
 import (
 	"encoding/hex"
+	"fmt"
 	"net/netip"
 	"testing"
 	"time"
@@ -60,55 +61,135 @@ func heads() map[string]struct {
 	add("null-ip6-udp", append([]byte{30, 0, 0, 0}, ip6...), LinkNull, -1)
 	add("raw-ip4-tcp", tcp, LinkRaw, 9)
 	add("eth-icmp-quoting-udp", icmp[:70], LinkEthernet, -1)
+	add("eth-icmp-quoting-tcp8", append(eth(0x0800), icmpQuotingTCP(8)...), LinkEthernet, -1)
+	add("eth-icmp-quoting-tcp20", append(eth(0x0800), icmpQuotingTCP(20)...), LinkEthernet, -1)
 	add("none", nil, LinkNone, -1)
 	return out
 }
 
-// TestLinesOutline: Lines makes the outline of Dissect's tree, cut or
-// whole: the same layer nodes (the protocols, and what no field explains),
-// with the same ranges, flags and lines, in the same order, under the
-// same parents, and the same expert items.
-func TestLinesOutline(t *testing.T) {
+// icmpQuotingTCP is an IPv4 ICMP port unreachable (by hand: real peers
+// quote UDP) quoting an IPv4 header and n bytes of a TCP header.
+func icmpQuotingTCP(n int) []byte {
+	quoted := ipv4TCP(512, 0x02)
+	quoted[20+4], quoted[20+7] = 0x12, 0x34 // the sequence number
+	quoted = quoted[:20+n]
+	return append([]byte{0x45, 0, 0, byte(28 + len(quoted)), 0, 0, 0x40, 0, 64, 1, 0, 0, 10, 0, 0, 2, 10, 0, 0, 1,
+		3, 3, 0, 0, 0, 0, 0, 0}, quoted...)
+}
+
+// TestWant: a tree made for a set of fields is the whole tree less what
+// the set does not ask for, cut or whole: the frame's node, the nodes of
+// the fields asked for and of the layers asked for (their nodes, their
+// lines, a field of theirs), with the same ranges, flags, values and
+// texts, in the same order, under the same parents; what no field
+// explains; the same expert items; a layer's line only when asked for.
+// The sets: nothing, the outline (Lines), every field alone, and every
+// field with the lines and the fields before it.
+func TestWant(t *testing.T) {
+	sets := map[string]Want{"none": {}, "lines": Lines}
+	var before Want
+	for b := range bit(nFields) {
+		f := fieldOf[b]
+		sets[f.Name] = WantField(f)
+		before = before.Or(WantField(f))
+		sets["lines+"+f.Name+"+before"] = before.Or(Lines)
+	}
 	for name, c := range heads() {
 		t.Run(name, func(t *testing.T) {
+			var text Texts // one buffer, reused as a record's is
 			for n := 0; n <= len(c.head); n++ {
 				f := c.f
 				f.CapLen = n
-				var tree, lines dissect.PDU
+				var tree dissect.PDU
 				Dissect(&tree, c.head[:n], &f)
-				Lines(&lines, c.head[:n], &f)
 				if err := dissect.Check(&tree); err != nil {
 					t.Fatalf("cut at %d: %v", n, err)
 				}
-				var kept []int32 // the tree's nodes the outline keeps, by the outline's index
-				index := map[int32]int32{-1: -1}
-				for i := range tree.Nodes {
-					nd := &tree.Nodes[i]
-					if nd.Field.Type == dissect.FTProtocol || nd.Field == dissect.FieldUndissected {
-						index[int32(i)] = int32(len(kept))
-						kept = append(kept, int32(i))
-					}
-				}
-				if len(kept) != len(lines.Nodes) {
-					t.Fatalf("cut at %d: %d nodes in the outline, want %d", n, len(lines.Nodes), len(kept))
-				}
-				for j, i := range kept {
-					a, b := &tree.Nodes[i], &lines.Nodes[j]
-					if a.Field != b.Field || a.Offset != b.Offset || a.Length != b.Length || a.Flags != b.Flags || a.Text != b.Text || index[a.Parent] != b.Parent {
-						t.Errorf("cut at %d: outline node %d is %s %d+%d %q under %d, want %s %d+%d %q under %d", n, j,
-							b.Field.Name, b.Offset, b.Length, b.Text, b.Parent, a.Field.Name, a.Offset, a.Length, a.Text, index[a.Parent])
-					}
-				}
-				if len(tree.Experts) != len(lines.Experts) {
-					t.Fatalf("cut at %d: %d expert items in the outline, want %d", n, len(lines.Experts), len(tree.Experts))
-				}
-				for i := range tree.Experts {
-					if a, b := tree.Experts[i], lines.Experts[i]; a.Info != b.Info || a.Msg != b.Msg || index[a.Node] != b.Node {
-						t.Errorf("cut at %d: expert %+v, want %+v", n, b, a)
+				for set, w := range sets {
+					var p dissect.PDU
+					Make(&p, &text, c.head[:n], &f, w)
+					if msg := subtree(&tree, &p, w); msg != "" {
+						t.Fatalf("cut at %d, %s: %s", n, set, msg)
 					}
 				}
 			}
 		})
+	}
+}
+
+// subtree says how p differs from the whole tree less what w does not ask
+// for, or "".
+func subtree(tree, p *dissect.PDU, w Want) string {
+	var kept []int32 // the tree's nodes p keeps, by p's index
+	index := map[int32]int32{-1: -1}
+	for i := range tree.Nodes {
+		nd := &tree.Nodes[i]
+		b, own := bitOf[nd.Field]
+		keep := !own || i == 0 || w.has(b)
+		if own && nd.Field.Type == dissect.FTProtocol {
+			keep = keep || w.anyIn(&layerOf[b])
+		}
+		if keep {
+			index[int32(i)] = int32(len(kept))
+			kept = append(kept, int32(i))
+		}
+	}
+	if len(kept) != len(p.Nodes) {
+		return fmt.Sprintf("%d nodes, want %d", len(p.Nodes), len(kept))
+	}
+	for j, i := range kept {
+		a, b := tree.Nodes[i], p.Nodes[j]
+		if bt, ok := bitOf[a.Field]; ok && a.Field.Type == dissect.FTProtocol && !w.has(bt) {
+			a.Text = "" // the line not asked for
+		}
+		parent, ok := index[a.Parent]
+		if !ok {
+			return fmt.Sprintf("node %d (%s) kept, its parent %d not", i, a.Field.Name, a.Parent)
+		}
+		if a.Field != b.Field || a.Offset != b.Offset || a.Length != b.Length || a.Flags != b.Flags || a.Text != b.Text ||
+			parent != b.Parent || a.Value.N != b.Value.N || string(a.Value.B) != string(b.Value.B) {
+			return fmt.Sprintf("node %d is %s %d+%d %q %q under %d, want %s %d+%d %q %q under %d", j,
+				b.Field.Name, b.Offset, b.Length, b.Text, dissect.AppendValue(nil, &b), b.Parent,
+				a.Field.Name, a.Offset, a.Length, a.Text, dissect.AppendValue(nil, &a), parent)
+		}
+	}
+	if len(tree.Experts) != len(p.Experts) {
+		return fmt.Sprintf("%d expert items, want %d", len(p.Experts), len(tree.Experts))
+	}
+	for i := range tree.Experts {
+		node, ok := index[tree.Experts[i].Node]
+		if a, b := tree.Experts[i], p.Experts[i]; a.Info != b.Info || a.Msg != b.Msg || !ok || node != b.Node {
+			return fmt.Sprintf("expert %+v, want %+v", b, a)
+		}
+	}
+	return ""
+}
+
+// TestWantFields: every field of the layers has its bit and every bit its
+// field; a set asks for the fields it was made of, their layers' nodes,
+// and no other.
+func TestWantFields(t *testing.T) {
+	seen := map[*dissect.Field]bool{}
+	for b, f := range fieldOf {
+		if f == nil || !Owns(f) || seen[f] {
+			t.Fatalf("bit %d: field %v", b, f)
+		}
+		seen[f] = true
+	}
+	for f := range own {
+		if !seen[f] {
+			t.Errorf("%s has no bit", f.Name)
+		}
+	}
+	w := WantField(FieldIPSrc).Or(WantField(FieldTCPFlagSYN)).Or(WantField(RegUDP.Root()))
+	for b := range bit(nBits) {
+		want := b == bIPSrc || b == bTCPFlagSYN || b == bTCPFlags || b == nodeOf(bIP) || b == nodeOf(bTCP) || b == nodeOf(bUDP)
+		if w.has(b) != want {
+			t.Errorf("bit %d: asked for %v, want %v", b, !want, want)
+		}
+	}
+	if !All.Covers(w) || w.Covers(All) || !w.Covers(WantField(FieldIPSrc)) || WantField(dissect.FieldUndissected) != (Want{}) || !Lines.Covers(WantField(RegTCP.Root())) {
+		t.Error("Covers or WantField wrong")
 	}
 }
 

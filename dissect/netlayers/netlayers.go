@@ -14,7 +14,6 @@ import (
 	"encoding/binary"
 	"net/netip"
 	"strconv"
-	"sync"
 	"time"
 	"unsafe"
 
@@ -57,31 +56,24 @@ type Frame struct {
 	WScale         int8
 }
 
-// Dissect makes p the tree of a frame's layers: head holds its bytes from
-// the link header to the end of the TCP or UDP header (or fewer, when the
-// capture cut them; nothing for a frame whose bytes are not known).
+// Make makes p the tree of a frame's layers, with the nodes w asks for:
+// head holds the frame's bytes from the link header to the end of the TCP
+// or UDP header (or fewer, when the capture cut them; nothing for a frame
+// whose bytes are not known). A tree made for w is the whole tree (All)
+// less the nodes w does not ask for (Want); the frame's node, the expert
+// items and the bytes no field explains are the same whatever w.
 //
 // The texts it makes (the layers' lines, the addresses, the exact times,
-// frame.protocols) are written into one buffer and become one string at
-// the end, which the nodes' texts and values view: a record's layers cost
-// one allocation for all their text, not one per text.
-func Dissect(p *dissect.PDU, head []byte, f *Frame) { dissectFrame(p, head, f, false) }
-
-// Lines makes p the outline of the tree Dissect makes: the frame and its
-// layers, each with its line, and none of their fields, for an output that
-// shows the layers' lines only (-V without -O naming a layer). It is the
-// same walk over the same bytes: the fields are read and left out of the
-// tree, as Wireshark fakes the items that no filter reads and no view
-// shows. Expert items are the same.
-func Lines(p *dissect.PDU, head []byte, f *Frame) { dissectFrame(p, head, f, true) }
-
-func dissectFrame(p *dissect.PDU, head []byte, f *Frame, lines bool) {
-	s := scratch.Get().(*texts)
-	s.b, s.refs = s.b[:0], s.refs[:0]
-	s.cur = dissect.Begin(p, RegFrame.Root(), head, len(head))
-	c := &s.cur
-	s.protos = s.protos[:0]
-	d := dis{p: p, c: c, f: f, t: s, stream: -1, lines: lines}
+// frame.protocols) are written into t, and the nodes' texts and values
+// view them: a tree's texts cost no allocation once t has grown. Lifetime
+// rule: they are valid until t is next written (the next Make with it);
+// whoever keeps a tree past that copies its texts (record.Record.Clone
+// does).
+func Make(p *dissect.PDU, t *Texts, head []byte, f *Frame, w Want) {
+	p.Reset(head, len(head))
+	t.b, t.refs, t.protos = t.b[:0], t.refs[:0], t.protos[:0]
+	d := dis{p: p, f: f, w: w, t: t, stream: -1}
+	d.parent = p.AddNode(-1, RegFrame.Root(), 0, len(head), dissect.Value{})
 	d.frame()
 	off, etype := d.link()
 	switch etype {
@@ -90,118 +82,165 @@ func dissectFrame(p *dissect.PDU, head []byte, f *Frame, lines bool) {
 	case 0x86dd:
 		d.ip6(off)
 	}
-	if !hasProto(d.t.protos, f.Protocols) {
-		d.t.protos = append(d.t.protos, f.Protocols...)
+	if d.w.has(bFrameProtocols) {
+		if !hasProto(t.protos, f.Protocols) {
+			t.protos = append(t.protos, f.Protocols...)
+		}
+		lo := len(t.b)
+		t.b = append(t.b, trimColon(t.protos)...)
+		t.value(p.AddGenerated(0, FieldFrameProtocols, dissect.Value{}, ""), lo)
 	}
-	if !lines {
-		lo := len(s.b)
-		s.b = append(s.b, trimColon(d.t.protos)...)
-		s.value(p.AddGenerated(0, FieldFrameProtocols, dissect.Value{}, ""), lo)
+	if r := len(head) - d.off; r > 0 {
+		i := p.AddNode(0, dissect.FieldUndissected, d.off, r, dissect.B(head[d.off:]))
+		p.AddExpert(i, dissect.ExpertUndissected, strconv.Itoa(r)+" bytes at offset "+strconv.Itoa(d.off)+" are not part of any field")
 	}
-	c.Finish()
-	d.frameLine()
-	s.settle(p)
-	s.cur = dissect.Cursor{}
-	scratch.Put(s)
+	if d.w.has(bFrame) {
+		d.frameLine()
+	}
+	t.settle(p)
 }
 
-// texts is what Dissect writes its texts into before they become one
-// string (settle); pooled, as every record's layers need one.
-type texts struct {
+// Dissect makes p the whole tree of a frame's layers (Make with All), its
+// texts in a buffer of their own.
+func Dissect(p *dissect.PDU, head []byte, f *Frame) { Make(p, new(Texts), head, f, All) }
+
+// Texts is where Make writes a tree's texts, reused from tree to tree:
+// the owner of a tree owns one (a record does).
+type Texts struct {
 	b      []byte
 	refs   []textRef
-	protos []byte // frame.protocols so far, each followed by ':'
-	// cur walks the header bytes: here rather than on Dissect's stack,
-	// which it would leave for the heap (the walk recurses into what an
-	// ICMP error quotes).
-	cur dissect.Cursor
+	protos []byte // frame.protocols so far, each followed by ':' (when asked for)
 }
 
-// textRef is a text of node Node: b[Lo:Hi] once settled, its Text or
-// (Value) its value.
+// Bytes is the buffer the texts of the tree made last lie in.
+func (t *Texts) Bytes() []byte { return t.b }
+
+// textRef is a text of node Node: b[Lo:Hi] once the walk is done, its
+// Text or (Value) its value.
 type textRef struct {
 	Node   int32
 	Lo, Hi int32
 	Value  bool
 }
 
-var scratch = sync.Pool{New: func() any {
-	return &texts{b: make([]byte, 0, 512), refs: make([]textRef, 0, 24), protos: make([]byte, 0, 48)}
-}}
-
-// text makes b[lo:] the text of node i; value makes it its value.
-func (t *texts) text(i int32, lo int) {
-	if i >= 0 {
-		t.refs = append(t.refs, textRef{Node: i, Lo: int32(lo), Hi: int32(len(t.b))})
-	}
-}
-
-func (t *texts) value(i int32, lo int) { t.valueOf(i, lo, len(t.b)) }
-
-// valueOf makes b[lo:hi] the value of node i.
-func (t *texts) valueOf(i int32, lo, hi int) {
-	if i >= 0 {
-		t.refs = append(t.refs, textRef{Node: i, Lo: int32(lo), Hi: int32(hi), Value: true})
-	}
-}
-
-// settle makes the buffer one string and gives the nodes their texts in
-// it. A value views the string's bytes, as dissect.S's do.
-func (t *texts) settle(p *dissect.PDU) {
-	if len(t.refs) == 0 {
-		return
-	}
-	all := string(t.b)
-	for _, r := range t.refs {
-		if int(r.Node) >= len(p.Nodes) {
-			continue
-		}
-		n := &p.Nodes[r.Node]
-		if r.Value {
-			n.Value.B = unsafe.Slice(unsafe.StringData(all[r.Lo:]), r.Hi-r.Lo)
-		} else {
-			n.Text = all[r.Lo:r.Hi]
-		}
-	}
-}
-
+// dis is a walk over a frame's header bytes.
 type dis struct {
 	p         *dissect.PDU
-	c         *dissect.Cursor
 	f         *Frame
-	t         *texts
+	t         *Texts
+	w         Want
+	off       int   // the next byte no field has read
+	parent    int32 // the layer the fields go under
 	ip        netip.Addr
 	from      netip.AddrPort // the frame's source
 	transport string         // for the frame's line: "TCP", "UDP", "ICMP"
 	stream    int            // with "TCP": its stream, -1 if none
 	quoted    bool           // inside an ICMP error's quoted datagram
-	lines     bool           // the outline only (Lines): fields are left out
+	ipLen     int            // the IPv4 payload's length by its header, -1 for IPv6
 }
 
-// field adds f over the next n bytes (dissect.Cursor.Field), or in an
-// outline skips them; it returns the node's index, or -1 for none.
-func (d *dis) field(f *dissect.Field, n int, v dissect.Value) int32 {
-	if d.lines {
-		d.c.Skip(f, n)
-		return -1
+// text makes b[lo:] the text of node i; value makes it its value.
+func (t *Texts) text(i int32, lo int) {
+	if i >= 0 {
+		t.refs = append(t.refs, textRef{Node: i, Lo: int32(lo), Hi: int32(len(t.b))})
 	}
-	return d.c.Field(f, n, v)
 }
 
-// node adds f over [off, off+n) under parent, unless in an outline.
-func (d *dis) node(parent int32, f *dissect.Field, off, n int, v dissect.Value) int32 {
-	if d.lines {
-		return -1
+func (t *Texts) value(i int32, lo int) { t.valueOf(i, lo, len(t.b)) }
+
+// valueOf makes b[lo:hi] the value of node i.
+func (t *Texts) valueOf(i int32, lo, hi int) {
+	if i >= 0 {
+		t.refs = append(t.refs, textRef{Node: i, Lo: int32(lo), Hi: int32(hi), Value: true})
 	}
-	return d.p.AddNode(parent, f, off, n, v)
 }
 
-// gen adds a generated f under parent, unless in an outline.
-func (d *dis) gen(parent int32, f *dissect.Field, v dissect.Value, text string) int32 {
-	if d.lines {
+// settle gives the nodes their texts in the buffer, now that it no longer
+// moves. unsafe: a text is a string that views the buffer (see Make's
+// lifetime rule); a value views its bytes, as dissect.S's do.
+func (t *Texts) settle(p *dissect.PDU) {
+	for _, r := range t.refs {
+		n := &p.Nodes[r.Node]
+		if r.Value {
+			n.Value.B = t.b[r.Lo:r.Hi:r.Hi]
+		} else if r.Hi > r.Lo {
+			n.Text = unsafe.String(&t.b[r.Lo], r.Hi-r.Lo)
+		}
+	}
+}
+
+// open adds the node of a layer (its root field) of n bytes at the next
+// byte, n < 0 for as long as what is read until close, when anything of
+// the layer is asked for (-1 when not), and makes it the parent of the
+// fields that follow; close ends it and gives back the parent it was
+// under.
+func (d *dis) open(b bit, n int) (i, up int32) {
+	up = d.parent
+	if !d.w.anyIn(&layerOf[b]) {
+		return -1, up // nothing asked for of the layer
+	}
+	i = d.p.AddNode(up, fieldOf[b], d.off, max(n, 0), dissect.Value{})
+	if n < 0 {
+		d.p.Nodes[i].Length = -1
+	}
+	d.parent = i
+	return i, up
+}
+
+func (d *dis) close(i, up int32) {
+	if i >= 0 {
+		if n := &d.p.Nodes[i]; n.Length < 0 {
+			n.Length = int32(d.off) - n.Offset
+		}
+	}
+	d.parent = up
+}
+
+// field adds the field of b over the next n bytes under the open layer,
+// if asked for, and reads past them; it returns the node's index, or -1
+// for none. It, node and gen test the set inline: a field not asked for
+// costs a test.
+func (d *dis) field(b bit, n int, v dissect.Value) int32 {
+	off := d.off
+	d.off += n
+	if !d.w.has(b) {
 		return -1
 	}
-	return d.p.AddGenerated(parent, f, v, text)
+	return d.add(d.parent, b, off, n, v)
+}
+
+// node adds the field of b over [off, off+n) under parent, if asked for.
+func (d *dis) node(parent int32, b bit, off, n int, v dissect.Value) int32 {
+	if !d.w.has(b) {
+		return -1
+	}
+	return d.add(parent, b, off, n, v)
+}
+
+func (d *dis) add(parent int32, b bit, off, n int, v dissect.Value) int32 {
+	return d.p.AddNode(parent, fieldOf[b], off, n, v)
+}
+
+// gen adds a generated field of b under parent, if asked for.
+func (d *dis) gen(parent int32, b bit, v dissect.Value) int32 {
+	if !d.w.has(b) {
+		return -1
+	}
+	return d.addGen(parent, b, v)
+}
+
+func (d *dis) addGen(parent int32, b bit, v dissect.Value) int32 {
+	return d.p.AddGenerated(parent, fieldOf[b], v, "")
+}
+
+// lined reports whether the line of layer b is asked for.
+func (d *dis) lined(b bit) bool { return d.w.has(b) }
+
+// proto notes a layer in frame.protocols, when it is asked for.
+func (d *dis) proto(name string) {
+	if d.w.has(bFrameProtocols) {
+		d.t.protos = append(d.t.protos, name...)
+	}
 }
 
 // hasProto reports whether protos (each followed by ':') names proto
@@ -233,35 +272,43 @@ func trimColon(b []byte) []byte {
 	return b
 }
 
-// frame adds the frame's own generated fields.
+// frame adds the frame's own generated fields that are asked for.
 func (d *dis) frame() {
-	if d.lines {
+	if !d.w.anyOf(bFrame) {
 		return
 	}
-	p, f, t := d.p, d.f, d.t
-	p.AddGenerated(0, FieldFrameNumber, dissect.U(f.Number), "")
-	p.AddGenerated(0, FieldFrameTime, dissect.Time(f.Time), "")
-	lo := len(t.b)
-	t.b = AppendEpoch9(t.b, f.Time)
-	t.value(p.AddGenerated(0, FieldFrameEpoch, dissect.F(float64(f.Time.UnixNano())/1e9), ""), lo)
-	lo = len(t.b)
-	t.b = AppendSeconds9(t.b, f.Delta)
-	t.value(p.AddGenerated(0, FieldFrameDelta, dissect.F(f.Delta.Seconds()), ""), lo)
-	lo = len(t.b)
-	t.b = AppendSeconds9(t.b, f.Rel)
-	t.value(p.AddGenerated(0, FieldFrameRelative, dissect.F(f.Rel.Seconds()), ""), lo)
+	p, f := d.p, d.f
+	d.gen(0, bFrameNumber, dissect.U(f.Number))
+	if d.w.has(bFrameTime) {
+		p.AddGenerated(0, FieldFrameTime, dissect.Time(f.Time), "")
+	}
+	if d.w.has(bFrameEpoch) {
+		lo := len(d.t.b)
+		d.t.b = AppendEpoch9(d.t.b, f.Time)
+		d.t.value(p.AddGenerated(0, FieldFrameEpoch, dissect.F(float64(f.Time.UnixNano())/1e9), ""), lo)
+	}
+	if d.w.has(bFrameDelta) {
+		lo := len(d.t.b)
+		d.t.b = AppendSeconds9(d.t.b, f.Delta)
+		d.t.value(p.AddGenerated(0, FieldFrameDelta, dissect.F(f.Delta.Seconds()), ""), lo)
+	}
+	if d.w.has(bFrameRelative) {
+		lo := len(d.t.b)
+		d.t.b = AppendSeconds9(d.t.b, f.Rel)
+		d.t.value(p.AddGenerated(0, FieldFrameRelative, dissect.F(f.Rel.Seconds()), ""), lo)
+	}
 	if f.WireLen > 0 || f.CapLen > 0 {
-		p.AddGenerated(0, FieldFrameLen, dissect.U(uint64(f.WireLen)), "")
-		p.AddGenerated(0, FieldFrameCapLen, dissect.U(uint64(f.CapLen)), "")
+		d.gen(0, bFrameLen, dissect.U(uint64(f.WireLen)))
+		d.gen(0, bFrameCapLen, dissect.U(uint64(f.CapLen)))
 	}
 }
 
 // frameLine writes the frame's line, once the layers have said which
 // transport the frame carries and which way it went.
 func (d *dis) frameLine() {
-	f, t := d.f, d.t
-	lo := len(t.b)
-	b := append(t.b, "Frame "...)
+	f := d.f
+	lo := len(d.t.b)
+	b := append(d.t.b, "Frame "...)
 	b = dissect.AppendUint(b, f.Number)
 	b = append(b, ": "...)
 	if f.WireLen > 0 || f.CapLen > 0 {
@@ -294,8 +341,8 @@ func (d *dis) frameLine() {
 			}
 		}
 	}
-	t.b = b
-	t.text(0, lo)
+	d.t.b = b
+	d.t.text(0, lo)
 }
 
 // appendUTC appends t in UTC as "2006-01-02 15:04:05.000000000 UTC".
@@ -326,7 +373,7 @@ func appendUTC(b []byte, t time.Time) []byte {
 // link dissects the link layer and its VLAN tags, and returns where the
 // network layer starts and its EtherType (0 when none is known).
 func (d *dis) link() (int, uint16) {
-	c, head := d.c, d.p.Data
+	head := d.p.Data
 	var etype uint16
 	off := 0
 	switch d.f.Link {
@@ -334,21 +381,27 @@ func (d *dis) link() (int, uint16) {
 		if len(head) < 14 {
 			return d.cut(0, "Ethernet II")
 		}
-		d.t.protos = append(d.t.protos, "eth:ethertype:"...)
-		i := c.Open(RegEth.Root(), 14)
-		lo := len(d.t.b)
-		d.t.b = append(d.t.b, "Ethernet II, Src: "...)
-		d.t.b = appendEther(d.t.b, head[6:12])
-		d.t.b = append(d.t.b, ", Dst: "...)
-		d.t.b = appendEther(d.t.b, head[0:6])
-		d.t.text(i, lo)
-		d.field(FieldEthDst, 6, dissect.B(head[0:6]))
-		d.hidden(FieldEthAddr, 0, 6, dissect.B(head[0:6]))
-		d.field(FieldEthSrc, 6, dissect.B(head[6:12]))
-		d.hidden(FieldEthAddr, 6, 6, dissect.B(head[6:12]))
+		d.proto("eth:ethertype:")
+		i, up := d.open(bEth, 14)
+		if d.lined(bEth) {
+			lo := len(d.t.b)
+			d.t.b = append(d.t.b, "Ethernet II, Src: "...)
+			d.t.b = appendEther(d.t.b, head[6:12])
+			d.t.b = append(d.t.b, ", Dst: "...)
+			d.t.b = appendEther(d.t.b, head[0:6])
+			d.t.text(i, lo)
+		}
 		etype = binary.BigEndian.Uint16(head[12:14])
-		d.field(FieldEthType, 2, dissect.U(uint64(etype)))
-		c.Close()
+		if d.w.anyOf(bEth) {
+			d.field(bEthDst, 6, dissect.B(head[0:6]))
+			d.hidden(bEthAddr, 0, 6, dissect.B(head[0:6]))
+			d.field(bEthSrc, 6, dissect.B(head[6:12]))
+			d.hidden(bEthAddr, 6, 6, dissect.B(head[6:12]))
+			d.field(bEthType, 2, dissect.U(uint64(etype)))
+		} else {
+			d.off += 14
+		}
+		d.close(i, up)
 		off = 14
 	case LinkSLL, LinkSLL2:
 		n := 16
@@ -358,39 +411,44 @@ func (d *dis) link() (int, uint16) {
 		if len(head) < n {
 			return d.cut(0, "Linux cooked capture")
 		}
-		d.t.protos = append(d.t.protos, "sll:ethertype:"...)
-		i := c.Open(RegSLL.Root(), n)
-		if n == 16 {
-			d.line(i, "Linux cooked capture v1")
-			d.field(FieldSLLPktType, 2, dissect.U(uint64(binary.BigEndian.Uint16(head[0:2]))))
-			d.field(FieldSLLOther, 12, dissect.B(head[2:14]))
-			etype = binary.BigEndian.Uint16(head[14:16])
-			d.field(FieldSLLType, 2, dissect.U(uint64(etype)))
-		} else {
-			d.line(i, "Linux cooked capture v2")
-			etype = binary.BigEndian.Uint16(head[0:2])
-			d.field(FieldSLLType, 2, dissect.U(uint64(etype)))
-			d.field(FieldSLLOther, 2, dissect.B(head[2:4]))
-			d.field(FieldSLLIfIndex, 4, dissect.U(uint64(binary.BigEndian.Uint32(head[4:8]))))
-			d.field(FieldSLLOther, 2, dissect.B(head[8:10]))
-			d.field(FieldSLLPktType, 1, dissect.U(uint64(head[10])))
-			d.field(FieldSLLOther, 9, dissect.B(head[11:20]))
+		d.proto("sll:ethertype:")
+		etype = binary.BigEndian.Uint16(head[14:16])
+		line := "Linux cooked capture v1"
+		if n == 20 {
+			etype, line = binary.BigEndian.Uint16(head[0:2]), "Linux cooked capture v2"
 		}
-		c.Close()
+		i, up := d.open(bSLL, n)
+		d.line(i, bSLL, line)
+		switch {
+		case !d.w.anyOf(bSLL):
+			d.off += n
+		case n == 16:
+			d.field(bSLLPktType, 2, dissect.U(uint64(binary.BigEndian.Uint16(head[0:2]))))
+			d.field(bSLLOther, 12, dissect.B(head[2:14]))
+			d.field(bSLLType, 2, dissect.U(uint64(etype)))
+		default:
+			d.field(bSLLType, 2, dissect.U(uint64(etype)))
+			d.field(bSLLOther, 2, dissect.B(head[2:4]))
+			d.field(bSLLIfIndex, 4, dissect.U(uint64(binary.BigEndian.Uint32(head[4:8]))))
+			d.field(bSLLOther, 2, dissect.B(head[8:10]))
+			d.field(bSLLPktType, 1, dissect.U(uint64(head[10])))
+			d.field(bSLLOther, 9, dissect.B(head[11:20]))
+		}
+		d.close(i, up)
 		off = n
 	case LinkNull, LinkLoop:
 		if len(head) < 4 {
 			return d.cut(0, "Null/Loopback")
 		}
-		d.t.protos = append(d.t.protos, "null:"...)
+		d.proto("null:")
 		af := binary.LittleEndian.Uint32(head)
 		if af > 0xffff {
 			af = binary.BigEndian.Uint32(head)
 		}
-		i := c.Open(RegNull.Root(), 4)
-		d.line(i, "Null/Loopback")
-		d.field(FieldNullFamily, 4, dissect.U(uint64(af)))
-		c.Close()
+		i, up := d.open(bNull, 4)
+		d.line(i, bNull, "Null/Loopback")
+		d.field(bNullFamily, 4, dissect.U(uint64(af)))
+		d.close(i, up)
 		switch af {
 		case 2:
 			return 4, 0x0800
@@ -402,7 +460,7 @@ func (d *dis) link() (int, uint16) {
 		if len(head) == 0 {
 			return 0, 0
 		}
-		d.t.protos = append(d.t.protos, "raw:"...)
+		d.proto("raw:")
 		if head[0]>>4 == 6 {
 			return 0, 0x86dd
 		}
@@ -415,20 +473,26 @@ func (d *dis) link() (int, uint16) {
 		if len(head) < off+4 {
 			return d.cut(off, "802.1Q Virtual LAN")
 		}
-		d.t.protos = append(d.t.protos, "vlan:ethertype:"...)
+		d.proto("vlan:ethertype:")
 		tci := binary.BigEndian.Uint16(head[off : off+2])
-		i := c.Open(RegVLAN.Root(), 4)
-		lo := len(d.t.b)
-		d.t.b = append(d.t.b, "802.1Q Virtual LAN, PRI: "...)
-		d.t.b = dissect.AppendUint(d.t.b, uint64(tci>>13))
-		d.t.b = append(d.t.b, ", ID: "...)
-		d.t.b = dissect.AppendUint(d.t.b, uint64(tci&0x0fff))
-		d.t.text(i, lo)
-		d.at(FieldVLANPriority, off, 1, dissect.U(uint64(tci>>13)))
-		d.field(FieldVLANID, 2, dissect.U(uint64(tci&0x0fff)))
+		i, up := d.open(bVLAN, 4)
+		if d.lined(bVLAN) {
+			lo := len(d.t.b)
+			d.t.b = append(d.t.b, "802.1Q Virtual LAN, PRI: "...)
+			d.t.b = dissect.AppendUint(d.t.b, uint64(tci>>13))
+			d.t.b = append(d.t.b, ", ID: "...)
+			d.t.b = dissect.AppendUint(d.t.b, uint64(tci&0x0fff))
+			d.t.text(i, lo)
+		}
 		etype = binary.BigEndian.Uint16(head[off+2 : off+4])
-		d.field(FieldVLANType, 2, dissect.U(uint64(etype)))
-		c.Close()
+		if d.w.anyOf(bVLAN) {
+			d.at(bVLANPriority, off, 1, dissect.U(uint64(tci>>13)))
+			d.field(bVLANID, 2, dissect.U(uint64(tci&0x0fff)))
+			d.field(bVLANType, 2, dissect.U(uint64(etype)))
+		} else {
+			d.off += 4
+		}
+		d.close(i, up)
 		off += 4
 	}
 	return off, etype
@@ -440,25 +504,31 @@ func (d *dis) cut(off int, layer string) (int, uint16) {
 	return off, 0
 }
 
-// at adds f over [off, off+n) under the open subtree without moving the
-// cursor: a field sharing bytes with the next one (ip.version and
-// ip.hdr_len in one byte).
-func (d *dis) at(f *dissect.Field, off, n int, v dissect.Value) int32 {
-	return d.node(d.c.Parent(), f, off, n, v)
+// at adds the field of b over [off, off+n) under the open layer without
+// reading past it: a field sharing bytes with the next one (ip.version
+// and ip.hdr_len in one byte).
+func (d *dis) at(b bit, off, n int, v dissect.Value) int32 {
+	return d.node(d.parent, b, off, n, v)
 }
 
 // hidden adds a hidden node (ip.addr, tcp.port) over [off, off+n).
-func (d *dis) hidden(f *dissect.Field, off, n int, v dissect.Value) int32 {
-	i := d.node(d.c.Parent(), f, off, n, v)
-	if int(i) > 0 {
-		d.p.Nodes[i].Flags |= dissect.FlagHidden
+func (d *dis) hidden(b bit, off, n int, v dissect.Value) int32 {
+	if !d.w.has(b) {
+		return -1
 	}
+	return d.addHidden(b, off, n, v)
+}
+
+func (d *dis) addHidden(b bit, off, n int, v dissect.Value) int32 {
+	i := d.add(d.parent, b, off, n, v)
+	d.p.Nodes[i].Flags |= dissect.FlagHidden
 	return i
 }
 
-// line makes text, a constant, the text of node i.
-func (d *dis) line(i int32, text string) {
-	if i >= 0 {
+// line makes text, a constant, the text of layer node i of b, when its
+// line is asked for.
+func (d *dis) line(i int32, b bit, text string) {
+	if d.lined(b) {
 		d.p.Nodes[i].Text = text
 	}
 }
@@ -475,27 +545,43 @@ func appendEther(dst, b []byte) []byte {
 	return dst
 }
 
-// ipLine writes an IP layer's line, "<name>, Src: a, Dst: b", as the text
-// of node i, and returns where its addresses' texts lie in the buffer.
-func (d *dis) ipLine(i int32, name string, src, dst netip.Addr) (s0, s1, t0, t1 int) {
+// addrs writes an IP layer's line, "<name>, Src: a, Dst: b", as the text
+// of its node i when the line of b is asked for, or else the addresses
+// whose fields (bsrc, bdst, or baddr for both) are, and returns where
+// their texts lie in the buffer.
+func (d *dis) addrs(i int32, b bit, name string, src, dst netip.Addr, bsrc, bdst, baddr bit) (s0, s1, t0, t1 int) {
 	t := d.t
-	lo := len(t.b)
-	t.b = append(t.b, name...)
-	t.b = append(t.b, ", Src: "...)
-	s0 = len(t.b)
-	t.b = src.AppendTo(t.b)
-	s1 = len(t.b)
-	t.b = append(t.b, ", Dst: "...)
-	t0 = len(t.b)
-	t.b = dst.AppendTo(t.b)
-	t1 = len(t.b)
-	t.text(i, lo)
+	if d.lined(b) {
+		lo := len(t.b)
+		t.b = append(t.b, name...)
+		t.b = append(t.b, ", Src: "...)
+		s0 = len(t.b)
+		t.b = src.AppendTo(t.b)
+		s1 = len(t.b)
+		t.b = append(t.b, ", Dst: "...)
+		t0 = len(t.b)
+		t.b = dst.AppendTo(t.b)
+		t1 = len(t.b)
+		t.text(i, lo)
+		return
+	}
+	both := d.w.has(baddr)
+	if both || d.w.has(bsrc) {
+		s0 = len(t.b)
+		t.b = src.AppendTo(t.b)
+		s1 = len(t.b)
+	}
+	if both || d.w.has(bdst) {
+		t0 = len(t.b)
+		t.b = dst.AppendTo(t.b)
+		t1 = len(t.b)
+	}
 	return
 }
 
 // ip4 dissects an IPv4 header at off, then its transport.
 func (d *dis) ip4(off int) {
-	c, head := d.c, d.p.Data
+	head := d.p.Data
 	if len(head) < off+20 {
 		d.cut(off, "IPv4")
 		return
@@ -506,33 +592,37 @@ func (d *dis) ip4(off int) {
 		d.cut(off, "IPv4")
 		return
 	}
-	src, _ := netip.AddrFromSlice(h[12:16])
-	dst, _ := netip.AddrFromSlice(h[16:20])
-	d.t.protos = append(d.t.protos, "ip:"...)
-	i := c.Open(RegIP.Root(), ihl)
-	d.ip = src
-	s0, s1, t0, t1 := d.ipLine(i, "Internet Protocol Version 4", src, dst)
-	d.at(FieldIPVersion, off, 1, dissect.U(uint64(h[0]>>4)))
-	d.field(FieldIPHdrLen, 1, dissect.U(uint64(ihl)))
-	d.field(FieldIPDSField, 1, dissect.U(uint64(h[1])))
-	d.field(FieldIPLen, 2, dissect.U(uint64(binary.BigEndian.Uint16(h[2:4]))))
-	d.field(FieldIPID, 2, dissect.U(uint64(binary.BigEndian.Uint16(h[4:6]))))
+	src := netip.AddrFrom4([4]byte(h[12:16]))
+	d.proto("ip:")
+	i, up := d.open(bIP, ihl)
+	d.ip, d.ipLen = src, int(binary.BigEndian.Uint16(h[2:4]))-ihl
+	s0, s1, t0, t1 := d.addrs(i, bIP, "Internet Protocol Version 4", src, netip.AddrFrom4([4]byte(h[16:20])), bIPSrc, bIPDst, bIPAddr)
 	ff := binary.BigEndian.Uint16(h[6:8])
-	fi := d.at(FieldIPFlags, off+6, 1, dissect.U(uint64(ff>>13)))
-	d.node(fi, FieldIPFlagDF, off+6, 1, dissect.Bool(ff&0x4000 != 0))
-	d.node(fi, FieldIPFlagMF, off+6, 1, dissect.Bool(ff&0x2000 != 0))
-	d.field(FieldIPFragOff, 2, dissect.U(uint64(ff&0x1fff)*8))
-	d.field(FieldIPTTL, 1, dissect.U(uint64(h[8])))
-	d.field(FieldIPProto, 1, dissect.U(uint64(h[9])))
-	d.field(FieldIPChecksum, 2, dissect.U(uint64(binary.BigEndian.Uint16(h[10:12]))))
-	d.t.valueOf(d.field(FieldIPSrc, 4, dissect.Value{}), s0, s1)
-	d.t.valueOf(d.hidden(FieldIPAddr, off+12, 4, dissect.Value{}), s0, s1)
-	d.t.valueOf(d.field(FieldIPDst, 4, dissect.Value{}), t0, t1)
-	d.t.valueOf(d.hidden(FieldIPAddr, off+16, 4, dissect.Value{}), t0, t1)
-	if ihl > 20 {
-		d.field(FieldIPOptions, ihl-20, dissect.B(h[20:ihl]))
+	if d.w.anyOf(bIP) {
+		d.at(bIPVersion, off, 1, dissect.U(uint64(h[0]>>4)))
+		d.field(bIPHdrLen, 1, dissect.U(uint64(ihl)))
+		d.field(bIPDSField, 1, dissect.U(uint64(h[1])))
+		d.field(bIPLen, 2, dissect.U(uint64(binary.BigEndian.Uint16(h[2:4]))))
+		d.field(bIPID, 2, dissect.U(uint64(binary.BigEndian.Uint16(h[4:6]))))
+		if fi := d.at(bIPFlags, off+6, 1, dissect.U(uint64(ff>>13))); fi >= 0 {
+			d.node(fi, bIPFlagDF, off+6, 1, dissect.Bool(ff&0x4000 != 0))
+			d.node(fi, bIPFlagMF, off+6, 1, dissect.Bool(ff&0x2000 != 0))
+		}
+		d.field(bIPFragOff, 2, dissect.U(uint64(ff&0x1fff)*8))
+		d.field(bIPTTL, 1, dissect.U(uint64(h[8])))
+		d.field(bIPProto, 1, dissect.U(uint64(h[9])))
+		d.field(bIPChecksum, 2, dissect.U(uint64(binary.BigEndian.Uint16(h[10:12]))))
+		d.t.valueOf(d.field(bIPSrc, 4, dissect.Value{}), s0, s1)
+		d.t.valueOf(d.hidden(bIPAddr, off+12, 4, dissect.Value{}), s0, s1)
+		d.t.valueOf(d.field(bIPDst, 4, dissect.Value{}), t0, t1)
+		d.t.valueOf(d.hidden(bIPAddr, off+16, 4, dissect.Value{}), t0, t1)
+		if ihl > 20 {
+			d.field(bIPOptions, ihl-20, dissect.B(h[20:ihl]))
+		}
+	} else {
+		d.off += ihl
 	}
-	c.Close()
+	d.close(i, up)
 	if ff&0x3fff != 0 && ff&0x1fff != 0 {
 		return // a fragment past the first: no transport header
 	}
@@ -542,66 +632,69 @@ func (d *dis) ip4(off int) {
 // ip6 dissects an IPv6 header at off and its extension headers, then its
 // transport.
 func (d *dis) ip6(off int) {
-	c, head := d.c, d.p.Data
+	head := d.p.Data
 	if len(head) < off+40 {
 		d.cut(off, "IPv6")
 		return
 	}
 	h := head[off:]
-	src, _ := netip.AddrFromSlice(h[8:24])
-	dst, _ := netip.AddrFromSlice(h[24:40])
-	d.t.protos = append(d.t.protos, "ipv6:"...)
-	i := c.Open(RegIPv6.Root(), -1)
-	d.ip = src
-	s0, s1, t0, t1 := d.ipLine(i, "Internet Protocol Version 6", src, dst)
-	w := binary.BigEndian.Uint32(h[0:4])
-	d.at(FieldIPv6Version, off, 1, dissect.U(uint64(w>>28)))
-	d.at(FieldIPv6TClass, off, 2, dissect.U(uint64(w>>20&0xff)))
-	d.field(FieldIPv6Flow, 4, dissect.U(uint64(w&0xfffff)))
-	d.field(FieldIPv6PLen, 2, dissect.U(uint64(binary.BigEndian.Uint16(h[4:6]))))
+	src := netip.AddrFrom16([16]byte(h[8:24]))
+	d.proto("ipv6:")
+	i, up := d.open(bIPv6, -1)
+	d.ip, d.ipLen = src, -1
+	s0, s1, t0, t1 := d.addrs(i, bIPv6, "Internet Protocol Version 6", src, netip.AddrFrom16([16]byte(h[24:40])), bIPv6Src, bIPv6Dst, bIPv6Addr)
 	next := h[6]
-	d.field(FieldIPv6Nxt, 1, dissect.U(uint64(next)))
-	d.field(FieldIPv6HLim, 1, dissect.U(uint64(h[7])))
-	d.t.valueOf(d.field(FieldIPv6Src, 16, dissect.Value{}), s0, s1)
-	d.t.valueOf(d.hidden(FieldIPv6Addr, off+8, 16, dissect.Value{}), s0, s1)
-	d.t.valueOf(d.field(FieldIPv6Dst, 16, dissect.Value{}), t0, t1)
-	d.t.valueOf(d.hidden(FieldIPv6Addr, off+24, 16, dissect.Value{}), t0, t1)
+	if d.w.anyOf(bIPv6) {
+		w := binary.BigEndian.Uint32(h[0:4])
+		d.at(bIPv6Version, off, 1, dissect.U(uint64(w>>28)))
+		d.at(bIPv6TClass, off, 2, dissect.U(uint64(w>>20&0xff)))
+		d.field(bIPv6Flow, 4, dissect.U(uint64(w&0xfffff)))
+		d.field(bIPv6PLen, 2, dissect.U(uint64(binary.BigEndian.Uint16(h[4:6]))))
+		d.field(bIPv6Nxt, 1, dissect.U(uint64(next)))
+		d.field(bIPv6HLim, 1, dissect.U(uint64(h[7])))
+		d.t.valueOf(d.field(bIPv6Src, 16, dissect.Value{}), s0, s1)
+		d.t.valueOf(d.hidden(bIPv6Addr, off+8, 16, dissect.Value{}), s0, s1)
+		d.t.valueOf(d.field(bIPv6Dst, 16, dissect.Value{}), t0, t1)
+		d.t.valueOf(d.hidden(bIPv6Addr, off+24, 16, dissect.Value{}), t0, t1)
+	} else {
+		d.off += 40
+	}
 	pos := off + 40
 	for ext := 0; ext < 8; ext++ {
 		switch next {
 		case 0, 43, 60: // hop-by-hop, routing, destination options
 			if len(head) < pos+2 {
-				c.Close()
+				d.close(i, up)
 				d.cut(pos, "IPv6 extension")
 				return
 			}
 			n := (int(head[pos+1]) + 1) * 8
 			if len(head) < pos+n {
-				c.Close()
+				d.close(i, up)
 				d.cut(pos, "IPv6 extension")
 				return
 			}
-			d.field(FieldIPv6Ext, n, dissect.U(uint64(next)))
+			d.field(bIPv6Ext, n, dissect.U(uint64(next)))
 			next, pos = head[pos], pos+n
 			continue
 		case 44: // fragment
 			if len(head) < pos+8 {
-				c.Close()
+				d.close(i, up)
 				d.cut(pos, "IPv6 fragment")
 				return
 			}
-			d.field(FieldIPv6Ext, 8, dissect.U(uint64(next)))
+			d.field(bIPv6Ext, 8, dissect.U(uint64(next)))
 			fo := binary.BigEndian.Uint16(head[pos+2 : pos+4])
 			next, pos = head[pos], pos+8
 			if fo>>3 != 0 {
-				c.Close()
+				d.close(i, up)
 				return // past the first fragment: no transport header
 			}
 			continue
 		}
 		break
 	}
-	c.Close()
+	d.close(i, up)
 	d.layer4(next, pos)
 }
 
@@ -628,31 +721,31 @@ func (d *dis) layer4(proto byte, off int) {
 // quotes: its IP header and the start of its transport header, as tshark
 // shows them, with the same fields (ip.src, udp.dstport) inside.
 func (d *dis) icmp(off int, v6 bool) {
-	c, head := d.c, d.p.Data
+	head := d.p.Data
 	if len(head) < off+8 {
 		d.cut(off, "ICMP")
 		return
 	}
 	h := head[off:]
-	reg, ftype, fcode, fsum, frest := RegICMP, FieldICMPType, FieldICMPCode, FieldICMPChecksum, FieldICMPUnused
+	root, btype, bcode, bsum, brest, bdata := bICMP, bICMPType, bICMPCode, bICMPChecksum, bICMPUnused, bICMPRest
 	name, line := "icmp:", "Internet Control Message Protocol"
 	typ, code := h[0], h[1]
 	errMsg := typ == 3 || typ == 11 || typ == 12 || typ == 5
 	unreach := typ == 3
 	if v6 {
-		reg, ftype, fcode, fsum, frest = RegICMP6, FieldICMP6Type, FieldICMP6Code, FieldICMP6Checksum, FieldICMP6Reserved
+		root, btype, bcode, bsum, brest, bdata = bICMP6, bICMP6Type, bICMP6Code, bICMP6Checksum, bICMP6Reserved, bICMP6Rest
 		name, line = "icmpv6:", "Internet Control Message Protocol v6"
 		errMsg, unreach = typ >= 1 && typ <= 4, typ == 1
 	}
-	d.t.protos = append(d.t.protos, name...)
+	d.proto(name)
 	d.transport, d.stream = "ICMP", -1
 	if v6 {
 		d.transport = "ICMPv6"
 	}
-	i := c.Open(reg.Root(), -1)
-	d.line(i, line)
-	d.field(ftype, 1, dissect.U(uint64(typ)))
-	ci := d.field(fcode, 1, dissect.U(uint64(code)))
+	i, up := d.open(root, -1)
+	d.line(i, root, line)
+	d.field(btype, 1, dissect.U(uint64(typ)))
+	ci := d.field(bcode, 1, dissect.U(uint64(code)))
 	if unreach && ci > 0 {
 		lo := len(d.t.b)
 		d.t.b = dissect.AppendUint(d.t.b, uint64(code))
@@ -661,19 +754,15 @@ func (d *dis) icmp(off int, v6 bool) {
 		d.t.b = append(d.t.b, ')')
 		d.t.text(ci, lo)
 	}
-	d.field(fsum, 2, dissect.U(uint64(binary.BigEndian.Uint16(h[2:4]))))
+	d.field(bsum, 2, dissect.U(uint64(binary.BigEndian.Uint16(h[2:4]))))
 	if !errMsg {
 		if len(h) > 4 {
-			rest := FieldICMPRest
-			if v6 {
-				rest = FieldICMP6Rest
-			}
-			d.field(rest, len(h)-4, dissect.B(h[4:]))
+			d.field(bdata, len(h)-4, dissect.B(h[4:]))
 		}
-		c.Close()
+		d.close(i, up)
 		return
 	}
-	d.field(frest, 4, dissect.B(h[4:8]))
+	d.field(brest, 4, dissect.B(h[4:8]))
 	// The quoted datagram: its addresses are not the frame's, which keeps
 	// its own source and transport for the frame's line.
 	from, transport, stream, ip := d.from, d.transport, d.stream, d.ip
@@ -688,11 +777,11 @@ func (d *dis) icmp(off int, v6 bool) {
 	}
 	d.quoted = false
 	d.from, d.transport, d.stream, d.ip = from, transport, stream, ip
-	c.Close()
+	d.close(i, up)
 }
 
 func (d *dis) tcp(off int) {
-	c, head, f := d.c, d.p.Data, d.f
+	head, f := d.p.Data, d.f
 	if d.quoted && len(head) < off+20 {
 		d.quotedTCP(off)
 		return
@@ -719,86 +808,98 @@ func (d *dis) tcp(off int) {
 		rack = 0
 	}
 	payload := max(f.WireLen-(off+hl), 0)
-	if ipLen := ipPayload(head, off); ipLen >= 0 {
-		payload = max(ipLen-hl, 0)
+	if d.ipLen >= 0 {
+		payload = max(d.ipLen-hl, 0)
 	}
-	d.t.protos = append(d.t.protos, "tcp:"...)
+	d.proto("tcp:")
 	stream := f.Stream
 	if d.quoted {
 		stream = -1 // the quoted segment's connection is not the frame's
 	}
 	d.from, d.transport, d.stream = netip.AddrPortFrom(d.ip, sp), "TCP", stream
-	i := c.Open(RegTCP.Root(), hl)
-	t := d.t
-	lo := len(t.b)
-	t.b = d.portsLine(t.b, "Transmission Control Protocol", sp, dp)
-	t.b = append(t.b, ", Seq: "...)
-	t.b = dissect.AppendUint(t.b, uint64(rseq))
-	if flags&0x10 != 0 {
-		t.b = append(t.b, ", Ack: "...)
-		t.b = dissect.AppendUint(t.b, uint64(rack))
+	i, up := d.open(bTCP, hl)
+	if d.lined(bTCP) {
+		lo := len(d.t.b)
+		d.t.b = d.portsLine(d.t.b, "Transmission Control Protocol", sp, dp)
+		d.t.b = append(d.t.b, ", Seq: "...)
+		d.t.b = dissect.AppendUint(d.t.b, uint64(rseq))
+		if flags&0x10 != 0 {
+			d.t.b = append(d.t.b, ", Ack: "...)
+			d.t.b = dissect.AppendUint(d.t.b, uint64(rack))
+		}
+		d.t.b = append(d.t.b, ", Len: "...)
+		d.t.b = dissect.AppendInt(d.t.b, int64(payload))
+		d.t.text(i, lo)
 	}
-	t.b = append(t.b, ", Len: "...)
-	t.b = dissect.AppendInt(t.b, int64(payload))
-	t.text(i, lo)
-	d.field(FieldTCPSrcPort, 2, dissect.U(uint64(sp)))
-	d.hidden(FieldTCPPort, off, 2, dissect.U(uint64(sp)))
-	d.field(FieldTCPDstPort, 2, dissect.U(uint64(dp)))
-	d.hidden(FieldTCPPort, off+2, 2, dissect.U(uint64(dp)))
-	if stream >= 0 {
-		d.gen(i, FieldTCPStream, dissect.U(uint64(stream)), "")
+	if d.w.anyOf(bTCP) {
+		d.field(bTCPSrcPort, 2, dissect.U(uint64(sp)))
+		d.hidden(bTCPPort, off, 2, dissect.U(uint64(sp)))
+		d.field(bTCPDstPort, 2, dissect.U(uint64(dp)))
+		d.hidden(bTCPPort, off+2, 2, dissect.U(uint64(dp)))
+		if stream >= 0 {
+			d.gen(i, bTCPStream, dissect.U(uint64(stream)))
+		}
+		d.gen(i, bTCPLen, dissect.U(uint64(payload)))
+		d.field(bTCPSeq, 4, dissect.U(uint64(rseq)))
+		d.gen(i, bTCPSeqRaw, dissect.U(uint64(seq)))
+		d.field(bTCPAck, 4, dissect.U(uint64(rack)))
+		d.gen(i, bTCPAckRaw, dissect.U(uint64(ack)))
+		d.at(bTCPHdrLen, off+12, 1, dissect.U(uint64(hl)))
+		if fi := d.field(bTCPFlags, 2, dissect.U(uint64(flags))); fi >= 0 {
+			for _, b := range [...]struct {
+				b   bit
+				bit uint16
+			}{{bTCPFlagCWR, 0x80}, {bTCPFlagECE, 0x40}, {bTCPFlagURG, 0x20}, {bTCPFlagACK, 0x10}, {bTCPFlagPSH, 0x08}, {bTCPFlagRST, 0x04}, {bTCPFlagSYN, 0x02}, {bTCPFlagFIN, 0x01}} {
+				d.node(fi, b.b, off+12, 2, dissect.Bool(flags&b.bit != 0))
+			}
+		}
+		d.field(bTCPWinRaw, 2, dissect.U(uint64(win)))
+		scaled := uint64(win)
+		if f.WScale > 0 && flags&0x02 == 0 {
+			scaled <<= uint(f.WScale)
+		}
+		d.gen(i, bTCPWin, dissect.U(scaled))
+		d.gen(i, bTCPWinScale, dissect.I(int64(scale(f.WScale))))
+		d.field(bTCPChecksum, 2, dissect.U(uint64(binary.BigEndian.Uint16(h[16:18]))))
+		d.field(bTCPUrgent, 2, dissect.U(uint64(binary.BigEndian.Uint16(h[18:20]))))
+		if hl > 20 {
+			d.field(bTCPOptions, hl-20, dissect.B(h[20:hl]))
+		}
+	} else {
+		d.off += hl
 	}
-	d.gen(i, FieldTCPLen, dissect.U(uint64(payload)), "")
-	d.field(FieldTCPSeq, 4, dissect.U(uint64(rseq)))
-	d.gen(i, FieldTCPSeqRaw, dissect.U(uint64(seq)), "")
-	d.field(FieldTCPAck, 4, dissect.U(uint64(rack)))
-	d.gen(i, FieldTCPAckRaw, dissect.U(uint64(ack)), "")
-	d.at(FieldTCPHdrLen, off+12, 1, dissect.U(uint64(hl)))
-	fi := d.field(FieldTCPFlags, 2, dissect.U(uint64(flags)))
-	for _, b := range [...]struct {
-		f   *dissect.Field
-		bit uint16
-	}{{FieldTCPFlagCWR, 0x80}, {FieldTCPFlagECE, 0x40}, {FieldTCPFlagURG, 0x20}, {FieldTCPFlagACK, 0x10}, {FieldTCPFlagPSH, 0x08}, {FieldTCPFlagRST, 0x04}, {FieldTCPFlagSYN, 0x02}, {FieldTCPFlagFIN, 0x01}} {
-		d.node(fi, b.f, off+12, 2, dissect.Bool(flags&b.bit != 0))
-	}
-	d.field(FieldTCPWinRaw, 2, dissect.U(uint64(win)))
-	scaled := uint64(win)
-	if f.WScale > 0 && flags&0x02 == 0 {
-		scaled <<= uint(f.WScale)
-	}
-	d.gen(i, FieldTCPWin, dissect.U(scaled), "")
-	d.gen(i, FieldTCPWinScale, dissect.I(int64(scale(f.WScale))), "")
-	d.field(FieldTCPChecksum, 2, dissect.U(uint64(binary.BigEndian.Uint16(h[16:18]))))
-	d.field(FieldTCPUrgent, 2, dissect.U(uint64(binary.BigEndian.Uint16(h[18:20]))))
-	if hl > 20 {
-		d.field(FieldTCPOptions, hl-20, dissect.B(h[20:hl]))
-	}
-	c.Close()
+	d.close(i, up)
 }
 
 // quotedTCP shows what an ICMP error quotes of a TCP header when it is
 // less than the whole header (RFC 792 asks for 8 bytes): the ports, and
 // the sequence number when its 4 bytes are there.
 func (d *dis) quotedTCP(off int) {
-	c, head := d.c, d.p.Data
+	head := d.p.Data
 	h := head[min(off, len(head)):]
 	if len(h) < 4 {
 		return
 	}
-	d.t.protos = append(d.t.protos, "tcp:"...)
+	d.proto("tcp:")
 	sp, dp := binary.BigEndian.Uint16(h[0:2]), binary.BigEndian.Uint16(h[2:4])
-	i := c.Open(RegTCP.Root(), min(len(h), 8))
-	lo := len(d.t.b)
-	d.t.b = d.portsLine(d.t.b, "Transmission Control Protocol", sp, dp)
-	d.t.text(i, lo)
-	d.field(FieldTCPSrcPort, 2, dissect.U(uint64(sp)))
-	d.hidden(FieldTCPPort, off, 2, dissect.U(uint64(sp)))
-	d.field(FieldTCPDstPort, 2, dissect.U(uint64(dp)))
-	d.hidden(FieldTCPPort, off+2, 2, dissect.U(uint64(dp)))
+	n := 4 // the ports; the sequence number too when it is whole
 	if len(h) >= 8 {
-		d.field(FieldTCPSeqRaw, 4, dissect.U(uint64(binary.BigEndian.Uint32(h[4:8]))))
+		n = 8
 	}
-	c.Close()
+	i, up := d.open(bTCP, n)
+	if d.lined(bTCP) {
+		lo := len(d.t.b)
+		d.t.b = d.portsLine(d.t.b, "Transmission Control Protocol", sp, dp)
+		d.t.text(i, lo)
+	}
+	d.field(bTCPSrcPort, 2, dissect.U(uint64(sp)))
+	d.hidden(bTCPPort, off, 2, dissect.U(uint64(sp)))
+	d.field(bTCPDstPort, 2, dissect.U(uint64(dp)))
+	d.hidden(bTCPPort, off+2, 2, dissect.U(uint64(dp)))
+	if n == 8 {
+		d.field(bTCPSeqRaw, 4, dissect.U(uint64(binary.BigEndian.Uint32(h[4:8]))))
+	}
+	d.close(i, up)
 }
 
 // scale is tcp.window_size_scalefactor: 2^shift, -1 when the shift is
@@ -810,38 +911,33 @@ func scale(shift int8) int {
 	return 1 << shift
 }
 
-// ipPayload is the length of the IP payload from the IPv4 header's total
-// length, or -1 (IPv6, or no IPv4 header found before off).
-func ipPayload(head []byte, off int) int {
-	for i := 0; i+20 <= off && i+20 <= len(head); i++ {
-		if head[i]>>4 == 4 && int(head[i]&15)*4 == off-i {
-			return int(binary.BigEndian.Uint16(head[i+2:i+4])) - (off - i)
-		}
-	}
-	return -1
-}
-
 func (d *dis) udp(off int) {
-	c, head := d.c, d.p.Data
+	head := d.p.Data
 	if len(head) < off+8 {
 		d.cut(off, "UDP")
 		return
 	}
 	h := head[off:]
 	sp, dp := binary.BigEndian.Uint16(h[0:2]), binary.BigEndian.Uint16(h[2:4])
-	d.t.protos = append(d.t.protos, "udp:"...)
+	d.proto("udp:")
 	d.from, d.transport, d.stream = netip.AddrPortFrom(d.ip, sp), "UDP", -1
-	i := c.Open(RegUDP.Root(), 8)
-	lo := len(d.t.b)
-	d.t.b = d.portsLine(d.t.b, "User Datagram Protocol", sp, dp)
-	d.t.text(i, lo)
-	d.field(FieldUDPSrcPort, 2, dissect.U(uint64(sp)))
-	d.hidden(FieldUDPPort, off, 2, dissect.U(uint64(sp)))
-	d.field(FieldUDPDstPort, 2, dissect.U(uint64(dp)))
-	d.hidden(FieldUDPPort, off+2, 2, dissect.U(uint64(dp)))
-	d.field(FieldUDPLength, 2, dissect.U(uint64(binary.BigEndian.Uint16(h[4:6]))))
-	d.field(FieldUDPChecksum, 2, dissect.U(uint64(binary.BigEndian.Uint16(h[6:8]))))
-	c.Close()
+	i, up := d.open(bUDP, 8)
+	if d.lined(bUDP) {
+		lo := len(d.t.b)
+		d.t.b = d.portsLine(d.t.b, "User Datagram Protocol", sp, dp)
+		d.t.text(i, lo)
+	}
+	if d.w.anyOf(bUDP) {
+		d.field(bUDPSrcPort, 2, dissect.U(uint64(sp)))
+		d.hidden(bUDPPort, off, 2, dissect.U(uint64(sp)))
+		d.field(bUDPDstPort, 2, dissect.U(uint64(dp)))
+		d.hidden(bUDPPort, off+2, 2, dissect.U(uint64(dp)))
+		d.field(bUDPLength, 2, dissect.U(uint64(binary.BigEndian.Uint16(h[4:6]))))
+		d.field(bUDPChecksum, 2, dissect.U(uint64(binary.BigEndian.Uint16(h[6:8]))))
+	} else {
+		d.off += 8
+	}
+	d.close(i, up)
 }
 
 // portsLine appends a transport layer's line: "<name>, Src Port: a, Dst

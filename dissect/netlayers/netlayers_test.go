@@ -1,6 +1,8 @@
 package netlayers
 
 import (
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -70,4 +72,37 @@ func ipv4TCP(win, flags uint16) []byte {
 	b[20+13] = byte(flags)
 	b[20+14], b[20+15] = byte(win>>8), byte(win)
 	return b
+}
+
+// TestTCPLen: tcp.len is the IPv4 total length less the headers, read
+// from the IPv4 header the walk went through, whatever bytes before it
+// look like one (a source MAC address starting 0x47), and the frame's
+// length less the headers over IPv6.
+func TestTCPLen(t *testing.T) {
+	ip4 := ipv4TCP(512, 0x18)
+	ip4[3] = 45 // 5 bytes of payload
+	eth := append([]byte{2, 0, 0, 0, 0, 2, 0x47, 0, 0, 0, 0, 1, 8, 0}, ip4...)
+	ip6 := make([]byte, 60)
+	ip6[0], ip6[6] = 0x60, 6
+	ip6[40+12] = 5 << 4
+	for _, c := range []struct {
+		name string
+		head []byte
+		link uint32
+		wire int
+		want uint64
+	}{
+		{"eth-ip4", eth, LinkEthernet, 64, 5},
+		{"raw-ip4", ip4, LinkRaw, 45, 5},
+		{"raw-ip6", ip6, LinkRaw, 67, 7},
+	} {
+		var p dissect.PDU
+		Dissect(&p, c.head, &Frame{Number: 1, Link: c.link, WireLen: c.wire, CapLen: len(c.head), Stream: 0, WScale: -1})
+		i := p.Find("tcp.len")
+		if i < 0 || p.Nodes[i].Value.N != c.want {
+			t.Errorf("%s: tcp.len node %d, want %d", c.name, i, c.want)
+		} else if n := p.Find("tcp"); !strings.HasSuffix(p.Nodes[n].Text, "Len: "+strconv.Itoa(int(c.want))) {
+			t.Errorf("%s: line %q", c.name, p.Nodes[n].Text)
+		}
+	}
 }

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/mcdissect/mcdissect/analyze"
+	"github.com/mcdissect/mcdissect/dissect/netlayers"
 	"github.com/mcdissect/mcdissect/record"
 	"github.com/mcdissect/mcdissect/render"
 	"github.com/mcdissect/mcdissect/ship"
@@ -114,7 +115,7 @@ func records(t *testing.T, path string, redact bool, emit func(*record.Record) e
 // layers, so a summary run that ships decodes them.
 func TestNeeds(t *testing.T) {
 	for _, o := range []render.Options{{}, {Redact: true}} {
-		if n := (&Output{opts: o}).Needs(); n != (record.Needs{Trees: true, Layers: true}) {
+		if n := (&Output{opts: o}).Needs(); n != (record.Needs{Trees: true, Layers: netlayers.All}) {
 			t.Errorf("%+v: %+v", o, n)
 		}
 	}

@@ -1,0 +1,65 @@
+package record
+
+import (
+	"github.com/mcdissect/mcdissect/dissect"
+	"github.com/mcdissect/mcdissect/dissect/netlayers"
+)
+
+// The tree of a record's layers (frame, Ethernet, IP, TCP or UDP) is made
+// when it is first read, with the fields its readers read: those they
+// declared (WantLayers, from what each said it reads, Needs) and the one
+// being read. A read of a field the tree was not made with makes it again,
+// with that field too: a reader that did not declare what it reads gets
+// it all the same, at the cost of a second walk.
+
+// SetLayers keeps what the tree of the record's layers is made of: the
+// frame's header bytes (copied into the record's own buffer; nil for a
+// frame whose bytes are not known) and what they do not hold. The tree is
+// made the first time it is read, so that a record nothing reads the
+// layers of costs no tree, and one that is read is made just before.
+func (r *Record) SetLayers(head []byte, f *netlayers.Frame) {
+	r.netBuf = append(r.netBuf[:0], head...)
+	r.netFrame = *f
+	r.netSet, r.netMade = true, false
+}
+
+// WantLayers declares the fields of the layers the record's readers read
+// (Needs.Layers of all of them): the tree is made with them at the first
+// read, in one walk. The sink that hands a record to its readers calls it.
+func (r *Record) WantLayers(w netlayers.Want) { r.netWant = w }
+
+// Layers is the whole tree of the layers below Minecraft (frame, Ethernet,
+// IP, TCP or UDP) of the frame that decided the record, from its header
+// bytes (netlayers.Make); empty when no output reads them (SetLayers was
+// not called). The first call makes it: like every read of a record, it
+// happens on the goroutine the record was handed to (a kept record is a
+// Clone, whose layers are made already).
+func (r *Record) Layers() *dissect.PDU { return r.LayersWith(netlayers.All) }
+
+// LayerLines is Layers for a reader of the layers' lines only (the nodes
+// of the frame and of each layer under it, and their texts): the outline
+// of the same tree, or more of it when more is made or declared.
+func (r *Record) LayerLines() *dissect.PDU { return r.LayersWith(netlayers.Lines) }
+
+// LayersWith is the tree of the record's layers with at least the fields
+// w asks for, and those its readers declared (WantLayers).
+func (r *Record) LayersWith(w netlayers.Want) *dissect.PDU {
+	if !r.netSet || r.netMade && r.netHas.Covers(w) {
+		return &r.net
+	}
+	w = w.Or(r.netWant)
+	if r.netMade {
+		w = w.Or(r.netHas)
+	}
+	netlayers.Make(&r.net, &r.netText, r.netHead(), &r.netFrame, w)
+	r.netMade, r.netHas = true, w
+	return &r.net
+}
+
+// netHead is the frame's header bytes SetLayers kept, nil for none.
+func (r *Record) netHead() []byte {
+	if len(r.netBuf) == 0 {
+		return nil
+	}
+	return r.netBuf
+}
