@@ -63,6 +63,12 @@ func heads() map[string]struct {
 	add("eth-icmp-quoting-udp", icmp[:70], LinkEthernet, -1)
 	add("eth-icmp-quoting-tcp8", append(eth(0x0800), icmpQuotingTCP(8)...), LinkEthernet, -1)
 	add("eth-icmp-quoting-tcp20", append(eth(0x0800), icmpQuotingTCP(20)...), LinkEthernet, -1)
+	qinq := eth(0x88a8) // ten stacked tags: more texts than Make keeps on its stack
+	for i := range 10 {
+		qinq = append(qinq, 0x20, byte(i), 0x81, 0x00)
+	}
+	qinq[len(qinq)-2], qinq[len(qinq)-1] = 0x08, 0x00
+	add("eth-10vlan-ip4-tcp", append(qinq, tcp...), LinkEthernet, 2)
 	add("none", nil, LinkNone, -1)
 	return out
 }
@@ -236,7 +242,8 @@ func TestTexts(t *testing.T) {
 }
 
 // TestAppendUTC: the frame line's time is time's own layout, written
-// without it, years of four digits or not.
+// without it, years of four digits or not; and every day of four
+// centuries, leap years and all, is time's date.
 func TestAppendUTC(t *testing.T) {
 	for _, at := range []time.Time{
 		time.Date(2024, 8, 9, 12, 0, 0, 111000, time.UTC),
@@ -245,10 +252,22 @@ func TestAppendUTC(t *testing.T) {
 		time.Date(10000, 1, 1, 0, 0, 0, 1, time.UTC),
 		time.Date(-5, 3, 1, 1, 2, 3, 4, time.UTC),
 		time.Date(2026, 11, 22, 10, 21, 22, 642434100, time.FixedZone("X", 3600)),
+		time.Date(2000, 2, 29, 23, 59, 59, 0, time.UTC),
+		time.Date(1900, 3, 1, 0, 0, 0, 0, time.UTC),
+		time.Date(1969, 12, 31, 23, 59, 59, 999999999, time.UTC),
+		time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC),
+		time.Date(9999, 12, 31, 23, 59, 59, 0, time.UTC),
 	} {
 		want := at.UTC().Format("2006-01-02 15:04:05.000000000") + " UTC"
 		if got := string(appendUTC(nil, at)); got != want {
 			t.Errorf("appendUTC(%v) = %q, want %q", at, got, want)
+		}
+	}
+	for days := int64(-146097); days < 146097; days++ {
+		at := time.Unix(days*86400, 0).UTC()
+		y, m, d := civil(days)
+		if wy, wm, wd := at.Date(); y != int64(wy) || m != int64(wm) || d != int64(wd) {
+			t.Fatalf("civil(%d) = %d-%d-%d, want %v", days, y, m, d, at)
 		}
 	}
 }

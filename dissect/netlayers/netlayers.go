@@ -71,7 +71,7 @@ type Frame struct {
 // does).
 func Make(p *dissect.PDU, t *Texts, head []byte, f *Frame, w Want) {
 	p.Reset(head, len(head))
-	t.b, t.refs, t.protos = t.b[:0], t.refs[:0], t.protos[:0]
+	t.b, t.protos = t.b[:0], t.protos[:0]
 	d := dis{p: p, f: f, w: w, t: t, stream: -1}
 	d.parent = p.AddNode(-1, RegFrame.Root(), 0, len(head), dissect.Value{})
 	d.frame()
@@ -88,7 +88,7 @@ func Make(p *dissect.PDU, t *Texts, head []byte, f *Frame, w Want) {
 		}
 		lo := len(t.b)
 		t.b = append(t.b, trimColon(t.protos)...)
-		t.value(p.AddGenerated(0, FieldFrameProtocols, dissect.Value{}, ""), lo)
+		d.value(p.AddGenerated(0, FieldFrameProtocols, dissect.Value{}, ""), lo)
 	}
 	if r := len(head) - d.off; r > 0 {
 		i := p.AddNode(0, dissect.FieldUndissected, d.off, r, dissect.B(head[d.off:]))
@@ -97,7 +97,7 @@ func Make(p *dissect.PDU, t *Texts, head []byte, f *Frame, w Want) {
 	if d.w.has(bFrame) {
 		d.frameLine()
 	}
-	t.settle(p)
+	d.settle()
 }
 
 // Dissect makes p the whole tree of a frame's layers (Make with All), its
@@ -108,7 +108,6 @@ func Dissect(p *dissect.PDU, head []byte, f *Frame) { Make(p, new(Texts), head, 
 // the owner of a tree owns one (a record does).
 type Texts struct {
 	b      []byte
-	refs   []textRef
 	protos []byte // frame.protocols so far, each followed by ':' (when asked for)
 }
 
@@ -123,7 +122,9 @@ type textRef struct {
 	Value  bool
 }
 
-// dis is a walk over a frame's header bytes.
+// dis is a walk over a frame's header bytes. It lives on Make's stack,
+// with the references to the texts of an ordinary frame (more go to
+// more).
 type dis struct {
 	p         *dissect.PDU
 	f         *Frame
@@ -137,34 +138,45 @@ type dis struct {
 	stream    int            // with "TCP": its stream, -1 if none
 	quoted    bool           // inside an ICMP error's quoted datagram
 	ipLen     int            // the IPv4 payload's length by its header, -1 for IPv6
+	refs      [20]textRef    // the texts' nodes (text, value), refs[:nrefs]
+	nrefs     int
+	more      []textRef
 }
 
 // text makes b[lo:] the text of node i; value makes it its value.
-func (t *Texts) text(i int32, lo int) {
-	if i >= 0 {
-		t.refs = append(t.refs, textRef{Node: i, Lo: int32(lo), Hi: int32(len(t.b))})
-	}
-}
+func (d *dis) text(i int32, lo int) { d.ref(textRef{Node: i, Lo: int32(lo), Hi: int32(len(d.t.b))}) }
 
-func (t *Texts) value(i int32, lo int) { t.valueOf(i, lo, len(t.b)) }
+func (d *dis) value(i int32, lo int) { d.valueOf(i, lo, len(d.t.b)) }
 
 // valueOf makes b[lo:hi] the value of node i.
-func (t *Texts) valueOf(i int32, lo, hi int) {
-	if i >= 0 {
-		t.refs = append(t.refs, textRef{Node: i, Lo: int32(lo), Hi: int32(hi), Value: true})
+func (d *dis) valueOf(i int32, lo, hi int) {
+	d.ref(textRef{Node: i, Lo: int32(lo), Hi: int32(hi), Value: true})
+}
+
+func (d *dis) ref(r textRef) {
+	switch {
+	case r.Node < 0:
+	case d.nrefs < len(d.refs):
+		d.refs[d.nrefs] = r
+		d.nrefs++
+	default:
+		d.more = append(d.more, r)
 	}
 }
 
 // settle gives the nodes their texts in the buffer, now that it no longer
 // moves. unsafe: a text is a string that views the buffer (see Make's
 // lifetime rule); a value views its bytes, as dissect.S's do.
-func (t *Texts) settle(p *dissect.PDU) {
-	for _, r := range t.refs {
-		n := &p.Nodes[r.Node]
-		if r.Value {
-			n.Value.B = t.b[r.Lo:r.Hi:r.Hi]
-		} else if r.Hi > r.Lo {
-			n.Text = unsafe.String(&t.b[r.Lo], r.Hi-r.Lo)
+func (d *dis) settle() {
+	b, nodes := d.t.b, d.p.Nodes
+	for _, refs := range [2][]textRef{d.refs[:d.nrefs], d.more} {
+		for _, r := range refs {
+			n := &nodes[r.Node]
+			if r.Value {
+				n.Value.B = b[r.Lo:r.Hi:r.Hi]
+			} else if r.Hi > r.Lo {
+				n.Text = unsafe.String(&b[r.Lo], r.Hi-r.Lo)
+			}
 		}
 	}
 }
@@ -285,17 +297,17 @@ func (d *dis) frame() {
 	if d.w.has(bFrameEpoch) {
 		lo := len(d.t.b)
 		d.t.b = AppendEpoch9(d.t.b, f.Time)
-		d.t.value(p.AddGenerated(0, FieldFrameEpoch, dissect.F(float64(f.Time.UnixNano())/1e9), ""), lo)
+		d.value(p.AddGenerated(0, FieldFrameEpoch, dissect.F(float64(f.Time.UnixNano())/1e9), ""), lo)
 	}
 	if d.w.has(bFrameDelta) {
 		lo := len(d.t.b)
 		d.t.b = AppendSeconds9(d.t.b, f.Delta)
-		d.t.value(p.AddGenerated(0, FieldFrameDelta, dissect.F(f.Delta.Seconds()), ""), lo)
+		d.value(p.AddGenerated(0, FieldFrameDelta, dissect.F(f.Delta.Seconds()), ""), lo)
 	}
 	if d.w.has(bFrameRelative) {
 		lo := len(d.t.b)
 		d.t.b = AppendSeconds9(d.t.b, f.Rel)
-		d.t.value(p.AddGenerated(0, FieldFrameRelative, dissect.F(f.Rel.Seconds()), ""), lo)
+		d.value(p.AddGenerated(0, FieldFrameRelative, dissect.F(f.Rel.Seconds()), ""), lo)
 	}
 	if f.WireLen > 0 || f.CapLen > 0 {
 		d.gen(0, bFrameLen, dissect.U(uint64(f.WireLen)))
@@ -342,32 +354,63 @@ func (d *dis) frameLine() {
 		}
 	}
 	d.t.b = b
-	d.t.text(0, lo)
+	d.text(0, lo)
 }
 
-// appendUTC appends t in UTC as "2006-01-02 15:04:05.000000000 UTC".
+// appendUTC appends t in UTC as "2006-01-02 15:04:05.000000000 UTC",
+// the date worked out from the days since 1970 (the civil calendar's
+// arithmetic) rather than by time.Time's Date and Clock, each of which
+// works it out again: it is on every frame's line.
 func appendUTC(b []byte, t time.Time) []byte {
-	t = t.UTC()
-	y, mo, day := t.Date()
+	sec := t.Unix()
+	days := sec / 86400
+	if sec%86400 < 0 {
+		days--
+	}
+	y, mo, day := civil(days)
 	if y < 0 || y > 9999 {
-		b = t.AppendFormat(b, "2006-01-02 15:04:05.")
+		b = t.UTC().AppendFormat(b, "2006-01-02 15:04:05.")
 	} else {
-		h, mi, s := t.Clock()
+		s := sec - days*86400
 		b = dissect.AppendUintPad(b, uint64(y), 4)
 		b = append(b, '-')
 		b = dissect.AppendUintPad(b, uint64(mo), 2)
 		b = append(b, '-')
 		b = dissect.AppendUintPad(b, uint64(day), 2)
 		b = append(b, ' ')
-		b = dissect.AppendUintPad(b, uint64(h), 2)
+		b = dissect.AppendUintPad(b, uint64(s/3600), 2)
 		b = append(b, ':')
-		b = dissect.AppendUintPad(b, uint64(mi), 2)
+		b = dissect.AppendUintPad(b, uint64(s/60%60), 2)
 		b = append(b, ':')
-		b = dissect.AppendUintPad(b, uint64(s), 2)
+		b = dissect.AppendUintPad(b, uint64(s%60), 2)
 		b = append(b, '.')
 	}
 	b = dissect.AppendUintPad(b, uint64(t.Nanosecond()), 9)
 	return append(b, " UTC"...)
+}
+
+// civil is the proleptic Gregorian date of the day days after
+// 1970-01-01, by eras of 400 years that start on March 1st.
+func civil(days int64) (y, m, d int64) {
+	z := days + 719468
+	era := z / 146097
+	if z < 0 && z%146097 != 0 {
+		era--
+	}
+	doe := z - era*146097                                  // [0, 146096]
+	yoe := (doe - doe/1460 + doe/36524 - doe/146096) / 365 // [0, 399]
+	doy := doe - (365*yoe + yoe/4 - yoe/100)               // [0, 365]
+	mp := (5*doy + 2) / 153                                // [0, 11], from March
+	d = doy - (153*mp+2)/5 + 1
+	m = mp + 3
+	if mp >= 10 {
+		m = mp - 9
+	}
+	y = yoe + era*400
+	if m <= 2 {
+		y++
+	}
+	return y, m, d
 }
 
 // link dissects the link layer and its VLAN tags, and returns where the
@@ -389,7 +432,7 @@ func (d *dis) link() (int, uint16) {
 			d.t.b = appendEther(d.t.b, head[6:12])
 			d.t.b = append(d.t.b, ", Dst: "...)
 			d.t.b = appendEther(d.t.b, head[0:6])
-			d.t.text(i, lo)
+			d.text(i, lo)
 		}
 		etype = binary.BigEndian.Uint16(head[12:14])
 		if d.w.anyOf(bEth) {
@@ -482,7 +525,7 @@ func (d *dis) link() (int, uint16) {
 			d.t.b = dissect.AppendUint(d.t.b, uint64(tci>>13))
 			d.t.b = append(d.t.b, ", ID: "...)
 			d.t.b = dissect.AppendUint(d.t.b, uint64(tci&0x0fff))
-			d.t.text(i, lo)
+			d.text(i, lo)
 		}
 		etype = binary.BigEndian.Uint16(head[off+2 : off+4])
 		if d.w.anyOf(bVLAN) {
@@ -562,7 +605,7 @@ func (d *dis) addrs(i int32, b bit, name string, src, dst netip.Addr, bsrc, bdst
 		t0 = len(t.b)
 		t.b = dst.AppendTo(t.b)
 		t1 = len(t.b)
-		t.text(i, lo)
+		d.text(i, lo)
 		return
 	}
 	both := d.w.has(baddr)
@@ -612,10 +655,10 @@ func (d *dis) ip4(off int) {
 		d.field(bIPTTL, 1, dissect.U(uint64(h[8])))
 		d.field(bIPProto, 1, dissect.U(uint64(h[9])))
 		d.field(bIPChecksum, 2, dissect.U(uint64(binary.BigEndian.Uint16(h[10:12]))))
-		d.t.valueOf(d.field(bIPSrc, 4, dissect.Value{}), s0, s1)
-		d.t.valueOf(d.hidden(bIPAddr, off+12, 4, dissect.Value{}), s0, s1)
-		d.t.valueOf(d.field(bIPDst, 4, dissect.Value{}), t0, t1)
-		d.t.valueOf(d.hidden(bIPAddr, off+16, 4, dissect.Value{}), t0, t1)
+		d.valueOf(d.field(bIPSrc, 4, dissect.Value{}), s0, s1)
+		d.valueOf(d.hidden(bIPAddr, off+12, 4, dissect.Value{}), s0, s1)
+		d.valueOf(d.field(bIPDst, 4, dissect.Value{}), t0, t1)
+		d.valueOf(d.hidden(bIPAddr, off+16, 4, dissect.Value{}), t0, t1)
 		if ihl > 20 {
 			d.field(bIPOptions, ihl-20, dissect.B(h[20:ihl]))
 		}
@@ -652,10 +695,10 @@ func (d *dis) ip6(off int) {
 		d.field(bIPv6PLen, 2, dissect.U(uint64(binary.BigEndian.Uint16(h[4:6]))))
 		d.field(bIPv6Nxt, 1, dissect.U(uint64(next)))
 		d.field(bIPv6HLim, 1, dissect.U(uint64(h[7])))
-		d.t.valueOf(d.field(bIPv6Src, 16, dissect.Value{}), s0, s1)
-		d.t.valueOf(d.hidden(bIPv6Addr, off+8, 16, dissect.Value{}), s0, s1)
-		d.t.valueOf(d.field(bIPv6Dst, 16, dissect.Value{}), t0, t1)
-		d.t.valueOf(d.hidden(bIPv6Addr, off+24, 16, dissect.Value{}), t0, t1)
+		d.valueOf(d.field(bIPv6Src, 16, dissect.Value{}), s0, s1)
+		d.valueOf(d.hidden(bIPv6Addr, off+8, 16, dissect.Value{}), s0, s1)
+		d.valueOf(d.field(bIPv6Dst, 16, dissect.Value{}), t0, t1)
+		d.valueOf(d.hidden(bIPv6Addr, off+24, 16, dissect.Value{}), t0, t1)
 	} else {
 		d.off += 40
 	}
@@ -752,7 +795,7 @@ func (d *dis) icmp(off int, v6 bool) {
 		d.t.b = append(d.t.b, " ("...)
 		d.t.b = append(d.t.b, ICMPUnreachable(v6, code)...)
 		d.t.b = append(d.t.b, ')')
-		d.t.text(ci, lo)
+		d.text(ci, lo)
 	}
 	d.field(bsum, 2, dissect.U(uint64(binary.BigEndian.Uint16(h[2:4]))))
 	if !errMsg {
@@ -829,7 +872,7 @@ func (d *dis) tcp(off int) {
 		}
 		d.t.b = append(d.t.b, ", Len: "...)
 		d.t.b = dissect.AppendInt(d.t.b, int64(payload))
-		d.t.text(i, lo)
+		d.text(i, lo)
 	}
 	if d.w.anyOf(bTCP) {
 		d.field(bTCPSrcPort, 2, dissect.U(uint64(sp)))
@@ -890,7 +933,7 @@ func (d *dis) quotedTCP(off int) {
 	if d.lined(bTCP) {
 		lo := len(d.t.b)
 		d.t.b = d.portsLine(d.t.b, "Transmission Control Protocol", sp, dp)
-		d.t.text(i, lo)
+		d.text(i, lo)
 	}
 	d.field(bTCPSrcPort, 2, dissect.U(uint64(sp)))
 	d.hidden(bTCPPort, off, 2, dissect.U(uint64(sp)))
@@ -925,7 +968,7 @@ func (d *dis) udp(off int) {
 	if d.lined(bUDP) {
 		lo := len(d.t.b)
 		d.t.b = d.portsLine(d.t.b, "User Datagram Protocol", sp, dp)
-		d.t.text(i, lo)
+		d.text(i, lo)
 	}
 	if d.w.anyOf(bUDP) {
 		d.field(bUDPSrcPort, 2, dissect.U(uint64(sp)))
