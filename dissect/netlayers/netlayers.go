@@ -360,7 +360,8 @@ func (d *dis) frameLine() {
 // appendUTC appends t in UTC as "2006-01-02 15:04:05.000000000 UTC",
 // the date worked out from the days since 1970 (the civil calendar's
 // arithmetic) rather than by time.Time's Date and Clock, each of which
-// works it out again: it is on every frame's line.
+// works it out again, and the digits written in place: it is on every
+// frame's line.
 func appendUTC(b []byte, t time.Time) []byte {
 	sec := t.Unix()
 	days := sec / 86400
@@ -370,23 +371,26 @@ func appendUTC(b []byte, t time.Time) []byte {
 	y, mo, day := civil(days)
 	if y < 0 || y > 9999 {
 		b = t.UTC().AppendFormat(b, "2006-01-02 15:04:05.")
-	} else {
-		s := sec - days*86400
-		b = dissect.AppendUintPad(b, uint64(y), 4)
-		b = append(b, '-')
-		b = dissect.AppendUintPad(b, uint64(mo), 2)
-		b = append(b, '-')
-		b = dissect.AppendUintPad(b, uint64(day), 2)
-		b = append(b, ' ')
-		b = dissect.AppendUintPad(b, uint64(s/3600), 2)
-		b = append(b, ':')
-		b = dissect.AppendUintPad(b, uint64(s/60%60), 2)
-		b = append(b, ':')
-		b = dissect.AppendUintPad(b, uint64(s%60), 2)
-		b = append(b, '.')
+		b = dissect.AppendUintPad(b, uint64(t.Nanosecond()), 9)
+		return append(b, " UTC"...)
 	}
-	b = dissect.AppendUintPad(b, uint64(t.Nanosecond()), 9)
-	return append(b, " UTC"...)
+	s := sec - days*86400
+	var x [33]byte
+	copy(x[:], "0000-00-00 00:00:00.000000000 UTC")
+	put2 := func(i int, v int64) { x[i], x[i+1] = byte('0'+v/10), byte('0'+v%10) }
+	put2(0, y/100)
+	put2(2, y%100)
+	put2(5, mo)
+	put2(8, day)
+	put2(11, s/3600)
+	put2(14, s/60%60)
+	put2(17, s%60)
+	ns := int64(t.Nanosecond())
+	for i := 28; i >= 20; i-- {
+		x[i] = byte('0' + ns%10)
+		ns /= 10
+	}
+	return append(b, x[:]...)
 }
 
 // civil is the proleptic Gregorian date of the day days after
