@@ -37,7 +37,7 @@ func TestSummaryOnly(t *testing.T) {
 		{"-r x -T fields -e frame.number -e query.session_id", false, false},
 		{"-r x --export-objects level,/tmp/o", false, false},
 		{"-r x -O query", false, false},
-		{"-r x -T fields -e mc.protocol", true, false},
+		{"-r x -T fields -e mc.protocol", true, true}, // no field of the layers
 		{"-r x -T psml", false, false},
 		{"-r x -t dd", true, true},
 	} {
