@@ -42,6 +42,9 @@ func TestSet(t *testing.T) {
 	if ss, _ := NewSet([]string{"expert"}); !ss.Needs().Trees || ss.OnFrame() != nil {
 		t.Error("expert reads trees and no frame")
 	}
+	if ss, _ := NewSet([]string{"conv,tcp", "endpoints,udp", "io,phs"}); ss.Needs() != (record.Needs{}) || ss.OnFrame() == nil {
+		t.Errorf("statistics of frames read %+v of records", ss.Needs())
+	}
 	if _, err := NewSet([]string{"mc,stat", "nope"}); err == nil || !strings.Contains(err.Error(), `-z "nope": unknown statistic`) {
 		t.Errorf("nope: %v", err)
 	}
