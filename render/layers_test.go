@@ -61,7 +61,7 @@ func FuzzLayerTexts(f *testing.F) {
 		var p dissect.PDU
 		netlayers.Dissect(&p, head, &fr)
 		checkLayerTexts(t, &p)
-		netlayers.Lines(&p, head, &fr)
+		netlayers.Make(&p, new(netlayers.Texts), head, &fr, netlayers.Lines)
 		checkLayerTexts(t, &p)
 	})
 }
