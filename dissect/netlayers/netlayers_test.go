@@ -76,8 +76,8 @@ func ipv4TCP(win, flags uint16) []byte {
 
 // TestTCPLen: tcp.len is the IPv4 total length less the headers, read
 // from the IPv4 header the walk went through, whatever bytes before it
-// look like one (a source MAC address starting 0x47), and the frame's
-// length less the headers over IPv6.
+// look like one (a source MAC address starting 0x47, an IPv6 address
+// with 0x46 in it), and the frame's length less the headers over IPv6.
 func TestTCPLen(t *testing.T) {
 	ip4 := ipv4TCP(512, 0x18)
 	ip4[3] = 45 // 5 bytes of payload
@@ -85,6 +85,9 @@ func TestTCPLen(t *testing.T) {
 	ip6 := make([]byte, 60)
 	ip6[0], ip6[6] = 0x60, 6
 	ip6[40+12] = 5 << 4
+	// 2001:db8:100:0:46ed:...: the 0x46 read as an IPv4 header once
+	eth6 := append([]byte{2, 0, 0, 0, 0, 2, 2, 0, 0, 0, 0, 1, 0x86, 0xdd}, ip6...)
+	eth6[14+8+8], eth6[14+8+9] = 0x46, 0xed
 	for _, c := range []struct {
 		name string
 		head []byte
@@ -95,6 +98,7 @@ func TestTCPLen(t *testing.T) {
 		{"eth-ip4", eth, LinkEthernet, 64, 5},
 		{"raw-ip4", ip4, LinkRaw, 45, 5},
 		{"raw-ip6", ip6, LinkRaw, 67, 7},
+		{"eth-ip6", eth6, LinkEthernet, 105, 31},
 	} {
 		var p dissect.PDU
 		Dissect(&p, c.head, &Frame{Number: 1, Link: c.link, WireLen: c.wire, CapLen: len(c.head), Stream: 0, WScale: -1})
