@@ -46,6 +46,9 @@ type backEnd struct {
 	// it would own its bytes first: release calls own, and repoint copies
 	// every string that views them, TestRecordOwnEveryView).
 	borrow bool
+	// layers is where the records make their layers' trees when the sink
+	// reads them (record.LayerScratch)
+	layers record.LayerScratch
 	_      [64]byte
 }
 
@@ -169,6 +172,7 @@ func (a *backEnd) record(j *job, b *batch) *entry {
 			client = r.Dst
 		}
 		setLayers(&r.Record, &b.heads[j.head], client)
+		r.UseScratch(&a.layers)
 	}
 	return r
 }

@@ -40,7 +40,7 @@ func TestLayersLazy(t *testing.T) {
 	r := &Record{}
 	r.SetLayers(head, layersFrame())
 	clear(head) // SetLayers copied them
-	if r.netMade {
+	if r.own.made {
 		t.Fatal("the tree was made before it was read")
 	}
 	lines := r.LayerLines()
@@ -77,7 +77,7 @@ func TestCloneLayers(t *testing.T) {
 	r := &Record{}
 	r.SetLayers(rawIPv4UDP, layersFrame())
 	c := r.Clone()
-	if !c.netMade || c.netHas != netlayers.All {
+	if !c.own.made || c.own.has != netlayers.All {
 		t.Fatal("a clone's layers are not made")
 	}
 	want := dump(c.Layers())
@@ -93,5 +93,63 @@ func TestCloneLayers(t *testing.T) {
 		if got[i] != want[i] {
 			t.Errorf("clone's node %d: %q after the record was reused, want %q", i, got[i], want[i])
 		}
+	}
+}
+
+// TestLayerScratch: records that share a scratch each read their own
+// layers, whichever made theirs there last; a clone of one keeps its tree
+// when the scratch moves on; Reset and SetLayers forget a tree made there.
+func TestLayerScratch(t *testing.T) {
+	var s LayerScratch
+	frame := func(n uint64, last byte) *Record {
+		f := layersFrame()
+		f.Number = n
+		head := append([]byte(nil), rawIPv4UDP...)
+		head[15] = last
+		r := &Record{}
+		r.SetLayers(head, f)
+		r.UseScratch(&s)
+		return r
+	}
+	own := func(n uint64, last byte) []string {
+		f := layersFrame()
+		f.Number = n
+		head := append([]byte(nil), rawIPv4UDP...)
+		head[15] = last
+		var p dissect.PDU
+		netlayers.Dissect(&p, head, f)
+		return dump(&p)
+	}
+	same := func(what string, got, want []string) {
+		t.Helper()
+		if len(got) != len(want) {
+			t.Fatalf("%s: %d nodes, want %d", what, len(got), len(want))
+		}
+		for i := range want {
+			if got[i] != want[i] {
+				t.Errorf("%s: node %d %q, want %q", what, i, got[i], want[i])
+			}
+		}
+	}
+	a, b := frame(1, 3), frame(2, 4)
+	same("a", dump(a.Layers()), own(1, 3))
+	c := a.Clone()
+	same("b after a", dump(b.Layers()), own(2, 4))
+	same("a after b", dump(a.Layers()), own(1, 3))
+	same("a's clone after b", dump(c.Layers()), own(1, 3))
+	if b.LayerLines(); s.owner != b {
+		t.Error("b's outline was not made in the scratch")
+	}
+	b.Reset()
+	if s.owner == b || b.scratch != nil {
+		t.Error("Reset left the record's tree in the scratch")
+	}
+	if n := len(b.Layers().Nodes); n != 0 {
+		t.Errorf("%d layer nodes after Reset", n)
+	}
+	a.Layers()
+	a.SetLayers(rawIPv4UDP, layersFrame())
+	if s.owner == a {
+		t.Error("SetLayers left the previous frame's tree in the scratch")
 	}
 }

@@ -52,16 +52,14 @@ type Record struct {
 	DeltaShown time.Duration
 	PDU        dissect.PDU
 
-	// net is the tree of the layers below Minecraft (frame, Ethernet, IP,
+	// own is the tree of the layers below Minecraft (frame, Ethernet, IP,
 	// TCP or UDP) of the frame that decided it (Layers), made from netBuf
 	// and netFrame the first time it is read, with the fields its readers
-	// read (layers.go).
-	net      dissect.PDU
-	netText  netlayers.Texts // net's texts, which its nodes view
+	// read (layers.go); in scratch instead when the record has one.
+	own      layerTree
+	scratch  *LayerScratch
 	netFrame netlayers.Frame
-	netSet   bool           // SetLayers was called: net can be made
-	netMade  bool           // net is made, with the fields of netHas
-	netHas   netlayers.Want // the fields net was made with
+	netSet   bool           // SetLayers was called: the tree can be made
 	netWant  netlayers.Want // the fields the record's readers read (WantLayers)
 	buf      []byte         // owns PDU.Data, unless borrowed
 	netBuf   []byte         // the frame's header bytes; owns net.Data
@@ -159,10 +157,12 @@ func (r *Record) Reset() {
 	r.Parts, r.GapLength, r.Reason, r.Retrans = r.Parts[:0], 0, "", 0
 	r.DeltaShown = 0
 	r.buf, r.data, r.borrowed = r.buf[:0], nil, false
-	if r.netMade {
-		r.net.Reset(nil, 0)
+	if r.own.made {
+		r.own.net.Reset(nil, 0)
 	}
-	r.netSet, r.netMade, r.netWant = false, false, netlayers.Want{}
+	r.own.made = false
+	r.leaveScratch()
+	r.netSet, r.netWant = false, netlayers.Want{}
 	p := &r.PDU
 	p.Reset(nil, 0)
 }
@@ -185,7 +185,9 @@ func (r *Record) Clone() *Record {
 	// The layers are made before the copy, so that a kept record is never
 	// written by a read (Layers), whichever goroutines read it.
 	net := r.Layers()
+	text := r.tree().text.Bytes()
 	c := *r
+	c.scratch = nil
 	c.PDU.Info = strings.Clone(r.PDU.Info) // a Lite PDU's views a buffer the decoder reuses
 	c.buf = append([]byte(nil), r.data...)
 	c.data, c.borrowed = c.buf, false
@@ -193,16 +195,14 @@ func (r *Record) Clone() *Record {
 	c.PDU.Nodes = append([]dissect.Node(nil), r.PDU.Nodes...)
 	c.PDU.Experts = append([]dissect.ExpertItem(nil), r.PDU.Experts...)
 	c.PDU.Objects = append([]dissect.Object(nil), r.PDU.Objects...)
-	c.net = *net
+	c.own = layerTree{net: *net, made: r.netSet, has: netlayers.All}
 	c.netBuf = append([]byte(nil), net.Data...)
-	c.net.Data = c.netBuf
-	c.net.Nodes = append([]dissect.Node(nil), net.Nodes...)
-	c.net.Experts = append([]dissect.ExpertItem(nil), net.Experts...)
-	repoint(&c.net, net.Data, c.netBuf)
+	c.own.net.Data = c.netBuf
+	c.own.net.Nodes = append([]dissect.Node(nil), net.Nodes...)
+	c.own.net.Experts = append([]dissect.ExpertItem(nil), net.Experts...)
+	repoint(&c.own.net, net.Data, c.netBuf)
 	// The texts view r's buffer, which r's next frame writes over.
-	c.netText = netlayers.Texts{}
-	text := r.netText.Bytes()
-	repoint(&c.net, text, append([]byte(nil), text...))
+	repoint(&c.own.net, text, append([]byte(nil), text...))
 	// Values of bytes point into the old buffer: point them into the new.
 	if within(r.PDU.Data, r.data) || len(r.PDU.Data) == 0 {
 		c.PDU.Data = c.buf[:len(r.PDU.Data)]

@@ -49,6 +49,7 @@ func (r *Record) Redact(set *dissect.Secrets) (refused int) {
 	// their header bytes shows in the texts and values made from them.
 	var net *dissect.PDU
 	if r.netSet {
+		r.leaveScratch() // the masked tree must stay the record's
 		net = r.Layers()
 	}
 	for _, s := range [2]*dissect.Secrets{set, own} {
