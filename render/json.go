@@ -553,7 +553,10 @@ func appendJSONEscaped(b []byte, s string) []byte {
 // jsonSafe returns the length of the start of s that a JSON string
 // carries as it is: up to the first quote, backslash, control character,
 // invalid UTF-8, line separator or format character.
-func jsonSafe(s string) int {
+func jsonSafe(s string) int { return safeLen(s, false) }
+
+// safeLen is jsonSafe, or with shown shownSafe (jsonkind.go).
+func safeLen(s string, shown bool) int {
 	i := 0
 	for {
 		i += dissect.PlainPrefix(s[i:])
@@ -570,7 +573,11 @@ func jsonSafe(s string) int {
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 || r < 0xa0 || r == 0x2028 || r == 0x2029 || r < 0x10000 && dissect.IsFormat(r) {
+		if r < 0xa0 || r == 0x2028 || r == 0x2029 {
+			return i
+		}
+		if shown && (r == utf8.RuneError || dissect.IsFormat(r)) ||
+			!shown && (r == utf8.RuneError && size == 1 || r < 0x10000 && dissect.IsFormat(r)) {
 			return i
 		}
 		i += size

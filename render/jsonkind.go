@@ -229,24 +229,4 @@ func (j *jsonRenderer) appendShownJSON(b []byte, s string, quoted bool) []byte {
 // shownSafe returns the length of the start of s that dissect.AppendSafe
 // and a JSON string both carry as they are: jsonSafe's, less U+FFFD and
 // format characters beyond the BMP, which AppendSafe escapes.
-func shownSafe(s string) int {
-	i := 0
-	for {
-		i += dissect.PlainPrefix(s[i:])
-		if i == len(s) || s[i] < 0x80 {
-			return i
-		}
-		if c := s[i]; c >= 0xc2 && c < 0xe0 && i+1 < len(s) && s[i+1]&0xc0 == 0x80 {
-			if r := rune(c&0x1f)<<6 | rune(s[i+1]&0x3f); r < 0xa0 || dissect.IsFormat(r) {
-				return i
-			}
-			i += 2
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError || r < 0xa0 || r == 0x2028 || r == 0x2029 || dissect.IsFormat(r) {
-			return i
-		}
-		i += size
-	}
-}
+func shownSafe(s string) int { return safeLen(s, true) }
