@@ -879,10 +879,7 @@ func (d *dis) tcp(off int) {
 		d.text(i, lo)
 	}
 	if d.w.anyOf(bTCP) {
-		d.field(bTCPSrcPort, 2, dissect.U(uint64(sp)))
-		d.hidden(bTCPPort, off, 2, dissect.U(uint64(sp)))
-		d.field(bTCPDstPort, 2, dissect.U(uint64(dp)))
-		d.hidden(bTCPPort, off+2, 2, dissect.U(uint64(dp)))
+		d.ports(off, bTCPSrcPort, bTCPDstPort, bTCPPort, sp, dp)
 		if stream >= 0 {
 			d.gen(i, bTCPStream, dissect.U(uint64(stream)))
 		}
@@ -939,10 +936,7 @@ func (d *dis) quotedTCP(off int) {
 		d.t.b = d.portsLine(d.t.b, "Transmission Control Protocol", sp, dp)
 		d.text(i, lo)
 	}
-	d.field(bTCPSrcPort, 2, dissect.U(uint64(sp)))
-	d.hidden(bTCPPort, off, 2, dissect.U(uint64(sp)))
-	d.field(bTCPDstPort, 2, dissect.U(uint64(dp)))
-	d.hidden(bTCPPort, off+2, 2, dissect.U(uint64(dp)))
+	d.ports(off, bTCPSrcPort, bTCPDstPort, bTCPPort, sp, dp)
 	if n == 8 {
 		d.field(bTCPSeqRaw, 4, dissect.U(uint64(binary.BigEndian.Uint32(h[4:8]))))
 	}
@@ -975,10 +969,7 @@ func (d *dis) udp(off int) {
 		d.text(i, lo)
 	}
 	if d.w.anyOf(bUDP) {
-		d.field(bUDPSrcPort, 2, dissect.U(uint64(sp)))
-		d.hidden(bUDPPort, off, 2, dissect.U(uint64(sp)))
-		d.field(bUDPDstPort, 2, dissect.U(uint64(dp)))
-		d.hidden(bUDPPort, off+2, 2, dissect.U(uint64(dp)))
+		d.ports(off, bUDPSrcPort, bUDPDstPort, bUDPPort, sp, dp)
 		d.field(bUDPLength, 2, dissect.U(uint64(binary.BigEndian.Uint16(h[4:6]))))
 		d.field(bUDPChecksum, 2, dissect.U(uint64(binary.BigEndian.Uint16(h[6:8]))))
 	} else {
@@ -988,6 +979,15 @@ func (d *dis) udp(off int) {
 }
 
 // portsLine appends a transport layer's line: "<name>, Src Port: a, Dst
+// ports adds a transport header's source and destination ports at off,
+// each with the hidden either-port field after it, as tshark has them.
+func (d *dis) ports(off int, src, dst, either bit, sp, dp uint16) {
+	d.field(src, 2, dissect.U(uint64(sp)))
+	d.hidden(either, off, 2, dissect.U(uint64(sp)))
+	d.field(dst, 2, dissect.U(uint64(dp)))
+	d.hidden(either, off+2, 2, dissect.U(uint64(dp)))
+}
+
 // Port: b".
 func (d *dis) portsLine(b []byte, name string, sp, dp uint16) []byte {
 	b = append(b, name...)
