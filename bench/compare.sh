@@ -102,6 +102,12 @@ for size in $SIZES; do
 	gen="$OUT/mcgen"
 	[ "$mix" = real ] && gen="$OUT/realmix"
 	stamp=$(sha256sum "$gen" | cut -c1-16)
+	if [ -L "$f" ] && [ "$(cat "$f.stamp" 2>/dev/null)" != "$stamp" ]; then
+		# OUT links to a capture another run made: regenerating it would
+		# write through the link into that run's directory.
+		echo "compare.sh: $f links to a capture made by another generator (stamp differs): remove the link or regenerate it where it lives" >&2
+		exit 1
+	fi
 	if ! [ -f "$f" ] || [ "$(cat "$f.stamp" 2>/dev/null)" != "$stamp" ]; then
 		echo "generating $f..." >&2
 		if [ "$mix" = real ]; then
