@@ -1,7 +1,6 @@
 package render
 
 import (
-	"bufio"
 	"slices"
 	"strconv"
 
@@ -25,9 +24,8 @@ import (
 // With -e, the layers are the named fields only, each an array, as
 // tshark's -T ek -e.
 type ekRenderer struct {
-	w     *bufio.Writer
+	batchWriter
 	o     Options
-	buf   []byte
 	clock stampCache
 	// By field ID: the last node of the field's name in the current record
 	// (for most fields; in seen for keyed ones) and its member's name.
@@ -47,40 +45,13 @@ type ekRenderer struct {
 func (e *ekRenderer) Begin() error { return nil }
 func (e *ekRenderer) End() error   { return e.Flush() }
 
-func (e *ekRenderer) Flush() error {
-	if err := e.writeBuf(); err != nil {
-		return err
-	}
-	return e.w.Flush()
-}
-
-// Record formats r into the renderer's buffer, written out once it holds
-// more than the writer buffers (as jsonRenderer's spill).
+// Record formats r into the renderer's buffer (batchWriter).
 func (e *ekRenderer) Record(r *record.Record) error {
 	e.buf = e.Append(e.buf, r, false)
-	if len(e.buf) <= e.w.Size() {
-		return nil
-	}
-	return e.writeBuf()
+	return e.spill()
 }
 
-func (e *ekRenderer) Raw(b []byte, _ int) error {
-	if err := e.writeBuf(); err != nil {
-		return err
-	}
-	_, err := e.w.Write(b)
-	return err
-}
-
-// writeBuf writes what the renderer's buffer holds to the writer.
-func (e *ekRenderer) writeBuf() error {
-	if len(e.buf) == 0 {
-		return nil
-	}
-	_, err := e.w.Write(e.buf)
-	e.buf = e.buf[:0]
-	return err
-}
+func (e *ekRenderer) Raw(b []byte, _ int) error { return e.raw(b) }
 
 // Append appends r's two lines.
 func (e *ekRenderer) Append(b []byte, r *record.Record, _ bool) []byte {

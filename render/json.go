@@ -1,7 +1,6 @@
 package render
 
 import (
-	"bufio"
 	"encoding/hex"
 	"strconv"
 	"time"
@@ -16,9 +15,8 @@ import (
 // whole tree: names, offsets, lengths, typed values, display strings and
 // expert items. Objects are written as they complete, so memory stays flat.
 type jsonRenderer struct {
-	w      *bufio.Writer
+	batchWriter
 	o      Options
-	buf    []byte
 	n      int
 	open   []openNode  // the ancestors of the node being written
 	show   []byte      // scratch for display strings
@@ -50,39 +48,7 @@ func (j *jsonRenderer) Record(r *record.Record) error {
 
 func (j *jsonRenderer) Raw(b []byte, records int) error {
 	j.n += records
-	if err := j.writeBuf(); err != nil {
-		return err
-	}
-	_, err := j.w.Write(b)
-	return err
-}
-
-func (j *jsonRenderer) Flush() error {
-	if err := j.writeBuf(); err != nil {
-		return err
-	}
-	return j.w.Flush()
-}
-
-// spill writes out the records formatted so far once they are more than
-// the writer buffers: written so, from the renderer's buffer and not
-// through the writer's, output bytes are copied once (see writeBuf).
-func (j *jsonRenderer) spill() error {
-	if len(j.buf) <= j.w.Size() {
-		return nil
-	}
-	return j.writeBuf()
-}
-
-// writeBuf writes what the renderer's buffer holds to the writer, which
-// passes more than it buffers straight on when it holds nothing itself.
-func (j *jsonRenderer) writeBuf() error {
-	if len(j.buf) == 0 {
-		return nil
-	}
-	_, err := j.w.Write(j.buf)
-	j.buf = j.buf[:0]
-	return err
+	return j.raw(b)
 }
 
 // Append appends r's object; first is whether it opens the array (no comma).

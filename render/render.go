@@ -86,11 +86,11 @@ func New(format string, w io.Writer, o Options) Writer {
 	}
 	switch format {
 	case "json":
-		return &jsonRenderer{w: bw, o: o, clock: stampCache{sep: 'T'}}
+		return &jsonRenderer{batchWriter: batchWriter{w: bw}, o: o, clock: stampCache{sep: 'T'}}
 	case "fields":
 		return &fieldsRenderer{w: bw, o: o}
 	case "ek":
-		return &ekRenderer{w: bw, o: o, clock: stampCache{sep: 'T'}}
+		return &ekRenderer{batchWriter: batchWriter{w: bw}, o: o, clock: stampCache{sep: 'T'}}
 	case "html":
 		return newHTML(bw, o)
 	case "pdml":
@@ -98,7 +98,7 @@ func New(format string, w io.Writer, o Options) Writer {
 	case "psml":
 		return &psmlRenderer{w: bw, o: o}
 	}
-	return &textRenderer{w: bw, o: o}
+	return &textRenderer{batchWriter: batchWriter{w: bw}, o: o}
 }
 
 // redacted reports whether n's value must be masked.

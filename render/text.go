@@ -1,7 +1,6 @@
 package render
 
 import (
-	"bufio"
 	"slices"
 	"strings"
 	"time"
@@ -12,13 +11,8 @@ import (
 )
 
 type textRenderer struct {
-	w *bufio.Writer
-	o Options
-	// line holds the records written and not yet given to w: they go to
-	// it 64 KiB or more at a time, which bufio.Writer writes through
-	// without copying them into its buffer (Flush, End and Raw give it
-	// what is held first).
-	line   []byte
+	batchWriter
+	o      Options
 	depth  []int // scratch for appendTree
 	exps   expertsByNode
 	leaves []bool // and for appendHexDump
@@ -30,28 +24,12 @@ type textRenderer struct {
 	scratch   []byte // for colourise
 }
 
-// textBatch is how many bytes of records line holds before w gets them.
-const textBatch = 64 << 10
-
 func (t *textRenderer) Begin() error { return nil }
 func (t *textRenderer) End() error   { return t.Flush() }
 
 func (t *textRenderer) Record(r *record.Record) error {
-	t.line = t.Append(t.line, r, false)
-	if len(t.line) < textBatch {
-		return nil
-	}
-	return t.give()
-}
-
-// give gives w the records line holds.
-func (t *textRenderer) give() error {
-	if len(t.line) == 0 {
-		return nil
-	}
-	_, err := t.w.Write(t.line)
-	t.line = t.line[:0]
-	return err
+	t.buf = t.Append(t.buf, r, false)
+	return t.spill()
 }
 
 func (t *textRenderer) Append(dst []byte, r *record.Record, _ bool) []byte {
@@ -74,13 +52,7 @@ func (t *textRenderer) Append(dst []byte, r *record.Record, _ bool) []byte {
 	return dst
 }
 
-func (t *textRenderer) Raw(b []byte, _ int) error {
-	if err := t.give(); err != nil {
-		return err
-	}
-	_, err := t.w.Write(b)
-	return err
-}
+func (t *textRenderer) Raw(b []byte, _ int) error { return t.raw(b) }
 
 // AppendSummary appends tshark's one-line summary: number, relative time,
 // source → destination, protocol, info.
@@ -340,11 +312,4 @@ func AppendExpert(dst []byte, e *dissect.ExpertItem) []byte {
 	dst = append(dst, "): "...)
 	dst = dissect.AppendSafe(dst, e.Msg)
 	return append(dst, ']')
-}
-
-func (t *textRenderer) Flush() error {
-	if err := t.give(); err != nil {
-		return err
-	}
-	return t.w.Flush()
 }

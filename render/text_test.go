@@ -42,20 +42,24 @@ func TestTextBatches(t *testing.T) {
 	w := New("text", &out, Options{Verbose: true})
 	a := NewAppender("text", Options{Verbose: true})
 	var want []byte
+	atRaw, reached := 0, 0 // len(want) and out.Len() at the last Raw
 	for i, r := range recs {
 		if err := w.Record(r); err != nil {
 			t.Fatal(err)
 		}
 		want = a.Append(want, r, false)
-		if i%97 == 0 {
+		if i%997 == 0 {
 			raw := fmt.Appendf(nil, "raw %d\n", i)
 			if err := w.Raw(raw, 0); err != nil {
 				t.Fatal(err)
 			}
 			want = append(want, raw...)
+			atRaw, reached = len(want), out.Len()
 		}
-		if len(want) > 3*textBatch && out.Len() == 0 {
-			t.Fatalf("%d bytes written, none reached the writer", len(want))
+		// past what the writer buffers (New: 64 KiB), records reach it
+		// without a Raw or a Flush
+		if len(want)-atRaw > 3*(64<<10) && out.Len() == reached {
+			t.Fatalf("%d bytes of records since the last raw bytes, none reached the writer", len(want)-atRaw)
 		}
 	}
 	if err := w.Flush(); err != nil {
