@@ -175,13 +175,16 @@ var icmp6Unreach = dissect.Names{0: "No route to destination", 1: "Communication
 
 var sllPacketTypes = dissect.Names{0: "Unicast to us", 1: "Broadcast", 2: "Multicast", 3: "Unicast to another host", 4: "Sent by us"}
 
+// registries are the layers', in the order they are made.
+var registries = []*dissect.Registry{RegFrame, RegEth, RegVLAN, RegSLL, RegNull, RegIP, RegIPv6, RegTCP, RegUDP, RegICMP, RegICMP6}
+
 // own are the fields Dissect makes: the registries' fields as this package
 // registers them, before others add theirs (the pipeline's
 // tcp.analysis.*, which are in a record's PDU tree).
 var own = map[*dissect.Field]bool{}
 
 func init() {
-	for _, r := range []*dissect.Registry{RegFrame, RegEth, RegVLAN, RegSLL, RegNull, RegIP, RegIPv6, RegTCP, RegUDP, RegICMP, RegICMP6} {
+	for _, r := range registries {
 		for _, f := range r.Fields() {
 			own[f] = true
 		}

@@ -94,8 +94,7 @@ func icmpQuotingTCP(n int) []byte {
 func TestWant(t *testing.T) {
 	sets := map[string]Want{"none": {}, "lines": Lines}
 	var before Want
-	for b := range bit(nFields) {
-		f := fieldOf[b]
+	for _, f := range fieldOf {
 		sets[f.Name] = WantField(f)
 		before = before.Or(WantField(f))
 		sets["lines+"+f.Name+"+before"] = before.Or(Lines)
@@ -130,10 +129,10 @@ func subtree(tree, p *dissect.PDU, w Want) string {
 	index := map[int32]int32{-1: -1}
 	for i := range tree.Nodes {
 		nd := &tree.Nodes[i]
-		b, own := bitOf[nd.Field]
-		keep := !own || i == 0 || w.has(b)
-		if own && nd.Field.Type == dissect.FTProtocol {
-			keep = keep || w.anyIn(&layerOf[b])
+		ours := Owns(nd.Field)
+		keep := !ours || i == 0 || w.wants(nd.Field)
+		if ours && nd.Field.Type == dissect.FTProtocol {
+			keep = keep || w.anyIn(&layerOf[fieldBit(nd.Field)])
 		}
 		if keep {
 			index[int32(i)] = int32(len(kept))
@@ -145,7 +144,7 @@ func subtree(tree, p *dissect.PDU, w Want) string {
 	}
 	for j, i := range kept {
 		a, b := tree.Nodes[i], p.Nodes[j]
-		if bt, ok := bitOf[a.Field]; ok && a.Field.Type == dissect.FTProtocol && !w.has(bt) {
+		if Owns(a.Field) && a.Field.Type == dissect.FTProtocol && !w.wants(a.Field) {
 			a.Text = "" // the line not asked for
 		}
 		parent, ok := index[a.Parent]
@@ -188,8 +187,9 @@ func TestWantFields(t *testing.T) {
 		}
 	}
 	w := WantField(FieldIPSrc).Or(WantField(FieldTCPFlagSYN)).Or(WantField(RegUDP.Root()))
-	for b := range bit(nBits) {
-		want := b == bIPSrc || b == bTCPFlagSYN || b == bTCPFlags || b == nodeOf(bIP) || b == nodeOf(bTCP) || b == nodeOf(bUDP)
+	for b := range nFields + bit(len(roots)) {
+		want := b == fieldBit(FieldIPSrc) || b == fieldBit(FieldTCPFlagSYN) || b == fieldBit(FieldTCPFlags) ||
+			b == nodeOf(fieldBit(RegIP.Root())) || b == nodeOf(fieldBit(RegTCP.Root())) || b == nodeOf(fieldBit(RegUDP.Root()))
 		if w.has(b) != want {
 			t.Errorf("bit %d: asked for %v, want %v", b, !want, want)
 		}

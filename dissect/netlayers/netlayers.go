@@ -82,7 +82,7 @@ func Make(p *dissect.PDU, t *Texts, head []byte, f *Frame, w Want) {
 	case 0x86dd:
 		d.ip6(off)
 	}
-	if d.w.has(bFrameProtocols) {
+	if d.w.wants(FieldFrameProtocols) {
 		if !hasProto(t.protos, f.Protocols) {
 			t.protos = append(t.protos, f.Protocols...)
 		}
@@ -94,7 +94,7 @@ func Make(p *dissect.PDU, t *Texts, head []byte, f *Frame, w Want) {
 		i := p.AddNode(0, dissect.FieldUndissected, d.off, r, dissect.B(head[d.off:]))
 		p.AddExpert(i, dissect.ExpertUndissected, strconv.Itoa(r)+" bytes at offset "+strconv.Itoa(d.off)+" are not part of any field")
 	}
-	if d.w.has(bFrame) {
+	if d.w.wants(RegFrame.Root()) {
 		d.frameLine()
 	}
 	d.settle()
@@ -186,12 +186,12 @@ func (d *dis) settle() {
 // the layer is asked for (-1 when not), and makes it the parent of the
 // fields that follow; close ends it and gives back the parent it was
 // under.
-func (d *dis) open(b bit, n int) (i, up int32) {
+func (d *dis) open(b *dissect.Field, n int) (i, up int32) {
 	up = d.parent
-	if !d.w.anyIn(&layerOf[b]) {
+	if !d.w.anyIn(&layerOf[fieldBit(b)]) {
 		return -1, up // nothing asked for of the layer
 	}
-	i = d.p.AddNode(up, fieldOf[b], d.off, max(n, 0), dissect.Value{})
+	i = d.p.AddNode(up, b, d.off, max(n, 0), dissect.Value{})
 	if n < 0 {
 		d.p.Nodes[i].Length = -1
 	}
@@ -212,45 +212,45 @@ func (d *dis) close(i, up int32) {
 // if asked for, and reads past them; it returns the node's index, or -1
 // for none. It, node and gen test the set inline: a field not asked for
 // costs a test.
-func (d *dis) field(b bit, n int, v dissect.Value) int32 {
+func (d *dis) field(b *dissect.Field, n int, v dissect.Value) int32 {
 	off := d.off
 	d.off += n
-	if !d.w.has(b) {
+	if !d.w.wants(b) {
 		return -1
 	}
 	return d.add(d.parent, b, off, n, v)
 }
 
 // node adds the field of b over [off, off+n) under parent, if asked for.
-func (d *dis) node(parent int32, b bit, off, n int, v dissect.Value) int32 {
-	if !d.w.has(b) {
+func (d *dis) node(parent int32, b *dissect.Field, off, n int, v dissect.Value) int32 {
+	if !d.w.wants(b) {
 		return -1
 	}
 	return d.add(parent, b, off, n, v)
 }
 
-func (d *dis) add(parent int32, b bit, off, n int, v dissect.Value) int32 {
-	return d.p.AddNode(parent, fieldOf[b], off, n, v)
+func (d *dis) add(parent int32, b *dissect.Field, off, n int, v dissect.Value) int32 {
+	return d.p.AddNode(parent, b, off, n, v)
 }
 
 // gen adds a generated field of b under parent, if asked for.
-func (d *dis) gen(parent int32, b bit, v dissect.Value) int32 {
-	if !d.w.has(b) {
+func (d *dis) gen(parent int32, b *dissect.Field, v dissect.Value) int32 {
+	if !d.w.wants(b) {
 		return -1
 	}
 	return d.addGen(parent, b, v)
 }
 
-func (d *dis) addGen(parent int32, b bit, v dissect.Value) int32 {
-	return d.p.AddGenerated(parent, fieldOf[b], v, "")
+func (d *dis) addGen(parent int32, b *dissect.Field, v dissect.Value) int32 {
+	return d.p.AddGenerated(parent, b, v, "")
 }
 
 // lined reports whether the line of layer b is asked for.
-func (d *dis) lined(b bit) bool { return d.w.has(b) }
+func (d *dis) lined(b *dissect.Field) bool { return d.w.wants(b) }
 
 // proto notes a layer in frame.protocols, when it is asked for.
 func (d *dis) proto(name string) {
-	if d.w.has(bFrameProtocols) {
+	if d.w.wants(FieldFrameProtocols) {
 		d.t.protos = append(d.t.protos, name...)
 	}
 }
@@ -286,32 +286,32 @@ func trimColon(b []byte) []byte {
 
 // frame adds the frame's own generated fields that are asked for.
 func (d *dis) frame() {
-	if !d.w.anyOf(bFrame) {
+	if !d.w.anyOf(RegFrame.Root()) {
 		return
 	}
 	p, f := d.p, d.f
-	d.gen(0, bFrameNumber, dissect.U(f.Number))
-	if d.w.has(bFrameTime) {
+	d.gen(0, FieldFrameNumber, dissect.U(f.Number))
+	if d.w.wants(FieldFrameTime) {
 		p.AddGenerated(0, FieldFrameTime, dissect.Time(f.Time), "")
 	}
-	if d.w.has(bFrameEpoch) {
+	if d.w.wants(FieldFrameEpoch) {
 		lo := len(d.t.b)
 		d.t.b = AppendEpoch9(d.t.b, f.Time)
 		d.value(p.AddGenerated(0, FieldFrameEpoch, dissect.F(float64(f.Time.UnixNano())/1e9), ""), lo)
 	}
-	if d.w.has(bFrameDelta) {
+	if d.w.wants(FieldFrameDelta) {
 		lo := len(d.t.b)
 		d.t.b = AppendSeconds9(d.t.b, f.Delta)
 		d.value(p.AddGenerated(0, FieldFrameDelta, dissect.F(f.Delta.Seconds()), ""), lo)
 	}
-	if d.w.has(bFrameRelative) {
+	if d.w.wants(FieldFrameRelative) {
 		lo := len(d.t.b)
 		d.t.b = AppendSeconds9(d.t.b, f.Rel)
 		d.value(p.AddGenerated(0, FieldFrameRelative, dissect.F(f.Rel.Seconds()), ""), lo)
 	}
 	if f.WireLen > 0 || f.CapLen > 0 {
-		d.gen(0, bFrameLen, dissect.U(uint64(f.WireLen)))
-		d.gen(0, bFrameCapLen, dissect.U(uint64(f.CapLen)))
+		d.gen(0, FieldFrameLen, dissect.U(uint64(f.WireLen)))
+		d.gen(0, FieldFrameCapLen, dissect.U(uint64(f.CapLen)))
 	}
 }
 
@@ -429,8 +429,8 @@ func (d *dis) link() (int, uint16) {
 			return d.cut(0, "Ethernet II")
 		}
 		d.proto("eth:ethertype:")
-		i, up := d.open(bEth, 14)
-		if d.lined(bEth) {
+		i, up := d.open(RegEth.Root(), 14)
+		if d.lined(RegEth.Root()) {
 			lo := len(d.t.b)
 			d.t.b = append(d.t.b, "Ethernet II, Src: "...)
 			d.t.b = appendEther(d.t.b, head[6:12])
@@ -439,12 +439,12 @@ func (d *dis) link() (int, uint16) {
 			d.text(i, lo)
 		}
 		etype = binary.BigEndian.Uint16(head[12:14])
-		if d.w.anyOf(bEth) {
-			d.field(bEthDst, 6, dissect.B(head[0:6]))
-			d.hidden(bEthAddr, 0, 6, dissect.B(head[0:6]))
-			d.field(bEthSrc, 6, dissect.B(head[6:12]))
-			d.hidden(bEthAddr, 6, 6, dissect.B(head[6:12]))
-			d.field(bEthType, 2, dissect.U(uint64(etype)))
+		if d.w.anyOf(RegEth.Root()) {
+			d.field(FieldEthDst, 6, dissect.B(head[0:6]))
+			d.hidden(FieldEthAddr, 0, 6, dissect.B(head[0:6]))
+			d.field(FieldEthSrc, 6, dissect.B(head[6:12]))
+			d.hidden(FieldEthAddr, 6, 6, dissect.B(head[6:12]))
+			d.field(FieldEthType, 2, dissect.U(uint64(etype)))
 		} else {
 			d.off += 14
 		}
@@ -464,22 +464,22 @@ func (d *dis) link() (int, uint16) {
 		if n == 20 {
 			etype, line = binary.BigEndian.Uint16(head[0:2]), "Linux cooked capture v2"
 		}
-		i, up := d.open(bSLL, n)
-		d.line(i, bSLL, line)
+		i, up := d.open(RegSLL.Root(), n)
+		d.line(i, RegSLL.Root(), line)
 		switch {
-		case !d.w.anyOf(bSLL):
+		case !d.w.anyOf(RegSLL.Root()):
 			d.off += n
 		case n == 16:
-			d.field(bSLLPktType, 2, dissect.U(uint64(binary.BigEndian.Uint16(head[0:2]))))
-			d.field(bSLLOther, 12, dissect.B(head[2:14]))
-			d.field(bSLLType, 2, dissect.U(uint64(etype)))
+			d.field(FieldSLLPktType, 2, dissect.U(uint64(binary.BigEndian.Uint16(head[0:2]))))
+			d.field(FieldSLLOther, 12, dissect.B(head[2:14]))
+			d.field(FieldSLLType, 2, dissect.U(uint64(etype)))
 		default:
-			d.field(bSLLType, 2, dissect.U(uint64(etype)))
-			d.field(bSLLOther, 2, dissect.B(head[2:4]))
-			d.field(bSLLIfIndex, 4, dissect.U(uint64(binary.BigEndian.Uint32(head[4:8]))))
-			d.field(bSLLOther, 2, dissect.B(head[8:10]))
-			d.field(bSLLPktType, 1, dissect.U(uint64(head[10])))
-			d.field(bSLLOther, 9, dissect.B(head[11:20]))
+			d.field(FieldSLLType, 2, dissect.U(uint64(etype)))
+			d.field(FieldSLLOther, 2, dissect.B(head[2:4]))
+			d.field(FieldSLLIfIndex, 4, dissect.U(uint64(binary.BigEndian.Uint32(head[4:8]))))
+			d.field(FieldSLLOther, 2, dissect.B(head[8:10]))
+			d.field(FieldSLLPktType, 1, dissect.U(uint64(head[10])))
+			d.field(FieldSLLOther, 9, dissect.B(head[11:20]))
 		}
 		d.close(i, up)
 		off = n
@@ -492,9 +492,9 @@ func (d *dis) link() (int, uint16) {
 		if af > 0xffff {
 			af = binary.BigEndian.Uint32(head)
 		}
-		i, up := d.open(bNull, 4)
-		d.line(i, bNull, "Null/Loopback")
-		d.field(bNullFamily, 4, dissect.U(uint64(af)))
+		i, up := d.open(RegNull.Root(), 4)
+		d.line(i, RegNull.Root(), "Null/Loopback")
+		d.field(FieldNullFamily, 4, dissect.U(uint64(af)))
 		d.close(i, up)
 		switch af {
 		case 2:
@@ -522,8 +522,8 @@ func (d *dis) link() (int, uint16) {
 		}
 		d.proto("vlan:ethertype:")
 		tci := binary.BigEndian.Uint16(head[off : off+2])
-		i, up := d.open(bVLAN, 4)
-		if d.lined(bVLAN) {
+		i, up := d.open(RegVLAN.Root(), 4)
+		if d.lined(RegVLAN.Root()) {
 			lo := len(d.t.b)
 			d.t.b = append(d.t.b, "802.1Q Virtual LAN, PRI: "...)
 			d.t.b = dissect.AppendUint(d.t.b, uint64(tci>>13))
@@ -532,10 +532,10 @@ func (d *dis) link() (int, uint16) {
 			d.text(i, lo)
 		}
 		etype = binary.BigEndian.Uint16(head[off+2 : off+4])
-		if d.w.anyOf(bVLAN) {
-			d.at(bVLANPriority, off, 1, dissect.U(uint64(tci>>13)))
-			d.field(bVLANID, 2, dissect.U(uint64(tci&0x0fff)))
-			d.field(bVLANType, 2, dissect.U(uint64(etype)))
+		if d.w.anyOf(RegVLAN.Root()) {
+			d.at(FieldVLANPriority, off, 1, dissect.U(uint64(tci>>13)))
+			d.field(FieldVLANID, 2, dissect.U(uint64(tci&0x0fff)))
+			d.field(FieldVLANType, 2, dissect.U(uint64(etype)))
 		} else {
 			d.off += 4
 		}
@@ -554,19 +554,19 @@ func (d *dis) cut(off int, layer string) (int, uint16) {
 // at adds the field of b over [off, off+n) under the open layer without
 // reading past it: a field sharing bytes with the next one (ip.version
 // and ip.hdr_len in one byte).
-func (d *dis) at(b bit, off, n int, v dissect.Value) int32 {
+func (d *dis) at(b *dissect.Field, off, n int, v dissect.Value) int32 {
 	return d.node(d.parent, b, off, n, v)
 }
 
 // hidden adds a hidden node (ip.addr, tcp.port) over [off, off+n).
-func (d *dis) hidden(b bit, off, n int, v dissect.Value) int32 {
-	if !d.w.has(b) {
+func (d *dis) hidden(b *dissect.Field, off, n int, v dissect.Value) int32 {
+	if !d.w.wants(b) {
 		return -1
 	}
 	return d.addHidden(b, off, n, v)
 }
 
-func (d *dis) addHidden(b bit, off, n int, v dissect.Value) int32 {
+func (d *dis) addHidden(b *dissect.Field, off, n int, v dissect.Value) int32 {
 	i := d.add(d.parent, b, off, n, v)
 	d.p.Nodes[i].Flags |= dissect.FlagHidden
 	return i
@@ -574,7 +574,7 @@ func (d *dis) addHidden(b bit, off, n int, v dissect.Value) int32 {
 
 // line makes text, a constant, the text of layer node i of b, when its
 // line is asked for.
-func (d *dis) line(i int32, b bit, text string) {
+func (d *dis) line(i int32, b *dissect.Field, text string) {
 	if d.lined(b) {
 		d.p.Nodes[i].Text = text
 	}
@@ -596,7 +596,7 @@ func appendEther(dst, b []byte) []byte {
 // of its node i when the line of b is asked for, or else the addresses
 // whose fields (bsrc, bdst, or baddr for both) are, and returns where
 // their texts lie in the buffer.
-func (d *dis) addrs(i int32, b bit, name string, src, dst netip.Addr, bsrc, bdst, baddr bit) (s0, s1, t0, t1 int) {
+func (d *dis) addrs(i int32, b *dissect.Field, name string, src, dst netip.Addr, bsrc, bdst, baddr *dissect.Field) (s0, s1, t0, t1 int) {
 	t := d.t
 	if d.lined(b) {
 		lo := len(t.b)
@@ -612,13 +612,13 @@ func (d *dis) addrs(i int32, b bit, name string, src, dst netip.Addr, bsrc, bdst
 		d.text(i, lo)
 		return
 	}
-	both := d.w.has(baddr)
-	if both || d.w.has(bsrc) {
+	both := d.w.wants(baddr)
+	if both || d.w.wants(bsrc) {
 		s0 = len(t.b)
 		t.b = src.AppendTo(t.b)
 		s1 = len(t.b)
 	}
-	if both || d.w.has(bdst) {
+	if both || d.w.wants(bdst) {
 		t0 = len(t.b)
 		t.b = dst.AppendTo(t.b)
 		t1 = len(t.b)
@@ -641,30 +641,30 @@ func (d *dis) ip4(off int) {
 	}
 	src := netip.AddrFrom4([4]byte(h[12:16]))
 	d.proto("ip:")
-	i, up := d.open(bIP, ihl)
+	i, up := d.open(RegIP.Root(), ihl)
 	d.ip, d.ipLen = src, int(binary.BigEndian.Uint16(h[2:4]))-ihl
-	s0, s1, t0, t1 := d.addrs(i, bIP, "Internet Protocol Version 4", src, netip.AddrFrom4([4]byte(h[16:20])), bIPSrc, bIPDst, bIPAddr)
+	s0, s1, t0, t1 := d.addrs(i, RegIP.Root(), "Internet Protocol Version 4", src, netip.AddrFrom4([4]byte(h[16:20])), FieldIPSrc, FieldIPDst, FieldIPAddr)
 	ff := binary.BigEndian.Uint16(h[6:8])
-	if d.w.anyOf(bIP) {
-		d.at(bIPVersion, off, 1, dissect.U(uint64(h[0]>>4)))
-		d.field(bIPHdrLen, 1, dissect.U(uint64(ihl)))
-		d.field(bIPDSField, 1, dissect.U(uint64(h[1])))
-		d.field(bIPLen, 2, dissect.U(uint64(binary.BigEndian.Uint16(h[2:4]))))
-		d.field(bIPID, 2, dissect.U(uint64(binary.BigEndian.Uint16(h[4:6]))))
-		if fi := d.at(bIPFlags, off+6, 1, dissect.U(uint64(ff>>13))); fi >= 0 {
-			d.node(fi, bIPFlagDF, off+6, 1, dissect.Bool(ff&0x4000 != 0))
-			d.node(fi, bIPFlagMF, off+6, 1, dissect.Bool(ff&0x2000 != 0))
+	if d.w.anyOf(RegIP.Root()) {
+		d.at(FieldIPVersion, off, 1, dissect.U(uint64(h[0]>>4)))
+		d.field(FieldIPHdrLen, 1, dissect.U(uint64(ihl)))
+		d.field(FieldIPDSField, 1, dissect.U(uint64(h[1])))
+		d.field(FieldIPLen, 2, dissect.U(uint64(binary.BigEndian.Uint16(h[2:4]))))
+		d.field(FieldIPID, 2, dissect.U(uint64(binary.BigEndian.Uint16(h[4:6]))))
+		if fi := d.at(FieldIPFlags, off+6, 1, dissect.U(uint64(ff>>13))); fi >= 0 {
+			d.node(fi, FieldIPFlagDF, off+6, 1, dissect.Bool(ff&0x4000 != 0))
+			d.node(fi, FieldIPFlagMF, off+6, 1, dissect.Bool(ff&0x2000 != 0))
 		}
-		d.field(bIPFragOff, 2, dissect.U(uint64(ff&0x1fff)*8))
-		d.field(bIPTTL, 1, dissect.U(uint64(h[8])))
-		d.field(bIPProto, 1, dissect.U(uint64(h[9])))
-		d.field(bIPChecksum, 2, dissect.U(uint64(binary.BigEndian.Uint16(h[10:12]))))
-		d.valueOf(d.field(bIPSrc, 4, dissect.Value{}), s0, s1)
-		d.valueOf(d.hidden(bIPAddr, off+12, 4, dissect.Value{}), s0, s1)
-		d.valueOf(d.field(bIPDst, 4, dissect.Value{}), t0, t1)
-		d.valueOf(d.hidden(bIPAddr, off+16, 4, dissect.Value{}), t0, t1)
+		d.field(FieldIPFragOff, 2, dissect.U(uint64(ff&0x1fff)*8))
+		d.field(FieldIPTTL, 1, dissect.U(uint64(h[8])))
+		d.field(FieldIPProto, 1, dissect.U(uint64(h[9])))
+		d.field(FieldIPChecksum, 2, dissect.U(uint64(binary.BigEndian.Uint16(h[10:12]))))
+		d.valueOf(d.field(FieldIPSrc, 4, dissect.Value{}), s0, s1)
+		d.valueOf(d.hidden(FieldIPAddr, off+12, 4, dissect.Value{}), s0, s1)
+		d.valueOf(d.field(FieldIPDst, 4, dissect.Value{}), t0, t1)
+		d.valueOf(d.hidden(FieldIPAddr, off+16, 4, dissect.Value{}), t0, t1)
 		if ihl > 20 {
-			d.field(bIPOptions, ihl-20, dissect.B(h[20:ihl]))
+			d.field(FieldIPOptions, ihl-20, dissect.B(h[20:ihl]))
 		}
 	} else {
 		d.off += ihl
@@ -687,22 +687,22 @@ func (d *dis) ip6(off int) {
 	h := head[off:]
 	src := netip.AddrFrom16([16]byte(h[8:24]))
 	d.proto("ipv6:")
-	i, up := d.open(bIPv6, -1)
+	i, up := d.open(RegIPv6.Root(), -1)
 	d.ip, d.ipLen = src, -1
-	s0, s1, t0, t1 := d.addrs(i, bIPv6, "Internet Protocol Version 6", src, netip.AddrFrom16([16]byte(h[24:40])), bIPv6Src, bIPv6Dst, bIPv6Addr)
+	s0, s1, t0, t1 := d.addrs(i, RegIPv6.Root(), "Internet Protocol Version 6", src, netip.AddrFrom16([16]byte(h[24:40])), FieldIPv6Src, FieldIPv6Dst, FieldIPv6Addr)
 	next := h[6]
-	if d.w.anyOf(bIPv6) {
+	if d.w.anyOf(RegIPv6.Root()) {
 		w := binary.BigEndian.Uint32(h[0:4])
-		d.at(bIPv6Version, off, 1, dissect.U(uint64(w>>28)))
-		d.at(bIPv6TClass, off, 2, dissect.U(uint64(w>>20&0xff)))
-		d.field(bIPv6Flow, 4, dissect.U(uint64(w&0xfffff)))
-		d.field(bIPv6PLen, 2, dissect.U(uint64(binary.BigEndian.Uint16(h[4:6]))))
-		d.field(bIPv6Nxt, 1, dissect.U(uint64(next)))
-		d.field(bIPv6HLim, 1, dissect.U(uint64(h[7])))
-		d.valueOf(d.field(bIPv6Src, 16, dissect.Value{}), s0, s1)
-		d.valueOf(d.hidden(bIPv6Addr, off+8, 16, dissect.Value{}), s0, s1)
-		d.valueOf(d.field(bIPv6Dst, 16, dissect.Value{}), t0, t1)
-		d.valueOf(d.hidden(bIPv6Addr, off+24, 16, dissect.Value{}), t0, t1)
+		d.at(FieldIPv6Version, off, 1, dissect.U(uint64(w>>28)))
+		d.at(FieldIPv6TClass, off, 2, dissect.U(uint64(w>>20&0xff)))
+		d.field(FieldIPv6Flow, 4, dissect.U(uint64(w&0xfffff)))
+		d.field(FieldIPv6PLen, 2, dissect.U(uint64(binary.BigEndian.Uint16(h[4:6]))))
+		d.field(FieldIPv6Nxt, 1, dissect.U(uint64(next)))
+		d.field(FieldIPv6HLim, 1, dissect.U(uint64(h[7])))
+		d.valueOf(d.field(FieldIPv6Src, 16, dissect.Value{}), s0, s1)
+		d.valueOf(d.hidden(FieldIPv6Addr, off+8, 16, dissect.Value{}), s0, s1)
+		d.valueOf(d.field(FieldIPv6Dst, 16, dissect.Value{}), t0, t1)
+		d.valueOf(d.hidden(FieldIPv6Addr, off+24, 16, dissect.Value{}), t0, t1)
 	} else {
 		d.off += 40
 	}
@@ -721,7 +721,7 @@ func (d *dis) ip6(off int) {
 				d.cut(pos, "IPv6 extension")
 				return
 			}
-			d.field(bIPv6Ext, n, dissect.U(uint64(next)))
+			d.field(FieldIPv6Ext, n, dissect.U(uint64(next)))
 			next, pos = head[pos], pos+n
 			continue
 		case 44: // fragment
@@ -730,7 +730,7 @@ func (d *dis) ip6(off int) {
 				d.cut(pos, "IPv6 fragment")
 				return
 			}
-			d.field(bIPv6Ext, 8, dissect.U(uint64(next)))
+			d.field(FieldIPv6Ext, 8, dissect.U(uint64(next)))
 			fo := binary.BigEndian.Uint16(head[pos+2 : pos+4])
 			next, pos = head[pos], pos+8
 			if fo>>3 != 0 {
@@ -774,13 +774,13 @@ func (d *dis) icmp(off int, v6 bool) {
 		return
 	}
 	h := head[off:]
-	root, btype, bcode, bsum, brest, bdata := bICMP, bICMPType, bICMPCode, bICMPChecksum, bICMPUnused, bICMPRest
+	root, btype, bcode, bsum, brest, bdata := RegICMP.Root(), FieldICMPType, FieldICMPCode, FieldICMPChecksum, FieldICMPUnused, FieldICMPRest
 	name, line := "icmp:", "Internet Control Message Protocol"
 	typ, code := h[0], h[1]
 	errMsg := typ == 3 || typ == 11 || typ == 12 || typ == 5
 	unreach := typ == 3
 	if v6 {
-		root, btype, bcode, bsum, brest, bdata = bICMP6, bICMP6Type, bICMP6Code, bICMP6Checksum, bICMP6Reserved, bICMP6Rest
+		root, btype, bcode, bsum, brest, bdata = RegICMP6.Root(), FieldICMP6Type, FieldICMP6Code, FieldICMP6Checksum, FieldICMP6Reserved, FieldICMP6Rest
 		name, line = "icmpv6:", "Internet Control Message Protocol v6"
 		errMsg, unreach = typ >= 1 && typ <= 4, typ == 1
 	}
@@ -864,8 +864,8 @@ func (d *dis) tcp(off int) {
 		stream = -1 // the quoted segment's connection is not the frame's
 	}
 	d.from, d.transport, d.stream = netip.AddrPortFrom(d.ip, sp), "TCP", stream
-	i, up := d.open(bTCP, hl)
-	if d.lined(bTCP) {
+	i, up := d.open(RegTCP.Root(), hl)
+	if d.lined(RegTCP.Root()) {
 		lo := len(d.t.b)
 		d.t.b = d.portsLine(d.t.b, "Transmission Control Protocol", sp, dp)
 		d.t.b = append(d.t.b, ", Seq: "...)
@@ -878,36 +878,36 @@ func (d *dis) tcp(off int) {
 		d.t.b = dissect.AppendInt(d.t.b, int64(payload))
 		d.text(i, lo)
 	}
-	if d.w.anyOf(bTCP) {
-		d.ports(off, bTCPSrcPort, bTCPDstPort, bTCPPort, sp, dp)
+	if d.w.anyOf(RegTCP.Root()) {
+		d.ports(off, FieldTCPSrcPort, FieldTCPDstPort, FieldTCPPort, sp, dp)
 		if stream >= 0 {
-			d.gen(i, bTCPStream, dissect.U(uint64(stream)))
+			d.gen(i, FieldTCPStream, dissect.U(uint64(stream)))
 		}
-		d.gen(i, bTCPLen, dissect.U(uint64(payload)))
-		d.field(bTCPSeq, 4, dissect.U(uint64(rseq)))
-		d.gen(i, bTCPSeqRaw, dissect.U(uint64(seq)))
-		d.field(bTCPAck, 4, dissect.U(uint64(rack)))
-		d.gen(i, bTCPAckRaw, dissect.U(uint64(ack)))
-		d.at(bTCPHdrLen, off+12, 1, dissect.U(uint64(hl)))
-		if fi := d.field(bTCPFlags, 2, dissect.U(uint64(flags))); fi >= 0 {
+		d.gen(i, FieldTCPLen, dissect.U(uint64(payload)))
+		d.field(FieldTCPSeq, 4, dissect.U(uint64(rseq)))
+		d.gen(i, FieldTCPSeqRaw, dissect.U(uint64(seq)))
+		d.field(FieldTCPAck, 4, dissect.U(uint64(rack)))
+		d.gen(i, FieldTCPAckRaw, dissect.U(uint64(ack)))
+		d.at(FieldTCPHdrLen, off+12, 1, dissect.U(uint64(hl)))
+		if fi := d.field(FieldTCPFlags, 2, dissect.U(uint64(flags))); fi >= 0 {
 			for _, b := range [...]struct {
-				b   bit
+				b   *dissect.Field
 				bit uint16
-			}{{bTCPFlagCWR, 0x80}, {bTCPFlagECE, 0x40}, {bTCPFlagURG, 0x20}, {bTCPFlagACK, 0x10}, {bTCPFlagPSH, 0x08}, {bTCPFlagRST, 0x04}, {bTCPFlagSYN, 0x02}, {bTCPFlagFIN, 0x01}} {
+			}{{FieldTCPFlagCWR, 0x80}, {FieldTCPFlagECE, 0x40}, {FieldTCPFlagURG, 0x20}, {FieldTCPFlagACK, 0x10}, {FieldTCPFlagPSH, 0x08}, {FieldTCPFlagRST, 0x04}, {FieldTCPFlagSYN, 0x02}, {FieldTCPFlagFIN, 0x01}} {
 				d.node(fi, b.b, off+12, 2, dissect.Bool(flags&b.bit != 0))
 			}
 		}
-		d.field(bTCPWinRaw, 2, dissect.U(uint64(win)))
+		d.field(FieldTCPWinRaw, 2, dissect.U(uint64(win)))
 		scaled := uint64(win)
 		if f.WScale > 0 && flags&0x02 == 0 {
 			scaled <<= uint(f.WScale)
 		}
-		d.gen(i, bTCPWin, dissect.U(scaled))
-		d.gen(i, bTCPWinScale, dissect.I(int64(scale(f.WScale))))
-		d.field(bTCPChecksum, 2, dissect.U(uint64(binary.BigEndian.Uint16(h[16:18]))))
-		d.field(bTCPUrgent, 2, dissect.U(uint64(binary.BigEndian.Uint16(h[18:20]))))
+		d.gen(i, FieldTCPWin, dissect.U(scaled))
+		d.gen(i, FieldTCPWinScale, dissect.I(int64(scale(f.WScale))))
+		d.field(FieldTCPChecksum, 2, dissect.U(uint64(binary.BigEndian.Uint16(h[16:18]))))
+		d.field(FieldTCPUrgent, 2, dissect.U(uint64(binary.BigEndian.Uint16(h[18:20]))))
 		if hl > 20 {
-			d.field(bTCPOptions, hl-20, dissect.B(h[20:hl]))
+			d.field(FieldTCPOptions, hl-20, dissect.B(h[20:hl]))
 		}
 	} else {
 		d.off += hl
@@ -930,15 +930,15 @@ func (d *dis) quotedTCP(off int) {
 	if len(h) >= 8 {
 		n = 8
 	}
-	i, up := d.open(bTCP, n)
-	if d.lined(bTCP) {
+	i, up := d.open(RegTCP.Root(), n)
+	if d.lined(RegTCP.Root()) {
 		lo := len(d.t.b)
 		d.t.b = d.portsLine(d.t.b, "Transmission Control Protocol", sp, dp)
 		d.text(i, lo)
 	}
-	d.ports(off, bTCPSrcPort, bTCPDstPort, bTCPPort, sp, dp)
+	d.ports(off, FieldTCPSrcPort, FieldTCPDstPort, FieldTCPPort, sp, dp)
 	if n == 8 {
-		d.field(bTCPSeqRaw, 4, dissect.U(uint64(binary.BigEndian.Uint32(h[4:8]))))
+		d.field(FieldTCPSeqRaw, 4, dissect.U(uint64(binary.BigEndian.Uint32(h[4:8]))))
 	}
 	d.close(i, up)
 }
@@ -962,16 +962,16 @@ func (d *dis) udp(off int) {
 	sp, dp := binary.BigEndian.Uint16(h[0:2]), binary.BigEndian.Uint16(h[2:4])
 	d.proto("udp:")
 	d.from, d.transport, d.stream = netip.AddrPortFrom(d.ip, sp), "UDP", -1
-	i, up := d.open(bUDP, 8)
-	if d.lined(bUDP) {
+	i, up := d.open(RegUDP.Root(), 8)
+	if d.lined(RegUDP.Root()) {
 		lo := len(d.t.b)
 		d.t.b = d.portsLine(d.t.b, "User Datagram Protocol", sp, dp)
 		d.text(i, lo)
 	}
-	if d.w.anyOf(bUDP) {
-		d.ports(off, bUDPSrcPort, bUDPDstPort, bUDPPort, sp, dp)
-		d.field(bUDPLength, 2, dissect.U(uint64(binary.BigEndian.Uint16(h[4:6]))))
-		d.field(bUDPChecksum, 2, dissect.U(uint64(binary.BigEndian.Uint16(h[6:8]))))
+	if d.w.anyOf(RegUDP.Root()) {
+		d.ports(off, FieldUDPSrcPort, FieldUDPDstPort, FieldUDPPort, sp, dp)
+		d.field(FieldUDPLength, 2, dissect.U(uint64(binary.BigEndian.Uint16(h[4:6]))))
+		d.field(FieldUDPChecksum, 2, dissect.U(uint64(binary.BigEndian.Uint16(h[6:8]))))
 	} else {
 		d.off += 8
 	}
@@ -981,7 +981,7 @@ func (d *dis) udp(off int) {
 // portsLine appends a transport layer's line: "<name>, Src Port: a, Dst
 // ports adds a transport header's source and destination ports at off,
 // each with the hidden either-port field after it, as tshark has them.
-func (d *dis) ports(off int, src, dst, either bit, sp, dp uint16) {
+func (d *dis) ports(off int, src, dst, either *dissect.Field, sp, dp uint16) {
 	d.field(src, 2, dissect.U(uint64(sp)))
 	d.hidden(either, off, 2, dissect.U(uint64(sp)))
 	d.field(dst, 2, dissect.U(uint64(dp)))

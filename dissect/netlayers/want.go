@@ -21,17 +21,45 @@ type Want struct{ bits [2]uint64 }
 var All, Lines Want
 
 func init() {
-	for b := range bit(nBits) {
+	idBase = RegFrame.Root().ID()
+	for _, r := range registries {
+		roots = append(roots, r.Root())
+		for _, f := range r.Fields() {
+			b := f.ID() - idBase
+			for len(fieldOf) <= b {
+				fieldOf = append(fieldOf, nil)
+			}
+			fieldOf[b] = f
+		}
+	}
+	nFields = bit(len(fieldOf))
+	// fields.go registers one block: the roots, then every field, with no
+	// other package's between (those come later, past the block)
+	for _, f := range fieldOf {
+		if f == nil || !own[f] {
+			panic("netlayers: the layers' fields are not one block of IDs")
+		}
+	}
+	for i, r := range roots {
+		if fieldBit(r) != bit(i) {
+			panic("netlayers: the layers' roots are not registered first")
+		}
+	}
+	if int(nFields)+len(roots) > 128 {
+		panic("netlayers: more fields than a Want holds")
+	}
+	fieldsOf = make([]Want, nFields)
+	layerOf = make([]Want, nFields)
+	rootOf = make([]bit, nFields)
+	for b := range nFields + bit(len(roots)) {
 		All.add(b)
 	}
-	for b, f := range fieldOf {
-		bitOf[f] = bit(b)
-	}
-	for _, r := range roots {
+	for ri := range roots {
+		r := bit(ri)
 		Lines.add(r)
 		Lines.add(nodeOf(r))
 		for b, f := range fieldOf {
-			if strings.HasPrefix(f.Name, fieldOf[r].Name+".") {
+			if strings.HasPrefix(f.Name, roots[r].Name+".") {
 				fieldsOf[r].add(bit(b))
 				rootOf[b] = r
 			}
@@ -41,9 +69,9 @@ func init() {
 		layerOf[r].add(nodeOf(r))
 	}
 	// An ICMP error's node holds the datagram it quotes.
-	for _, r := range [...]bit{bICMP, bICMP6} {
-		for _, q := range [...]bit{bIP, bIPv6, bTCP, bUDP} {
-			layerOf[r] = layerOf[r].Or(layerOf[q])
+	for _, r := range [...]*dissect.Field{RegICMP.Root(), RegICMP6.Root()} {
+		for _, q := range [...]*dissect.Field{RegIP.Root(), RegIPv6.Root(), RegTCP.Root(), RegUDP.Root()} {
+			layerOf[fieldBit(r)] = layerOf[fieldBit(r)].Or(layerOf[fieldBit(q)])
 		}
 	}
 }
@@ -54,8 +82,8 @@ func init() {
 // itself, and for ICMP what the quoted datagram holds. rootOf is the
 // layer of each field.
 var (
-	fieldsOf, layerOf [nFields]Want
-	rootOf            [nFields]bit
+	fieldsOf, layerOf []Want
+	rootOf            []bit
 )
 
 // anyIn reports whether w asks for anything of m.
@@ -65,7 +93,10 @@ func (w *Want) anyIn(m *Want) bool {
 
 // anyOf reports whether w asks for a field of the layer whose own field is
 // root.
-func (w *Want) anyOf(root bit) bool { return w.anyIn(&fieldsOf[root]) }
+func (w *Want) anyOf(root *dissect.Field) bool { return w.anyIn(&fieldsOf[fieldBit(root)]) }
+
+// wants reports whether w asks for f, a field of the layers.
+func (w *Want) wants(f *dissect.Field) bool { return w.has(fieldBit(f)) }
 
 // nodeOf is the bit that asks for the node of the layer whose own field is
 // root, without its line: the node bits follow the fields'.
@@ -77,21 +108,21 @@ func nodeOf(root bit) bit { return nFields + root }
 // field (tcp.flags.syn for tcp.flags), under which the tree shows them.
 func WantField(f *dissect.Field) Want {
 	var w Want
-	b, ok := bitOf[f]
-	if !ok {
+	if !own[f] {
 		return w
 	}
-	if b < nRoots {
+	b := fieldBit(f)
+	if int(b) < len(roots) {
 		w.add(nodeOf(b))
 		return w
 	}
 	w.add(b)
 	w.add(nodeOf(rootOf[b]))
-	switch b {
-	case bIPFlagDF, bIPFlagMF:
-		w.add(bIPFlags)
-	case bTCPFlagCWR, bTCPFlagECE, bTCPFlagURG, bTCPFlagACK, bTCPFlagPSH, bTCPFlagRST, bTCPFlagSYN, bTCPFlagFIN:
-		w.add(bTCPFlags)
+	switch f {
+	case FieldIPFlagDF, FieldIPFlagMF:
+		w.add(fieldBit(FieldIPFlags))
+	case FieldTCPFlagCWR, FieldTCPFlagECE, FieldTCPFlagURG, FieldTCPFlagACK, FieldTCPFlagPSH, FieldTCPFlagRST, FieldTCPFlagSYN, FieldTCPFlagFIN:
+		w.add(fieldBit(FieldTCPFlags))
 	}
 	return w
 }
@@ -112,225 +143,18 @@ func (w Want) IsZero() bool { return w.bits == [2]uint64{} }
 func (w *Want) add(b bit)      { w.bits[b>>6] |= 1 << (b & 63) }
 func (w *Want) has(b bit) bool { return w.bits[b>>6&1]>>(b&63)&1 != 0 }
 
-// bit is a field's place in a Want: the walk names fields by it, and
-// fieldOf gives the field.
+// bit is a field's place in a Want. The layers' fields are registered in
+// one block (fields.go: the registries, whose roots come first, then their
+// fields), so a field's bit is its ID less the first root's; each layer's
+// node bit follows the fields' (nodeOf).
 type bit uint8
 
-const (
-	bFrame bit = iota
-	bEth
-	bVLAN
-	bSLL
-	bNull
-	bIP
-	bIPv6
-	bTCP
-	bUDP
-	bICMP
-	bICMP6
-	bFrameNumber
-	bFrameTime
-	bFrameEpoch
-	bFrameDelta
-	bFrameRelative
-	bFrameLen
-	bFrameCapLen
-	bFrameProtocols
-	bEthDst
-	bEthSrc
-	bEthType
-	bEthAddr
-	bVLANPriority
-	bVLANID
-	bVLANType
-	bVLANTPID
-	bSLLPktType
-	bSLLType
-	bSLLIfIndex
-	bSLLOther
-	bNullFamily
-	bIPVersion
-	bIPHdrLen
-	bIPDSField
-	bIPLen
-	bIPID
-	bIPFlags
-	bIPFlagDF
-	bIPFlagMF
-	bIPFragOff
-	bIPTTL
-	bIPProto
-	bIPChecksum
-	bIPOptions
-	bIPSrc
-	bIPDst
-	bIPAddr
-	bIPv6Version
-	bIPv6TClass
-	bIPv6Flow
-	bIPv6PLen
-	bIPv6Nxt
-	bIPv6HLim
-	bIPv6Src
-	bIPv6Dst
-	bIPv6Addr
-	bIPv6Ext
-	bTCPSrcPort
-	bTCPDstPort
-	bTCPPort
-	bTCPStream
-	bTCPLen
-	bTCPSeq
-	bTCPSeqRaw
-	bTCPAck
-	bTCPAckRaw
-	bTCPHdrLen
-	bTCPFlags
-	bTCPFlagCWR
-	bTCPFlagECE
-	bTCPFlagURG
-	bTCPFlagACK
-	bTCPFlagPSH
-	bTCPFlagRST
-	bTCPFlagSYN
-	bTCPFlagFIN
-	bTCPWinRaw
-	bTCPWin
-	bTCPWinScale
-	bTCPChecksum
-	bTCPUrgent
-	bTCPOptions
-	bUDPSrcPort
-	bUDPDstPort
-	bUDPPort
-	bUDPLength
-	bUDPChecksum
-	bICMPType
-	bICMPCode
-	bICMPChecksum
-	bICMPUnused
-	bICMPRest
-	bICMP6Type
-	bICMP6Code
-	bICMP6Checksum
-	bICMP6Reserved
-	bICMP6Rest
-	nFields
+var (
+	idBase  int              // the ID of the first root, frame's
+	nFields bit              // how many fields the layers have, roots included
+	roots   []*dissect.Field // the layers' own fields: their bits ask for their lines
+	fieldOf []*dissect.Field // the field of each bit
 )
 
-// nRoots is how many layers' own fields come first, nBits how many bits
-// there are, a node bit for each layer after the fields' (nodeOf).
-const (
-	nRoots = bICMP6 + 1
-	nBits  = nFields + nRoots
-)
-
-// The set is two words.
-var _ [128 - nBits]struct{}
-
-// roots are the layers' own fields: their bits ask for their lines.
-var roots = [...]bit{bFrame, bEth, bVLAN, bSLL, bNull, bIP, bIPv6, bTCP, bUDP, bICMP, bICMP6}
-
-// fieldOf is the field of each bit; bitOf the bit of each field.
-var fieldOf = [nFields]*dissect.Field{
-	bFrame:          RegFrame.Root(),
-	bEth:            RegEth.Root(),
-	bVLAN:           RegVLAN.Root(),
-	bSLL:            RegSLL.Root(),
-	bNull:           RegNull.Root(),
-	bIP:             RegIP.Root(),
-	bIPv6:           RegIPv6.Root(),
-	bTCP:            RegTCP.Root(),
-	bUDP:            RegUDP.Root(),
-	bICMP:           RegICMP.Root(),
-	bICMP6:          RegICMP6.Root(),
-	bFrameNumber:    FieldFrameNumber,
-	bFrameTime:      FieldFrameTime,
-	bFrameEpoch:     FieldFrameEpoch,
-	bFrameDelta:     FieldFrameDelta,
-	bFrameRelative:  FieldFrameRelative,
-	bFrameLen:       FieldFrameLen,
-	bFrameCapLen:    FieldFrameCapLen,
-	bFrameProtocols: FieldFrameProtocols,
-	bEthDst:         FieldEthDst,
-	bEthSrc:         FieldEthSrc,
-	bEthType:        FieldEthType,
-	bEthAddr:        FieldEthAddr,
-	bVLANPriority:   FieldVLANPriority,
-	bVLANID:         FieldVLANID,
-	bVLANType:       FieldVLANType,
-	bVLANTPID:       FieldVLANTPID,
-	bSLLPktType:     FieldSLLPktType,
-	bSLLType:        FieldSLLType,
-	bSLLIfIndex:     FieldSLLIfIndex,
-	bSLLOther:       FieldSLLOther,
-	bNullFamily:     FieldNullFamily,
-	bIPVersion:      FieldIPVersion,
-	bIPHdrLen:       FieldIPHdrLen,
-	bIPDSField:      FieldIPDSField,
-	bIPLen:          FieldIPLen,
-	bIPID:           FieldIPID,
-	bIPFlags:        FieldIPFlags,
-	bIPFlagDF:       FieldIPFlagDF,
-	bIPFlagMF:       FieldIPFlagMF,
-	bIPFragOff:      FieldIPFragOff,
-	bIPTTL:          FieldIPTTL,
-	bIPProto:        FieldIPProto,
-	bIPChecksum:     FieldIPChecksum,
-	bIPOptions:      FieldIPOptions,
-	bIPSrc:          FieldIPSrc,
-	bIPDst:          FieldIPDst,
-	bIPAddr:         FieldIPAddr,
-	bIPv6Version:    FieldIPv6Version,
-	bIPv6TClass:     FieldIPv6TClass,
-	bIPv6Flow:       FieldIPv6Flow,
-	bIPv6PLen:       FieldIPv6PLen,
-	bIPv6Nxt:        FieldIPv6Nxt,
-	bIPv6HLim:       FieldIPv6HLim,
-	bIPv6Src:        FieldIPv6Src,
-	bIPv6Dst:        FieldIPv6Dst,
-	bIPv6Addr:       FieldIPv6Addr,
-	bIPv6Ext:        FieldIPv6Ext,
-	bTCPSrcPort:     FieldTCPSrcPort,
-	bTCPDstPort:     FieldTCPDstPort,
-	bTCPPort:        FieldTCPPort,
-	bTCPStream:      FieldTCPStream,
-	bTCPLen:         FieldTCPLen,
-	bTCPSeq:         FieldTCPSeq,
-	bTCPSeqRaw:      FieldTCPSeqRaw,
-	bTCPAck:         FieldTCPAck,
-	bTCPAckRaw:      FieldTCPAckRaw,
-	bTCPHdrLen:      FieldTCPHdrLen,
-	bTCPFlags:       FieldTCPFlags,
-	bTCPFlagCWR:     FieldTCPFlagCWR,
-	bTCPFlagECE:     FieldTCPFlagECE,
-	bTCPFlagURG:     FieldTCPFlagURG,
-	bTCPFlagACK:     FieldTCPFlagACK,
-	bTCPFlagPSH:     FieldTCPFlagPSH,
-	bTCPFlagRST:     FieldTCPFlagRST,
-	bTCPFlagSYN:     FieldTCPFlagSYN,
-	bTCPFlagFIN:     FieldTCPFlagFIN,
-	bTCPWinRaw:      FieldTCPWinRaw,
-	bTCPWin:         FieldTCPWin,
-	bTCPWinScale:    FieldTCPWinScale,
-	bTCPChecksum:    FieldTCPChecksum,
-	bTCPUrgent:      FieldTCPUrgent,
-	bTCPOptions:     FieldTCPOptions,
-	bUDPSrcPort:     FieldUDPSrcPort,
-	bUDPDstPort:     FieldUDPDstPort,
-	bUDPPort:        FieldUDPPort,
-	bUDPLength:      FieldUDPLength,
-	bUDPChecksum:    FieldUDPChecksum,
-	bICMPType:       FieldICMPType,
-	bICMPCode:       FieldICMPCode,
-	bICMPChecksum:   FieldICMPChecksum,
-	bICMPUnused:     FieldICMPUnused,
-	bICMPRest:       FieldICMPRest,
-	bICMP6Type:      FieldICMP6Type,
-	bICMP6Code:      FieldICMP6Code,
-	bICMP6Checksum:  FieldICMP6Checksum,
-	bICMP6Reserved:  FieldICMP6Reserved,
-	bICMP6Rest:      FieldICMP6Rest,
-}
-
-var bitOf = make(map[*dissect.Field]bit, nFields)
+// fieldBit is f's bit; f is one of the layers' fields.
+func fieldBit(f *dissect.Field) bit { return bit(f.ID() - idBase) }
