@@ -65,6 +65,10 @@ func AppendValue(dst []byte, n *Node) []byte {
 	return dst
 }
 
+// AbsTimeLayout is the date and time of day of AppendAbsTime, as a
+// time.Layout: the nanoseconds and " UTC" follow.
+const AbsTimeLayout = "Jan _2, 2006 15:04:05"
+
 // AppendAbsTime appends t in UTC as tshark writes an absolute time
 // (frame.time) where the local zone is UTC: "Nov 22, 2026
 // 14:33:00.357623000 UTC", the day padded with a space, the nanoseconds
@@ -73,7 +77,7 @@ func AppendValue(dst []byte, n *Node) []byte {
 // tshark (filter).
 func AppendAbsTime(dst []byte, t time.Time) []byte {
 	t = t.UTC()
-	dst = t.AppendFormat(dst, "Jan _2, 2006 15:04:05")
+	dst = t.AppendFormat(dst, AbsTimeLayout)
 	dst = append(dst, '.')
 	dst = AppendUintPad(dst, uint64(t.Nanosecond()), 9)
 	return append(dst, " UTC"...)

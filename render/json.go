@@ -22,7 +22,7 @@ type jsonRenderer struct {
 	show   []byte      // scratch for display strings
 	fields []jsonField // by field ID
 	clock  stampCache
-	when   absTimeCache // frame.time's
+	when   stampCache // frame.time's (appendAbsTime)
 	pairs  pairCache
 	exps   expertsByNode
 }

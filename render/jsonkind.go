@@ -1,7 +1,6 @@
 package render
 
 import (
-	"time"
 	"unicode/utf8"
 	"unsafe"
 
@@ -168,31 +167,6 @@ func appendHexBytes(dst, b []byte) []byte {
 		dst = append(dst, hexDigits[c>>4], hexDigits[c&15])
 	}
 	return dst
-}
-
-// absTimeCache formats absolute times as dissect.AppendAbsTime does
-// ("Aug  9, 2024 12:00:00.000429000 UTC"): the date and time of day once
-// a second, only the nanoseconds each time.
-type absTimeCache struct {
-	sec    int64
-	prefix []byte // "Jan _2, 2006 15:04:05" of sec
-	valid  bool
-}
-
-// appendAbsTime appends the instant ns nanoseconds after 1970 UTC.
-func (c *absTimeCache) appendAbsTime(dst []byte, ns int64) []byte {
-	sec, frac := ns/1e9, ns%1e9
-	if frac < 0 {
-		sec, frac = sec-1, frac+1e9
-	}
-	if !c.valid || sec != c.sec {
-		c.prefix = time.Unix(sec, 0).UTC().AppendFormat(c.prefix[:0], "Jan _2, 2006 15:04:05")
-		c.sec, c.valid = sec, true
-	}
-	dst = append(dst, c.prefix...)
-	dst = append(dst, '.')
-	dst = dissect.AppendUintPad(dst, uint64(frac), 9)
-	return append(dst, " UTC"...)
 }
 
 // appendShownJSON appends, escaped for a JSON string, what

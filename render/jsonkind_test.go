@@ -111,7 +111,7 @@ func TestKindsAsGeneral(t *testing.T) {
 // seconds, backwards and before 1970.
 func TestAbsTimeCache(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	var c absTimeCache
+	var c stampCache
 	ns := []int64{0, -1, 1, 999_999_999, 1e9, -1e9, -1e9 - 1, 1723204800000429000, 1723204800999999999, 1723204801000000000,
 		math.MinInt64, math.MaxInt64}
 	for range 100000 {
@@ -190,7 +190,7 @@ func FuzzShownJSON(f *testing.F) {
 // are dissect.AppendISOTime's.
 func TestStampAsISOTime(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
-	c := stampCache{sep: 'T'}
+	c := stampCache{layout: isoLayout}
 	ns := []int64{0, -1, 1, -1e9, -1e9 - 1, 1723204800000429000, math.MinInt64, math.MaxInt64}
 	for range 100000 {
 		ns = append(ns, 1723204800e9+rng.Int64N(10e9)-5e9)

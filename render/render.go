@@ -86,11 +86,11 @@ func New(format string, w io.Writer, o Options) Writer {
 	}
 	switch format {
 	case "json":
-		return &jsonRenderer{batchWriter: batchWriter{w: bw}, o: o, clock: stampCache{sep: 'T'}}
+		return &jsonRenderer{batchWriter: batchWriter{w: bw}, o: o, clock: stampCache{layout: isoLayout}}
 	case "fields":
 		return &fieldsRenderer{w: bw, o: o}
 	case "ek":
-		return &ekRenderer{batchWriter: batchWriter{w: bw}, o: o, clock: stampCache{sep: 'T'}}
+		return &ekRenderer{batchWriter: batchWriter{w: bw}, o: o, clock: stampCache{layout: isoLayout}}
 	case "html":
 		return newHTML(bw, o)
 	case "pdml":

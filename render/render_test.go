@@ -193,7 +193,7 @@ func TestAppendSeconds(t *testing.T) {
 // days and time zones, for text and JSON.
 func TestStampCache(t *testing.T) {
 	var text, js stampCache
-	js.sep = 'T'
+	js.layout = isoLayout
 	zone := time.FixedZone("X", 5*3600+1800)
 	base := time.Date(2024, 8, 9, 23, 59, 58, 999999999, time.UTC)
 	for i, d := range []time.Duration{0, 1, 2, time.Second, 1500 * time.Millisecond, 3 * time.Second, -time.Hour, 0} {
