@@ -1,6 +1,8 @@
 package record
 
 import (
+	"bytes"
+
 	"github.com/mcdissect/mcdissect/dissect"
 	"github.com/mcdissect/mcdissect/dissect/netlayers"
 )
@@ -41,9 +43,16 @@ type layerTree struct {
 // which fits the lifetime of what a reader is given (a record is read
 // during the call that hands it over; one kept is a Clone, which makes
 // its own).
+//
+// The tree is made from the scratch's own copy of the frame's header bytes
+// and Frame, so that it outlives the record that made it: the next record
+// of the same frame (a segment that completes two PDUs, a request and the
+// note after it) takes it as it is (madeFrom), without another walk.
 type LayerScratch struct {
 	layerTree
 	owner *Record // whose tree it holds, nil for none
+	head  []byte  // the header bytes the tree views
+	frame netlayers.Frame
 }
 
 // UseScratch has r make its layers' tree in s, which only the goroutine
@@ -52,24 +61,43 @@ type LayerScratch struct {
 func (r *Record) UseScratch(s *LayerScratch) { r.scratch = s }
 
 // tree is where r's layers' tree is made: its own, or the scratch, which
-// forgets another record's tree first.
+// forgets another record's tree first, unless it was made from the same
+// frame with what r's readers read.
 func (r *Record) tree() *layerTree {
 	s := r.scratch
 	if s == nil {
 		return &r.own
 	}
 	if s.owner != r {
-		s.owner, s.made = r, false
+		s.owner = r
+		s.made = s.made && s.madeFrom(r)
 	}
 	return &s.layerTree
 }
 
-// leaveScratch has r make its tree in its own from now on; a tree it made
-// in the scratch is forgotten.
+// madeFrom reports whether the scratch's tree is r's: made from the same
+// header bytes and Frame, with at least the fields r's readers declared.
+func (s *LayerScratch) madeFrom(r *Record) bool {
+	return s.frame == r.netFrame && bytes.Equal(s.head, r.netBuf) && s.has.Covers(r.netWant)
+}
+
+// keep copies what a tree is made of into the scratch, and returns the
+// copy, which the tree made next views.
+func (s *LayerScratch) keep(head []byte, f *netlayers.Frame) ([]byte, *netlayers.Frame) {
+	s.head, s.frame = append(s.head[:0], head...), *f
+	if len(s.head) == 0 {
+		return nil, &s.frame
+	}
+	return s.head, &s.frame
+}
+
+// leaveScratch has r make its tree in its own from now on. A tree it made
+// in the scratch stays there, for a record of the same frame: it views the
+// scratch's copy of the frame, not r's.
 func (r *Record) leaveScratch() {
 	if s := r.scratch; s != nil {
 		if s.owner == r {
-			s.owner, s.made = nil, false
+			s.owner = nil
 		}
 		r.scratch = nil
 	}
@@ -107,7 +135,11 @@ func (r *Record) LayersWith(w netlayers.Want) *dissect.PDU {
 	if t.made {
 		w = w.Or(t.has)
 	}
-	netlayers.Make(&t.net, &t.text, r.netHead(), &r.netFrame, w)
+	head, f := r.netHead(), &r.netFrame
+	if s := r.scratch; s != nil {
+		head, f = s.keep(head, f)
+	}
+	netlayers.Make(&t.net, &t.text, head, f, w)
 	t.made, t.has = true, w
 	return &t.net
 }

@@ -153,3 +153,79 @@ func TestLayerScratch(t *testing.T) {
 		t.Error("SetLayers left the previous frame's tree in the scratch")
 	}
 }
+
+// TestLayerScratchSameFrame: the next record of the same frame takes the
+// tree made in the scratch as it is, even once the record that made it is
+// reset and reused (the pool hands it out again); a record of another
+// frame, or of the same frame with a field the tree was not made with,
+// makes its own; either way each reads its own frame's layers.
+func TestLayerScratchSameFrame(t *testing.T) {
+	var s LayerScratch
+	mk := func(r *Record, n uint64, last byte, w netlayers.Want) *Record {
+		f := layersFrame()
+		f.Number = n
+		head := append([]byte(nil), rawIPv4UDP...)
+		head[15] = last
+		r.Reset()
+		r.SetLayers(head, f)
+		r.UseScratch(&s)
+		r.WantLayers(w)
+		return r
+	}
+	own := func(n uint64, last byte) []string {
+		f := layersFrame()
+		f.Number = n
+		head := append([]byte(nil), rawIPv4UDP...)
+		head[15] = last
+		var p dissect.PDU
+		netlayers.Dissect(&p, head, f)
+		return dump(&p)
+	}
+	same := func(what string, got, want []string) {
+		t.Helper()
+		if len(got) != len(want) {
+			t.Fatalf("%s: %d nodes, want %d", what, len(got), len(want))
+		}
+		for i := range want {
+			if got[i] != want[i] {
+				t.Errorf("%s: node %d %q, want %q", what, i, got[i], want[i])
+			}
+		}
+	}
+	a, b := &Record{}, &Record{}
+	mk(a, 1, 3, netlayers.All)
+	tree := a.Layers()
+	same("a", dump(tree), own(1, 3))
+	// b, of the same frame: the same tree, not made again.
+	nodes := &tree.Nodes[0]
+	mk(b, 1, 3, netlayers.All)
+	if got := b.Layers(); got != tree || &got.Nodes[0] != nodes || s.owner != b {
+		t.Error("a record of the same frame made the tree again")
+	}
+	// The tree views bytes of the scratch's own: a, reset and given
+	// another frame's bytes, leaves b's as they were; reused for the same
+	// frame again, it takes the tree back.
+	a.Reset()
+	a.SetLayers(make([]byte, len(rawIPv4UDP)), layersFrame())
+	same("b after a is reused", dump(b.Layers()), own(1, 3))
+	if d := b.Layers().Data; len(d) != len(rawIPv4UDP) || d[15] != 3 || d[0] != rawIPv4UDP[0] {
+		t.Errorf("b's tree views % x after a was reused", d)
+	}
+	mk(a, 1, 3, netlayers.All)
+	if a.Layers() != tree || &tree.Nodes[0] != nodes {
+		t.Error("a record of the same frame made the tree again")
+	}
+	same("a again", dump(a.Layers()), own(1, 3))
+	// Another frame, then the first again: made anew each time.
+	mk(b, 2, 4, netlayers.All)
+	same("b, frame 2", dump(b.Layers()), own(2, 4))
+	mk(a, 1, 3, netlayers.All)
+	same("a after frame 2", dump(a.Layers()), own(1, 3))
+	// The same frame read for more than the tree was made with.
+	mk(a, 3, 5, netlayers.Lines)
+	if n := len(a.LayerLines().Nodes); n >= len(own(3, 5)) {
+		t.Fatalf("the outline has %d nodes, as many as the whole tree", n)
+	}
+	mk(b, 3, 5, netlayers.All)
+	same("b, the whole tree after a's outline", dump(b.LayerLines()), own(3, 5))
+}
