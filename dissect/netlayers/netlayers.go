@@ -71,7 +71,7 @@ type Frame struct {
 // does).
 func Make(p *dissect.PDU, t *Texts, head []byte, f *Frame, w Want) {
 	p.Reset(head, len(head))
-	t.b, t.protos = t.b[:0], t.protos[:0]
+	t.b, t.protos, t.refs = t.b[:0], t.protos[:0], t.refs[:0]
 	d := dis{p: p, f: f, w: w, t: t, stream: -1}
 	d.parent = p.AddNode(-1, RegFrame.Root(), 0, len(head), dissect.Value{})
 	d.frame()
@@ -108,7 +108,8 @@ func Dissect(p *dissect.PDU, head []byte, f *Frame) { Make(p, new(Texts), head, 
 // the owner of a tree owns one (a record does).
 type Texts struct {
 	b      []byte
-	protos []byte // frame.protocols so far, each followed by ':' (when asked for)
+	protos []byte    // frame.protocols so far, each followed by ':' (when asked for)
+	refs   []textRef // the nodes whose texts lie in b, given them once b no longer moves
 }
 
 // Bytes is the buffer the texts of the tree made last lie in.
@@ -122,9 +123,9 @@ type textRef struct {
 	Value  bool
 }
 
-// dis is a walk over a frame's header bytes. It lives on Make's stack,
-// with the references to the texts of an ordinary frame (more go to
-// more).
+// dis is a walk over a frame's header bytes. It lives on Make's stack;
+// the references to its texts are kept in Texts, whose slice is reused,
+// so that a walk clears no array of them.
 type dis struct {
 	p         *dissect.PDU
 	f         *Frame
@@ -138,9 +139,6 @@ type dis struct {
 	stream    int            // with "TCP": its stream, -1 if none
 	quoted    bool           // inside an ICMP error's quoted datagram
 	ipLen     int            // the IPv4 payload's length by its header, -1 for IPv6
-	refs      [20]textRef    // the texts' nodes (text, value), refs[:nrefs]
-	nrefs     int
-	more      []textRef
 }
 
 // text makes b[lo:] the text of node i; value makes it its value.
@@ -154,13 +152,8 @@ func (d *dis) valueOf(i int32, lo, hi int) {
 }
 
 func (d *dis) ref(r textRef) {
-	switch {
-	case r.Node < 0:
-	case d.nrefs < len(d.refs):
-		d.refs[d.nrefs] = r
-		d.nrefs++
-	default:
-		d.more = append(d.more, r)
+	if r.Node >= 0 {
+		d.t.refs = append(d.t.refs, r)
 	}
 }
 
@@ -169,14 +162,12 @@ func (d *dis) ref(r textRef) {
 // lifetime rule); a value views its bytes, as dissect.S's do.
 func (d *dis) settle() {
 	b, nodes := d.t.b, d.p.Nodes
-	for _, refs := range [2][]textRef{d.refs[:d.nrefs], d.more} {
-		for _, r := range refs {
-			n := &nodes[r.Node]
-			if r.Value {
-				n.Value.B = b[r.Lo:r.Hi:r.Hi]
-			} else if r.Hi > r.Lo {
-				n.Text = unsafe.String(&b[r.Lo], r.Hi-r.Lo)
-			}
+	for _, r := range d.t.refs {
+		n := &nodes[r.Node]
+		if r.Value {
+			n.Value.B = b[r.Lo:r.Hi:r.Hi]
+		} else if r.Hi > r.Lo {
+			n.Text = unsafe.String(&b[r.Lo], r.Hi-r.Lo)
 		}
 	}
 }
