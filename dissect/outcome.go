@@ -304,10 +304,11 @@ func (o *Outcomes) Mark(p *PDU, t time.Time, e End) {
 	if timed {
 		dt = e.Time.Sub(t)
 	}
-	text := outcomeText(e, dt, timed)
-	word := text
-	if k := strings.Index(text, " ("); k > 0 && e.Frame != 0 {
-		word = text[:k] // the frame and time are the children's
+	// The line is the word and what decided it; the frame and time are
+	// the children's, and the line stops at a " (" of its own too.
+	word := outcomeHead(e)
+	if k := strings.Index(word, " ("); k > 0 && e.Frame != 0 {
+		word = word[:k]
 	}
 	i := p.AddGenerated(0, FieldOutcome, S(e.Outcome.String()), word)
 	if e.Frame != 0 {
@@ -336,12 +337,12 @@ func (o *Outcomes) Mark(p *PDU, t time.Time, e End) {
 	if ex == nil {
 		return
 	}
-	msg := text
+	msg := outcomeText(e, dt, timed)
 	switch {
 	case e.Outcome == Unanswered && e.Frame == 0 && e.Why == "" && o.Unanswered != "":
 		msg = o.Unanswered
 	case e.Why != "":
-		msg = text[len(e.Outcome.String())+2:] // the protocol's own words, without the outcome's
+		msg = msg[len(e.Outcome.String())+2:] // the protocol's own words, without the outcome's
 	}
 	p.AddExpert(i, ex, msg)
 }
@@ -353,27 +354,11 @@ func sideName(d Dir) string {
 	return "server"
 }
 
-// outcomeText is mc.outcome's line: the word and what decided it.
+// outcomeText is the whole text of outcome e: the word, what decided it,
+// and the frame and time (the expert item's message).
 func outcomeText(e End, dt time.Duration, timed bool) string {
 	b := make([]byte, 0, 96)
-	b = append(b, e.Outcome.String()...)
-	switch {
-	case e.Why != "":
-		b = append(b, ": "...)
-		b = append(b, e.Why...)
-	case e.Outcome == AnsweredEarly:
-		b = append(b, ": answered before it was asked"...)
-	case e.Outcome == Unanswered && e.By != DirUnknown:
-		b = append(b, ": the "...)
-		b = append(b, sideName(e.By)...)
-		b = append(b, " ended the connection first"...)
-	case e.Outcome == Closed || e.Outcome == Reset:
-		b = append(b, " by the "...)
-		b = append(b, sideName(e.By)...)
-		b = append(b, " before a response"...)
-	case e.Outcome == Ended:
-		b = append(b, ": the capture ended first"...)
-	}
+	b = appendOutcomeHead(b, e)
 	if e.Frame != 0 {
 		b = append(b, " ("...)
 		if e.Via != "" {
@@ -396,6 +381,41 @@ func outcomeText(e End, dt time.Duration, timed bool) string {
 		b = append(b, ')')
 	}
 	return string(b)
+}
+
+// outcomeHead is outcomeText without the frame and time, made on the
+// stack: the word alone, for an answered request (most of them), costs no
+// allocation.
+func outcomeHead(e End) string {
+	var buf [96]byte
+	b := appendOutcomeHead(buf[:0], e)
+	if w := e.Outcome.String(); len(b) == len(w) {
+		return w
+	}
+	return string(b)
+}
+
+// appendOutcomeHead appends the word of outcome e and what decided it.
+func appendOutcomeHead(b []byte, e End) []byte {
+	b = append(b, e.Outcome.String()...)
+	switch {
+	case e.Why != "":
+		b = append(b, ": "...)
+		b = append(b, e.Why...)
+	case e.Outcome == AnsweredEarly:
+		b = append(b, ": answered before it was asked"...)
+	case e.Outcome == Unanswered && e.By != DirUnknown:
+		b = append(b, ": the "...)
+		b = append(b, sideName(e.By)...)
+		b = append(b, " ended the connection first"...)
+	case e.Outcome == Closed || e.Outcome == Reset:
+		b = append(b, " by the "...)
+		b = append(b, sideName(e.By)...)
+		b = append(b, " before a response"...)
+	case e.Outcome == Ended:
+		b = append(b, ": the capture ended first"...)
+	}
+	return b
 }
 
 func init() {

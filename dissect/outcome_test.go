@@ -117,3 +117,63 @@ func TestWaitTwoPass(t *testing.T) {
 		t.Errorf("second pass: %s\nwant %s", got, want)
 	}
 }
+
+// TestMarkLine: Mark's mc.outcome line is the outcome's whole text
+// (outcomeText) up to its first " (", the frame and time being the
+// children's, and its expert item the whole text, for every outcome, with
+// and without a frame, a side, what the frame holds and words of the
+// protocol's (with a " (" of their own).
+func TestMarkLine(t *testing.T) {
+	t0 := time.Unix(1700000000, 0)
+	for o := Answered; int(o) <= NumOutcomes; o++ {
+		for _, frame := range []uint64{0, 7} {
+			for _, by := range []Dir{DirUnknown, DirC2S, DirS2C} {
+				for _, via := range []string{"", "FIN"} {
+					for _, why := range []string{"", "no response (within 5s)", "no response"} {
+						e := End{Outcome: o, Frame: frame, By: by, Via: via, Why: why}
+						if frame != 0 {
+							e.Time = t0.Add(1500 * time.Millisecond)
+						}
+						text := outcomeText(e, 1500*time.Millisecond, frame != 0)
+						want := text
+						if k := strings.Index(text, " ("); k > 0 && frame != 0 {
+							want = text[:k]
+						}
+						var p PDU
+						p.Reset([]byte{1}, 1)
+						p.AddNode(-1, testOutReg.Root(), 0, 1, Value{})
+						testOutcomes.Mark(&p, t0, e)
+						got := ""
+						for i := range p.Nodes {
+							if p.Nodes[i].Field == FieldOutcome {
+								got = p.Nodes[i].Text
+							}
+						}
+						if got != want {
+							t.Errorf("%+v: line %q, want %q", e, got, want)
+						}
+						for _, x := range p.Experts {
+							if !strings.Contains(text, x.Msg) && x.Msg != testOutcomes.Unanswered {
+								t.Errorf("%+v: expert item %q, not in %q", e, x.Msg, text)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// BenchmarkMark is what an answered request's outcome costs: the link,
+// mc.outcome and its frame and time.
+func BenchmarkMark(b *testing.B) {
+	t0 := time.Unix(1700000000, 0)
+	e := End{Outcome: Answered, Frame: 9, Time: t0.Add(40 * time.Millisecond)}
+	var p PDU
+	b.ReportAllocs()
+	for b.Loop() {
+		p.Reset([]byte{1}, 1)
+		p.AddNode(-1, testOutReg.Root(), 0, 1, Value{})
+		testOutcomes.Mark(&p, t0, e)
+	}
+}
