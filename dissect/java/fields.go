@@ -213,26 +213,43 @@ func describe(name, path string, ft dissect.FieldType) string {
 	if d, ok := handDesc[name]; ok {
 		return d
 	}
-	parts := strings.Split(path, ".")
-	if len(parts) < 2 {
+	state, rest, ok := strings.Cut(path, ".")
+	if !ok {
 		return ""
 	}
-	what := map[dissect.FieldType]string{
-		dissect.FTInt: "a signed integer", dissect.FTUint: "an unsigned integer", dissect.FTBool: "a boolean",
-		dissect.FTFloat: "a floating-point number", dissect.FTString: "text", dissect.FTBytes: "raw bytes", dissect.FTNone: "a group of fields",
-	}[ft]
+	packet, field, _ := strings.Cut(rest, ".")
 	where := ""
-	switch parts[0] {
+	switch state {
 	case "play":
-		where = "the play-state packet " + parts[1]
+		where = "the play-state packet " + packet
 	case "config":
-		where = "the configuration-state packet " + parts[1]
+		where = "the configuration-state packet " + packet
 	case "java":
-		where = "the protocol type " + parts[1] + " (used by several packets)"
+		where = "the protocol type " + packet + " (used by several packets)"
 	}
-	field := strings.Join(parts[2:], ".")
 	if field == "" {
-		return "The packet " + parts[1] + " of the " + parts[0] + " state, as minecraft-data names it; its fields follow."
+		return "The packet " + packet + " of the " + state + " state, as minecraft-data names it; its fields follow."
 	}
-	return "Field " + field + " of " + where + ", as minecraft-data names it: " + what + ". Generated from the protocol data; its meaning is the name's."
+	return "Field " + field + " of " + where + ", as minecraft-data names it: " + typeWhat(ft) + ". Generated from the protocol data; its meaning is the name's."
+}
+
+// typeWhat is what a generated field's description calls its type.
+func typeWhat(ft dissect.FieldType) string {
+	switch ft {
+	case dissect.FTInt:
+		return "a signed integer"
+	case dissect.FTUint:
+		return "an unsigned integer"
+	case dissect.FTBool:
+		return "a boolean"
+	case dissect.FTFloat:
+		return "a floating-point number"
+	case dissect.FTString:
+		return "text"
+	case dissect.FTBytes:
+		return "raw bytes"
+	case dissect.FTNone:
+		return "a group of fields"
+	}
+	return ""
 }
