@@ -51,11 +51,17 @@ type netLayers struct {
 }
 
 // begin starts a frame's head: its number, time and lengths; first is the
-// capture's first frame's time.
+// capture's first frame's time. Its fields are set one by one, its header
+// bytes left as they are (n says how many are the frame's): a literal
+// cleared all 240 bytes of it for every packet.
 func (n *netLayers) begin(frame uint64, ci gopacket.CaptureInfo, link layers.LinkType, first time.Time) {
-	n.cur = head{frame: frame, t: ci.Timestamp.UnixNano(), rel: int64(since(ci.Timestamp, first)), wire: uint32(ci.Length), capl: uint32(ci.CaptureLength), link: uint32(link), wscale: -1}
+	c := &n.cur
+	c.frame, c.t, c.rel = frame, ci.Timestamp.UnixNano(), int64(since(ci.Timestamp, first))
+	c.wire, c.capl, c.link = uint32(ci.Length), uint32(ci.CaptureLength), uint32(link)
+	c.relative, c.seq, c.ack, c.wscale, c.n = false, 0, 0, -1, 0
+	c.delta = 0
 	if !n.prev.IsZero() {
-		n.cur.delta = int64(since(ci.Timestamp, n.prev))
+		c.delta = int64(since(ci.Timestamp, n.prev))
 	}
 	n.prev = ci.Timestamp
 }
