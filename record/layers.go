@@ -48,28 +48,42 @@ type layerTree struct {
 // and Frame, so that it outlives the record that made it: the next record
 // of the same frame (a segment that completes two PDUs, a request and the
 // note after it) takes it as it is (madeFrom), without another walk.
+//
+// Only the goroutine that reads the records' layers touches the scratch,
+// and points each record at it as it takes the record (UseScratch); the
+// one that makes, reuses and redacts the records, while that one reads
+// others, never does. A record that leaves it (leaveScratch: Reset,
+// SetLayers, Redact) moves its generation on, so that the tree it made
+// there is its own again only if madeFrom says so, without a write to the
+// scratch.
 type LayerScratch struct {
 	layerTree
 	owner *Record // whose tree it holds, nil for none
+	gen   uint64  // the owner's generation (Record.netGen) when it took it
 	head  []byte  // the header bytes the tree views
 	frame netlayers.Frame
 }
 
 // UseScratch has r make its layers' tree in s, which only the goroutine
-// that reads r uses. Redact leaves it: a masked tree must stay the
-// record's.
-func (r *Record) UseScratch(s *LayerScratch) { r.scratch = s }
+// that reads r uses; the goroutine that hands r over calls it. A record
+// whose own tree is made already keeps it: a redacted record's is masked
+// (Redact leaves the scratch), a clone's is made.
+func (r *Record) UseScratch(s *LayerScratch) {
+	if !r.own.made {
+		r.scratch = s
+	}
+}
 
 // tree is where r's layers' tree is made: its own, or the scratch, which
-// forgets another record's tree first, unless it was made from the same
-// frame with what r's readers read.
+// forgets another record's tree (or r's of a former use) first, unless
+// it was made from the same frame with what r's readers read.
 func (r *Record) tree() *layerTree {
 	s := r.scratch
 	if s == nil {
 		return &r.own
 	}
-	if s.owner != r {
-		s.owner = r
+	if s.owner != r || s.gen != r.netGen {
+		s.owner, s.gen = r, r.netGen
 		s.made = s.made && s.madeFrom(r)
 	}
 	return &s.layerTree
@@ -92,15 +106,12 @@ func (s *LayerScratch) keep(head []byte, f *netlayers.Frame) ([]byte, *netlayers
 }
 
 // leaveScratch has r make its tree in its own from now on. A tree it made
-// in the scratch stays there, for a record of the same frame: it views the
-// scratch's copy of the frame, not r's.
+// in the scratch stays there, for a record of the same frame (it views the
+// scratch's copy of the frame, not r's), but r's generation moves on: it
+// writes r only, the scratch may be another goroutine's.
 func (r *Record) leaveScratch() {
-	if s := r.scratch; s != nil {
-		if s.owner == r {
-			s.owner = nil
-		}
-		r.scratch = nil
-	}
+	r.scratch = nil
+	r.netGen++
 }
 
 // WantLayers declares the fields of the layers the record's readers read

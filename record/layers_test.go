@@ -141,16 +141,38 @@ func TestLayerScratch(t *testing.T) {
 		t.Error("b's outline was not made in the scratch")
 	}
 	b.Reset()
-	if s.owner == b || b.scratch != nil {
-		t.Error("Reset left the record's tree in the scratch")
+	if b.scratch != nil {
+		t.Error("Reset left the record in the scratch")
 	}
 	if n := len(b.Layers().Nodes); n != 0 {
 		t.Errorf("%d layer nodes after Reset", n)
 	}
+	// The scratch still holds b's old tree; b, reused and pointed at it
+	// again, must not take it for its new frame's.
+	f3 := layersFrame()
+	f3.Number = 3
+	head3 := append([]byte(nil), rawIPv4UDP...)
+	head3[15] = 5
+	b.SetLayers(head3, f3)
+	b.UseScratch(&s)
+	same("b reused", dump(b.Layers()), own(3, 5))
 	a.Layers()
 	a.SetLayers(rawIPv4UDP, layersFrame())
-	if s.owner == a {
-		t.Error("SetLayers left the previous frame's tree in the scratch")
+	if a.scratch != nil {
+		t.Error("SetLayers left the record in the scratch")
+	}
+	a.UseScratch(&s)
+	same("a's next frame", dump(a.Layers()), dump(func() *dissect.PDU {
+		var p dissect.PDU
+		netlayers.Dissect(&p, rawIPv4UDP, layersFrame())
+		return &p
+	}()))
+	// A record whose own tree is made (a redacted one's is masked) keeps it.
+	a.leaveScratch()
+	mine := a.Layers()
+	a.UseScratch(&s)
+	if a.Layers() != mine {
+		t.Error("UseScratch moved a record whose own tree is made to the scratch")
 	}
 }
 

@@ -58,6 +58,7 @@ type Record struct {
 	// read (layers.go); in scratch instead when the record has one.
 	own      layerTree
 	scratch  *LayerScratch
+	netGen   uint64 // moves on when the record leaves its scratch (LayerScratch)
 	netFrame netlayers.Frame
 	netSet   bool           // SetLayers was called: the tree can be made
 	netWant  netlayers.Want // the fields the record's readers read (WantLayers)
@@ -188,7 +189,7 @@ func (r *Record) Clone() *Record {
 	text := r.tree().text.Bytes()
 	c := *r
 	c.scratch = nil
-	c.PDU.Info = strings.Clone(r.PDU.Info) // a Lite PDU's views a buffer the decoder reuses
+	c.PDU.Info = strings.Clone(r.PDU.Info) // a Lite PDU's views its buffer for it, which the next SetInfo writes over (dissect.PDU.SetInfo)
 	c.buf = append([]byte(nil), r.data...)
 	c.data, c.borrowed = c.buf, false
 	c.Parts = append([]Part(nil), r.Parts...)
