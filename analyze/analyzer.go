@@ -170,9 +170,10 @@ func New(opts Options, sink Sink) *Analyzer {
 	a := &Analyzer{opts: opts,
 		learned: map[netip.AddrPort]uint8{},
 		run:     &protocols.Run{Later: opts.Later, Prefs: opts.Prefs, Budget: opts.Budget},
-		backEnd: &backEnd{sink: sink, borrow: opts.Lite},
+		backEnd: &backEnd{out: newOutStage(sink, !opts.Lite), ob: &outBatch{}, borrow: opts.Lite},
 		pp:      newPipe(size),
 	}
+	a.backEnd.pp = a.pp
 	for _, p := range protocols.Of(protocols.UDP) {
 		var t protocols.Tracker
 		if p.NewTracker != nil {
@@ -197,7 +198,7 @@ func New(opts Options, sink Sink) *Analyzer {
 // Stats returns the counts of the run; call it after Finish.
 func (a *Analyzer) Stats() Stats {
 	s := a.stats
-	s.Records = a.records
+	s.Records = a.out.records
 	s.Panics = a.panics
 	s.TCPDropped = a.tcpState.r.Stats().Dropped
 	s.SecretsRefused = a.secretsRefused
@@ -438,10 +439,10 @@ func (a *Analyzer) Finish() error {
 		a.submit(job{op: opFinish})
 	}
 	a.pp.close()
-	if a.berr == ErrStop {
+	if a.out.err == ErrStop {
 		return nil
 	}
-	return a.berr
+	return a.out.err
 }
 
 // keepHead keeps the header bytes of the frame being fed for its records'

@@ -14,13 +14,16 @@ import (
 )
 
 // backEnd is the state only the back end's goroutine touches: the records,
-// the decoders' and trackers' work, the hold queue and the sink. It is
+// the decoders' and trackers' work, the hold queue, the batch of records
+// for the output stage (out.go). It is
 // allocated apart from the front end's fields and padded, so that the two
 // goroutines never write to the same cache line.
 type backEnd struct {
 	_         [64]byte
 	opts      *Options
-	sink      Sink
+	out       *outStage
+	ob        *outBatch             // the records released, on their way to the output stage
+	pp        *pipe                 // where the input batches go back to the front end
 	udpProtos []*protocols.Protocol // the UDP protocols: a datagram job's udp indexes them
 	trackers  []protocols.Tracker   // theirs, by the same index (nil for a protocol without one)
 	keys      addrKeys
@@ -28,10 +31,9 @@ type backEnd struct {
 	free      []*entry
 	big       chan *entry // records with a large tree, for PDUs likely to need one (bigRecord)
 	bnow      time.Time   // packet time as the back end has seen it
-	berr      error       // the sink's error (ErrStop included)
-	records   uint64
-	panics    uint64 // decoder panics caught (decode, safely)
-	made      uint64 // records made so far
+	stopped   bool        // the output stage stopped (the sink's error, ErrStop included)
+	panics    uint64      // decoder panics caught (decode, safely)
+	made      uint64      // records made so far
 	// heldAcct is charged the records held behind a pending request;
 	// heldOver: it refused one since the oldest pending request was last
 	// given up on, or the budget asked it for room (release gives up the
@@ -41,29 +43,44 @@ type backEnd struct {
 	// secretsRefused: records whose secrets the run's set refused (redact.go)
 	secretsRefused uint64
 	// borrow: records view their bytes in the batch's arena instead of
-	// copying them. Only when they are emitted before the next job: Lite
-	// PDUs are never Pending, so nothing holds them back (were one held,
-	// it would own its bytes first: release calls own, and repoint copies
-	// every string that views them, TestRecordOwnEveryView).
+	// copying them. The batch goes back to the front end once the output
+	// stage is done with the records released while it ran (outBatch.in);
+	// Lite PDUs are never Pending, so nothing holds them back (were one
+	// held, it would own its bytes first: release calls own, and repoint
+	// copies every string that views them, TestRecordOwnEveryView).
 	borrow bool
-	// layers is where the records make their layers' trees when the sink
-	// reads them (record.LayerScratch)
-	layers record.LayerScratch
 	_      [64]byte
 }
 
 // run is the back end's goroutine: it runs the jobs of every batch, in
-// order, and hands the batches back.
+// order, hands the records released to the output stage at the end of
+// each (a live input's batches are small: a record never waits for a
+// busy input), and the batch back to the front end, once the output stage
+// is done with the records that view it. At the end it waits for the
+// output stage.
 func (a *backEnd) run(p *pipe) {
 	defer close(p.done)
+	if a.out.apart {
+		go a.out.run(p)
+	}
 	for b := range p.batches {
+		a.stopped = a.stopped || a.out.stopped.Load()
 		for i := range b.jobs {
 			a.process(&b.jobs[i], b)
 		}
-		if a.berr != nil {
-			p.stop()
+		if a.borrow {
+			a.ob.in = b
+		} else {
+			p.recycle(b)
 		}
-		p.recycle(b)
+		a.sendOut()
+	}
+	if a.out.apart {
+		close(a.out.recs)
+		<-a.out.done
+		for range outBatches - 1 {
+			a.reclaim(<-a.out.ret) // nothing of the analyzer's keeps a record the run is done with
+		}
 	}
 }
 
@@ -172,7 +189,6 @@ func (a *backEnd) record(j *job, b *batch) *entry {
 			client = r.Dst
 		}
 		setLayers(&r.Record, &b.heads[j.head], client)
-		r.UseScratch(&a.layers)
 	}
 	return r
 }
@@ -194,7 +210,7 @@ func (a *backEnd) clock(j *job) {
 
 // process runs one job; b holds its record's bytes.
 func (a *backEnd) process(j *job, b *batch) {
-	if a.berr != nil {
+	if a.stopped {
 		return
 	}
 	a.clock(j)
@@ -216,7 +232,7 @@ func (a *backEnd) process(j *job, b *batch) {
 	case opFlush:
 		a.safely(a.expire)
 		a.release(false)
-		a.flushSink()
+		a.ob.flush = true
 		return
 	case opFinish:
 		for _, t := range a.trackers {
@@ -225,7 +241,7 @@ func (a *backEnd) process(j *job, b *batch) {
 			}
 		}
 		a.release(true)
-		a.flushSink()
+		a.ob.flush = true
 		return
 	}
 	if r != nil {
@@ -250,16 +266,6 @@ func (a *backEnd) charge(r *entry) {
 		r.charged = c
 	} else {
 		a.heldOver = true
-	}
-}
-
-// flushSink has the sink write out what it buffers.
-func (a *backEnd) flushSink() {
-	if a.berr != nil {
-		return
-	}
-	if err := a.sink.Flush(); err != nil {
-		a.berr = err
 	}
 }
 
@@ -393,7 +399,7 @@ func (a *backEnd) releaseOf(r *entry, all bool) int {
 // time it is given up on (releaseOf).
 func (a *backEnd) release(all bool) {
 	i := 0
-	for ; i < len(a.held) && a.berr == nil; i++ {
+	for ; i < len(a.held); i++ {
 		r := a.held[i]
 		recycle := true
 		if r.PDU.Pending {
@@ -426,23 +432,13 @@ func (a *backEnd) release(all bool) {
 				recycle = false
 			}
 		}
-		a.records++
 		a.heldAcct.Credit(r.charged)
 		r.charged = 0
 		r.dec = nil // only a held record needs it
 		if a.opts.Redact {
 			a.redact(&r.Record)
 		}
-		if err := a.sink.Record(&r.Record); err != nil {
-			a.berr = err
-		}
-		if recycle {
-			if pooled(r) {
-				a.free = append(a.free, r)
-			} else {
-				a.keepBig(r)
-			}
-		}
+		a.emit(r, !recycle)
 	}
 	if a.borrow {
 		for _, r := range a.held[i:] {

@@ -20,10 +20,16 @@
 //	   ▼
 //	back end (a goroutine of its own): decode (Protocol.Decode,
 //	   │ Conn.Decode), trackers, the hold queue (a request waits for its
-//	   │ response, bounded: release)
+//	   │ response, bounded: release), --redact's masking
+//	   │ records, in batches, in order (at the end of each batch of jobs,
+//	   │ or past a megabyte), and back to the pool: a fixed number of
+//	   │ batches in flight (out.go)
 //	   ▼
-//	Sink.Record, each record in order; Sink.Flush when time went by
-//	(Analyzer.Flush) and at the end
+//	output stage (a goroutine of its own for records with trees; on the
+//	back end's for Lite ones, whose hand-over costs more than their
+//	formatting): Sink.Record, each record in order (filtering,
+//	statistics, exports, formatting, writing); Sink.Flush when time went
+//	by (Analyzer.Flush) and at the end
 //
 // Where a record appears is Wireshark's rule: at the frame whose arrival
 // decides it (the segment that completes a PDU, the one that shows a gap
@@ -35,12 +41,14 @@
 // place: the output is a function of the input alone, the same on one core
 // and two, from a file and live.
 //
-// The back end's goroutine is the one place of parallelism: reading,
-// reassembly and framing run beside decoding, tracking and the Sink's
-// work (filtering, statistics, formatting). The halves share no mutable
+// The stages are the one place of parallelism: reading, reassembly and
+// framing run beside decoding and tracking, which run beside the Sink's
+// work (filtering, statistics, formatting). The stages share no mutable
 // state: a TCP connection has two instances of its protocol's state, the
 // front frames with one, the back decodes with the other, and what framing
-// learns that decoding needs (a gap) is passed on as a job.
+// learns that decoding needs (a gap) is passed on as a job; a record
+// handed to the output stage owns what it views, or views what stays
+// unchanged until it is back (out.go says which).
 //
 // What is held across packets (connections, bytes waiting for
 // reassembly, IP fragments, levels, records held for a response) is

@@ -113,10 +113,9 @@ const maxBatchBytes = 256 << 10
 // part of a PDU that usually ends past it.
 const arenaBytes = maxBatchBytes + maxBatchBytes/4
 
-// Jobs per batch: the back end formats each record as it emits it, so no
-// record outlives its batch (but those held for a response) and batches
-// can be large, for fewer wake-ups of the back end; records with trees
-// make more output per job.
+// Jobs per batch: large, for fewer wake-ups of the back end; records with
+// trees make more output per job. The records a batch's jobs release are
+// handed to the output stage at its end (out.go).
 const (
 	liteBatch = 1024
 	treeBatch = 256

@@ -3,8 +3,9 @@ package analyze
 import "github.com/mcdissect/mcdissect/record"
 
 // A Sink is where a run's records go: the one way records leave the
-// pipeline. The back end gives it every record, in output order, one at a
-// time, on its own goroutine.
+// pipeline. The output stage gives it every record, in output order, one
+// at a time, on a goroutine of its own (out.go), while the back end
+// decodes the records after them.
 type Sink interface {
 	// Record is given each record. r belongs to the analyzer and is valid
 	// only during the call: a sink that keeps records keeps r.Clone(). An
