@@ -174,6 +174,9 @@ func New(opts Options, sink Sink) *Analyzer {
 		pp:      newPipe(size),
 	}
 	a.backEnd.pp = a.pp
+	for range outBatches - 1 {
+		a.spare = append(a.spare, &outBatch{})
+	}
 	for _, p := range protocols.Of(protocols.UDP) {
 		var t protocols.Tracker
 		if p.NewTracker != nil {

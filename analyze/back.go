@@ -23,6 +23,8 @@ type backEnd struct {
 	opts      *Options
 	out       *outStage
 	ob        *outBatch             // the records released, on their way to the output stage
+	spare     []*outBatch           // batches of records taken back, empty (out.go)
+	sent      int                   // batches of records the output stage has not given back
 	pp        *pipe                 // where the input batches go back to the front end
 	udpProtos []*protocols.Protocol // the UDP protocols: a datagram job's udp indexes them
 	trackers  []protocols.Tracker   // theirs, by the same index (nil for a protocol without one)
@@ -78,8 +80,8 @@ func (a *backEnd) run(p *pipe) {
 	if a.out.apart {
 		close(a.out.recs)
 		<-a.out.done
-		for range outBatches - 1 {
-			a.reclaim(<-a.out.ret) // nothing of the analyzer's keeps a record the run is done with
+		for a.sent > 0 {
+			a.takeBack() // nothing of the analyzer's keeps a record the run is done with
 		}
 	}
 }

@@ -48,7 +48,8 @@ type outBatch struct {
 }
 
 // outBatches is how many batches of records exist: one the back end fills,
-// one the output stage runs, one waiting between them.
+// one the output stage runs, one waiting between them. The back end holds
+// those it fills or has taken back (backEnd.ob, spare); sent are the others.
 const outBatches = 3
 
 // outBatchBytes: a batch of records is sent when what they take passes
@@ -69,7 +70,7 @@ type outStage struct {
 	sink    Sink
 	apart   bool           // the sink runs on a goroutine of its own (records with trees)
 	recs    chan *outBatch // to the output goroutine
-	ret     chan *outBatch // back to the back end: outBatches of them in all
+	ret     chan *outBatch // back to the back end, done with
 	done    chan struct{}  // closed when the output goroutine has returned
 	stopped atomic.Bool    // the sink failed or said stop: the rest is dropped
 	err     error          // the sink's error (ErrStop included)
@@ -83,9 +84,6 @@ func newOutStage(sink Sink, apart bool) *outStage {
 		recs: make(chan *outBatch, outBatches),
 		ret:  make(chan *outBatch, outBatches),
 		done: make(chan struct{}),
-	}
-	for range outBatches - 1 {
-		o.ret <- &outBatch{}
 	}
 	return o
 }
@@ -177,10 +175,34 @@ func (a *backEnd) sendOut() {
 		a.reclaim(a.ob)
 		return
 	}
+	large := a.ob.cost >= outBatchBytes
 	a.out.recs <- a.ob
+	a.sent++
+	if large {
+		// A batch of large records (a full stat of 16,000 nodes, a
+		// status response of megabytes) is the only one in flight: the
+		// back end waits until the sink is done with it, so that no more
+		// such records are alive at once than when the back end ran the
+		// sink itself.
+		for a.sent > 0 {
+			a.takeBack()
+		}
+	}
+	if len(a.spare) == 0 {
+		a.takeBack()
+	}
+	n := len(a.spare) - 1
+	a.ob, a.spare[n] = a.spare[n], nil
+	a.spare = a.spare[:n]
+}
+
+// takeBack waits for a batch the output stage is done with and takes it
+// back.
+func (a *backEnd) takeBack() {
 	ob := <-a.out.ret
+	a.sent--
 	a.reclaim(ob)
-	a.ob = ob
+	a.spare = append(a.spare, ob)
 }
 
 // reclaim takes back the records of a batch the output stage is done
