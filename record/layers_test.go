@@ -111,26 +111,8 @@ func TestLayerScratch(t *testing.T) {
 		r.UseScratch(&s)
 		return r
 	}
-	own := func(n uint64, last byte) []string {
-		f := layersFrame()
-		f.Number = n
-		head := append([]byte(nil), rawIPv4UDP...)
-		head[15] = last
-		var p dissect.PDU
-		netlayers.Dissect(&p, head, f)
-		return dump(&p)
-	}
-	same := func(what string, got, want []string) {
-		t.Helper()
-		if len(got) != len(want) {
-			t.Fatalf("%s: %d nodes, want %d", what, len(got), len(want))
-		}
-		for i := range want {
-			if got[i] != want[i] {
-				t.Errorf("%s: node %d %q, want %q", what, i, got[i], want[i])
-			}
-		}
-	}
+	own := ownLayers
+	same := func(what string, got, want []string) { t.Helper(); sameNodes(t, what, got, want) }
 	a, b := frame(1, 3), frame(2, 4)
 	same("a", dump(a.Layers()), own(1, 3))
 	c := a.Clone()
@@ -194,26 +176,8 @@ func TestLayerScratchSameFrame(t *testing.T) {
 		r.WantLayers(w)
 		return r
 	}
-	own := func(n uint64, last byte) []string {
-		f := layersFrame()
-		f.Number = n
-		head := append([]byte(nil), rawIPv4UDP...)
-		head[15] = last
-		var p dissect.PDU
-		netlayers.Dissect(&p, head, f)
-		return dump(&p)
-	}
-	same := func(what string, got, want []string) {
-		t.Helper()
-		if len(got) != len(want) {
-			t.Fatalf("%s: %d nodes, want %d", what, len(got), len(want))
-		}
-		for i := range want {
-			if got[i] != want[i] {
-				t.Errorf("%s: node %d %q, want %q", what, i, got[i], want[i])
-			}
-		}
-	}
+	own := ownLayers
+	same := func(what string, got, want []string) { t.Helper(); sameNodes(t, what, got, want) }
 	a, b := &Record{}, &Record{}
 	mk(a, 1, 3, netlayers.All)
 	tree := a.Layers()
@@ -250,4 +214,29 @@ func TestLayerScratchSameFrame(t *testing.T) {
 	}
 	mk(b, 3, 5, netlayers.All)
 	same("b, the whole tree after a's outline", dump(b.LayerLines()), own(3, 5))
+}
+
+// ownLayers is the layers' tree of frame n whose header's byte 15 is last,
+// made in a PDU of its own.
+func ownLayers(n uint64, last byte) []string {
+	f := layersFrame()
+	f.Number = n
+	head := append([]byte(nil), rawIPv4UDP...)
+	head[15] = last
+	var p dissect.PDU
+	netlayers.Dissect(&p, head, f)
+	return dump(&p)
+}
+
+// sameNodes fails t where two dumped trees differ.
+func sameNodes(t *testing.T, what string, got, want []string) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%s: %d nodes, want %d", what, len(got), len(want))
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("%s: node %d %q, want %q", what, i, got[i], want[i])
+		}
+	}
 }
