@@ -104,9 +104,8 @@ type batch struct {
 // keeps an arena of up to twice this for the next one; a larger one, grown
 // by a few large PDUs, is let go (it must not keep megabytes per batch
 // alive). Some fourteen batches are in flight or spare (the queue, the
-// free list, the two ends): at 256 KB their arenas stay within the
-// caches, and a run touches 12 MB less memory than at 1 MB, memory the
-// kernel clears on first touch.
+// free list, the two ends): small arenas stay within the caches, and
+// every byte of arena is memory the kernel clears on first touch.
 const maxBatchBytes = 256 << 10
 
 // arenaBytes is the arena a batch is made with: maxBatchBytes and the

@@ -4,8 +4,9 @@ import "github.com/mcdissect/mcdissect/record"
 
 // A Sink is where a run's records go: the one way records leave the
 // pipeline. The output stage gives it every record, in output order, one
-// at a time, on a goroutine of its own (out.go), while the back end
-// decodes the records after them.
+// at a time (out.go): on a goroutine of its own for records with trees,
+// while the back end decodes the records after them; on the back end's
+// for Lite ones. Either way on one goroutine for the whole run.
 type Sink interface {
 	// Record is given each record. r belongs to the analyzer and is valid
 	// only during the call: a sink that keeps records keeps r.Clone(). An
