@@ -302,7 +302,7 @@ func (d *dis) frame() {
 		d.t.b = AppendSeconds9(d.t.b, f.Rel)
 		d.value(p.AddGenerated(0, FieldFrameRelative, dissect.F(f.Rel.Seconds()), ""), lo)
 	}
-	if (f.WireLen > 0 || f.CapLen > 0) && d.w.anyIn(&frameLens) {
+	if f.WireLen > 0 || f.CapLen > 0 {
 		d.gen(0, FieldFrameLen, dissect.U(uint64(f.WireLen)))
 		d.gen(0, FieldFrameCapLen, dissect.U(uint64(f.CapLen)))
 	}
@@ -639,23 +639,19 @@ func (d *dis) ip4(off int) {
 	s0, s1, t0, t1 := d.addrs(i, RegIP.Root(), "Internet Protocol Version 4", src, netip.AddrFrom4([4]byte(h[16:20])), FieldIPSrc, FieldIPDst, FieldIPAddr)
 	ff := binary.BigEndian.Uint16(h[6:8])
 	if d.w.anyOf(RegIP.Root()) {
-		if d.w.anyIn(&ipHead) {
-			d.at(FieldIPVersion, off, 1, dissect.U(uint64(h[0]>>4)))
-			d.field(FieldIPHdrLen, 1, dissect.U(uint64(ihl)))
-			d.field(FieldIPDSField, 1, dissect.U(uint64(h[1])))
-			d.field(FieldIPLen, 2, dissect.U(uint64(binary.BigEndian.Uint16(h[2:4]))))
-			d.field(FieldIPID, 2, dissect.U(uint64(binary.BigEndian.Uint16(h[4:6]))))
-			if fi := d.at(FieldIPFlags, off+6, 1, dissect.U(uint64(ff>>13))); fi >= 0 {
-				d.node(fi, FieldIPFlagDF, off+6, 1, dissect.Bool(ff&0x4000 != 0))
-				d.node(fi, FieldIPFlagMF, off+6, 1, dissect.Bool(ff&0x2000 != 0))
-			}
-			d.field(FieldIPFragOff, 2, dissect.U(uint64(ff&0x1fff)*8))
-			d.field(FieldIPTTL, 1, dissect.U(uint64(h[8])))
-			d.field(FieldIPProto, 1, dissect.U(uint64(h[9])))
-			d.field(FieldIPChecksum, 2, dissect.U(uint64(binary.BigEndian.Uint16(h[10:12]))))
-		} else {
-			d.off += 12
+		d.at(FieldIPVersion, off, 1, dissect.U(uint64(h[0]>>4)))
+		d.field(FieldIPHdrLen, 1, dissect.U(uint64(ihl)))
+		d.field(FieldIPDSField, 1, dissect.U(uint64(h[1])))
+		d.field(FieldIPLen, 2, dissect.U(uint64(binary.BigEndian.Uint16(h[2:4]))))
+		d.field(FieldIPID, 2, dissect.U(uint64(binary.BigEndian.Uint16(h[4:6]))))
+		if fi := d.at(FieldIPFlags, off+6, 1, dissect.U(uint64(ff>>13))); fi >= 0 {
+			d.node(fi, FieldIPFlagDF, off+6, 1, dissect.Bool(ff&0x4000 != 0))
+			d.node(fi, FieldIPFlagMF, off+6, 1, dissect.Bool(ff&0x2000 != 0))
 		}
+		d.field(FieldIPFragOff, 2, dissect.U(uint64(ff&0x1fff)*8))
+		d.field(FieldIPTTL, 1, dissect.U(uint64(h[8])))
+		d.field(FieldIPProto, 1, dissect.U(uint64(h[9])))
+		d.field(FieldIPChecksum, 2, dissect.U(uint64(binary.BigEndian.Uint16(h[10:12]))))
 		d.valueOf(d.field(FieldIPSrc, 4, dissect.Value{}), s0, s1)
 		d.valueOf(d.hidden(FieldIPAddr, off+12, 4, dissect.Value{}), s0, s1)
 		d.valueOf(d.field(FieldIPDst, 4, dissect.Value{}), t0, t1)
@@ -876,41 +872,33 @@ func (d *dis) tcp(off int) {
 		d.text(i, lo)
 	}
 	if d.w.anyOf(RegTCP.Root()) {
-		if d.w.anyIn(&tcpPorts) {
-			d.ports(off, FieldTCPSrcPort, FieldTCPDstPort, FieldTCPPort, sp, dp)
-		} else {
-			d.off += 4
-		}
+		d.ports(off, FieldTCPSrcPort, FieldTCPDstPort, FieldTCPPort, sp, dp)
 		if stream >= 0 {
 			d.gen(i, FieldTCPStream, dissect.U(uint64(stream)))
 		}
 		d.gen(i, FieldTCPLen, dissect.U(uint64(payload)))
-		if d.w.anyIn(&tcpHead) {
-			d.field(FieldTCPSeq, 4, dissect.U(uint64(rseq)))
-			d.gen(i, FieldTCPSeqRaw, dissect.U(uint64(seq)))
-			d.field(FieldTCPAck, 4, dissect.U(uint64(rack)))
-			d.gen(i, FieldTCPAckRaw, dissect.U(uint64(ack)))
-			d.at(FieldTCPHdrLen, off+12, 1, dissect.U(uint64(hl)))
-			if fi := d.field(FieldTCPFlags, 2, dissect.U(uint64(flags))); fi >= 0 {
-				for _, b := range [...]struct {
-					b   *dissect.Field
-					bit uint16
-				}{{FieldTCPFlagCWR, 0x80}, {FieldTCPFlagECE, 0x40}, {FieldTCPFlagURG, 0x20}, {FieldTCPFlagACK, 0x10}, {FieldTCPFlagPSH, 0x08}, {FieldTCPFlagRST, 0x04}, {FieldTCPFlagSYN, 0x02}, {FieldTCPFlagFIN, 0x01}} {
-					d.node(fi, b.b, off+12, 2, dissect.Bool(flags&b.bit != 0))
-				}
+		d.field(FieldTCPSeq, 4, dissect.U(uint64(rseq)))
+		d.gen(i, FieldTCPSeqRaw, dissect.U(uint64(seq)))
+		d.field(FieldTCPAck, 4, dissect.U(uint64(rack)))
+		d.gen(i, FieldTCPAckRaw, dissect.U(uint64(ack)))
+		d.at(FieldTCPHdrLen, off+12, 1, dissect.U(uint64(hl)))
+		if fi := d.field(FieldTCPFlags, 2, dissect.U(uint64(flags))); fi >= 0 {
+			for _, b := range [...]struct {
+				b   *dissect.Field
+				bit uint16
+			}{{FieldTCPFlagCWR, 0x80}, {FieldTCPFlagECE, 0x40}, {FieldTCPFlagURG, 0x20}, {FieldTCPFlagACK, 0x10}, {FieldTCPFlagPSH, 0x08}, {FieldTCPFlagRST, 0x04}, {FieldTCPFlagSYN, 0x02}, {FieldTCPFlagFIN, 0x01}} {
+				d.node(fi, b.b, off+12, 2, dissect.Bool(flags&b.bit != 0))
 			}
-			d.field(FieldTCPWinRaw, 2, dissect.U(uint64(win)))
-			scaled := uint64(win)
-			if f.WScale > 0 && flags&0x02 == 0 {
-				scaled <<= uint(f.WScale)
-			}
-			d.gen(i, FieldTCPWin, dissect.U(scaled))
-			d.gen(i, FieldTCPWinScale, dissect.I(int64(scale(f.WScale))))
-			d.field(FieldTCPChecksum, 2, dissect.U(uint64(binary.BigEndian.Uint16(h[16:18]))))
-			d.field(FieldTCPUrgent, 2, dissect.U(uint64(binary.BigEndian.Uint16(h[18:20]))))
-		} else {
-			d.off += 16
 		}
+		d.field(FieldTCPWinRaw, 2, dissect.U(uint64(win)))
+		scaled := uint64(win)
+		if f.WScale > 0 && flags&0x02 == 0 {
+			scaled <<= uint(f.WScale)
+		}
+		d.gen(i, FieldTCPWin, dissect.U(scaled))
+		d.gen(i, FieldTCPWinScale, dissect.I(int64(scale(f.WScale))))
+		d.field(FieldTCPChecksum, 2, dissect.U(uint64(binary.BigEndian.Uint16(h[16:18]))))
+		d.field(FieldTCPUrgent, 2, dissect.U(uint64(binary.BigEndian.Uint16(h[18:20]))))
 		if hl > 20 {
 			d.field(FieldTCPOptions, hl-20, dissect.B(h[20:hl]))
 		}

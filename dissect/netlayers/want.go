@@ -68,13 +68,6 @@ func init() {
 		layerOf[r].add(r)
 		layerOf[r].add(nodeOf(r))
 	}
-	ipHead = wantOf(FieldIPVersion, FieldIPHdrLen, FieldIPDSField, FieldIPLen, FieldIPID, FieldIPFlags, FieldIPFlagDF, FieldIPFlagMF,
-		FieldIPFragOff, FieldIPTTL, FieldIPProto, FieldIPChecksum)
-	tcpPorts = wantOf(FieldTCPSrcPort, FieldTCPDstPort, FieldTCPPort)
-	tcpHead = wantOf(FieldTCPSeq, FieldTCPSeqRaw, FieldTCPAck, FieldTCPAckRaw, FieldTCPHdrLen, FieldTCPFlags,
-		FieldTCPFlagCWR, FieldTCPFlagECE, FieldTCPFlagURG, FieldTCPFlagACK, FieldTCPFlagPSH, FieldTCPFlagRST, FieldTCPFlagSYN, FieldTCPFlagFIN,
-		FieldTCPWinRaw, FieldTCPWin, FieldTCPWinScale, FieldTCPChecksum, FieldTCPUrgent)
-	frameLens = wantOf(FieldFrameLen, FieldFrameCapLen)
 	// An ICMP error's node holds the datagram it quotes.
 	for _, r := range [...]*dissect.Field{RegICMP.Root(), RegICMP6.Root()} {
 		for _, q := range [...]*dissect.Field{RegIP.Root(), RegIPv6.Root(), RegTCP.Root(), RegUDP.Root()} {
@@ -92,20 +85,6 @@ var (
 	fieldsOf, layerOf []Want
 	rootOf            []bit
 )
-
-// Runs of a layer's fields that a walk asked for none of them reads past
-// at once, as it reads past a layer it is asked for nothing of: a set of a
-// few fields (-T fields) costs a test per run, not a call per field.
-var ipHead, tcpPorts, tcpHead, frameLens Want
-
-// wantOf is the set of fields fs.
-func wantOf(fs ...*dissect.Field) Want {
-	var w Want
-	for _, f := range fs {
-		w.add(fieldBit(f))
-	}
-	return w
-}
 
 // anyIn reports whether w asks for anything of m.
 func (w *Want) anyIn(m *Want) bool {
