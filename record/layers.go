@@ -1,8 +1,6 @@
 package record
 
 import (
-	"bytes"
-
 	"github.com/mcdissect/mcdissect/dissect"
 	"github.com/mcdissect/mcdissect/dissect/netlayers"
 )
@@ -44,24 +42,16 @@ type layerTree struct {
 // during the call that hands it over; one kept is a Clone, which makes
 // its own).
 //
-// The tree is made from the scratch's own copy of the frame's header bytes
-// and Frame, so that it outlives the record that made it: the next record
-// of the same frame (a segment that completes two PDUs, a request and the
-// note after it) takes it as it is (madeFrom), without another walk.
-//
 // Only the goroutine that reads the records' layers touches the scratch,
 // and points each record at it as it takes the record (UseScratch); the
 // one that makes, reuses and redacts the records, while that one reads
 // others, never does. A record that leaves it (leaveScratch: Reset,
-// SetLayers, Redact) moves its generation on, so that the tree it made
-// there is its own again only if madeFrom says so, without a write to the
-// scratch.
+// SetLayers, Redact) moves its generation on, so that a tree it made there
+// is not taken for its own again, without a write to the scratch.
 type LayerScratch struct {
 	layerTree
 	owner *Record // whose tree it holds, nil for none
 	gen   uint64  // the owner's generation (Record.netGen) when it took it
-	head  []byte  // the header bytes the tree views
-	frame netlayers.Frame
 }
 
 // UseScratch has r make its layers' tree in s, which only the goroutine
@@ -75,40 +65,21 @@ func (r *Record) UseScratch(s *LayerScratch) {
 }
 
 // tree is where r's layers' tree is made: its own, or the scratch, which
-// forgets another record's tree (or r's of a former use) first, unless
-// it was made from the same frame with what r's readers read.
+// forgets another record's tree (or r's of a former use) first.
 func (r *Record) tree() *layerTree {
 	s := r.scratch
 	if s == nil {
 		return &r.own
 	}
 	if s.owner != r || s.gen != r.netGen {
-		s.owner, s.gen = r, r.netGen
-		s.made = s.made && s.madeFrom(r)
+		s.owner, s.gen, s.made = r, r.netGen, false
 	}
 	return &s.layerTree
 }
 
-// madeFrom reports whether the scratch's tree is r's: made from the same
-// header bytes and Frame, with at least the fields r's readers declared.
-func (s *LayerScratch) madeFrom(r *Record) bool {
-	return s.frame == r.netFrame && bytes.Equal(s.head, r.netBuf) && s.has.Covers(r.netWant)
-}
-
-// keep copies what a tree is made of into the scratch, and returns the
-// copy, which the tree made next views.
-func (s *LayerScratch) keep(head []byte, f *netlayers.Frame) ([]byte, *netlayers.Frame) {
-	s.head, s.frame = append(s.head[:0], head...), *f
-	if len(s.head) == 0 {
-		return nil, &s.frame
-	}
-	return s.head, &s.frame
-}
-
-// leaveScratch has r make its tree in its own from now on. A tree it made
-// in the scratch stays there, for a record of the same frame (it views the
-// scratch's copy of the frame, not r's), but r's generation moves on: it
-// writes r only, the scratch may be another goroutine's.
+// leaveScratch has r make its tree in its own from now on; r's
+// generation moves on, so that a tree it made in the scratch is forgotten
+// there: it writes r only, the scratch may be another goroutine's.
 func (r *Record) leaveScratch() {
 	r.scratch = nil
 	r.netGen++
@@ -146,11 +117,7 @@ func (r *Record) LayersWith(w netlayers.Want) *dissect.PDU {
 	if t.made {
 		w = w.Or(t.has)
 	}
-	head, f := r.netHead(), &r.netFrame
-	if s := r.scratch; s != nil {
-		head, f = s.keep(head, f)
-	}
-	netlayers.Make(&t.net, &t.text, head, f, w)
+	netlayers.Make(&t.net, &t.text, r.netHead(), &r.netFrame, w)
 	t.made, t.has = true, w
 	return &t.net
 }

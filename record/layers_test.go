@@ -158,11 +158,9 @@ func TestLayerScratch(t *testing.T) {
 	}
 }
 
-// TestLayerScratchSameFrame: the next record of the same frame takes the
-// tree made in the scratch as it is, even once the record that made it is
-// reset and reused (the pool hands it out again); a record of another
-// frame, or of the same frame with a field the tree was not made with,
-// makes its own; either way each reads its own frame's layers.
+// TestLayerScratchSameFrame: records of one frame, and a record reset and
+// reused (the pool hands it out again), each read their own frame's
+// layers from the scratch, with the fields their readers declared.
 func TestLayerScratchSameFrame(t *testing.T) {
 	var s LayerScratch
 	mk := func(r *Record, n uint64, last byte, w netlayers.Want) *Record {
@@ -176,44 +174,23 @@ func TestLayerScratchSameFrame(t *testing.T) {
 		r.WantLayers(w)
 		return r
 	}
-	own := ownLayers
-	same := func(what string, got, want []string) { t.Helper(); sameNodes(t, what, got, want) }
 	a, b := &Record{}, &Record{}
 	mk(a, 1, 3, netlayers.All)
-	tree := a.Layers()
-	same("a", dump(tree), own(1, 3))
-	// b, of the same frame: the same tree, not made again.
-	nodes := &tree.Nodes[0]
+	sameNodes(t, "a", dump(a.Layers()), ownLayers(1, 3))
 	mk(b, 1, 3, netlayers.All)
-	if got := b.Layers(); got != tree || &got.Nodes[0] != nodes || s.owner != b {
-		t.Error("a record of the same frame made the tree again")
-	}
-	// The tree views bytes of the scratch's own: a, reset and given
-	// another frame's bytes, leaves b's as they were; reused for the same
-	// frame again, it takes the tree back.
-	a.Reset()
-	a.SetLayers(make([]byte, len(rawIPv4UDP)), layersFrame())
-	same("b after a is reused", dump(b.Layers()), own(1, 3))
-	if d := b.Layers().Data; len(d) != len(rawIPv4UDP) || d[15] != 3 || d[0] != rawIPv4UDP[0] {
-		t.Errorf("b's tree views % x after a was reused", d)
-	}
-	mk(a, 1, 3, netlayers.All)
-	if a.Layers() != tree || &tree.Nodes[0] != nodes {
-		t.Error("a record of the same frame made the tree again")
-	}
-	same("a again", dump(a.Layers()), own(1, 3))
-	// Another frame, then the first again: made anew each time.
-	mk(b, 2, 4, netlayers.All)
-	same("b, frame 2", dump(b.Layers()), own(2, 4))
-	mk(a, 1, 3, netlayers.All)
-	same("a after frame 2", dump(a.Layers()), own(1, 3))
-	// The same frame read for more than the tree was made with.
+	sameNodes(t, "b, the same frame", dump(b.Layers()), ownLayers(1, 3))
+	// a, reset and given another frame's bytes, reads those.
+	mk(a, 2, 4, netlayers.All)
+	sameNodes(t, "a reused", dump(a.Layers()), ownLayers(2, 4))
+	mk(b, 1, 3, netlayers.All)
+	sameNodes(t, "b after a", dump(b.Layers()), ownLayers(1, 3))
+	// The same frame read for more than the last tree was made with.
 	mk(a, 3, 5, netlayers.Lines)
-	if n := len(a.LayerLines().Nodes); n >= len(own(3, 5)) {
+	if n := len(a.LayerLines().Nodes); n >= len(ownLayers(3, 5)) {
 		t.Fatalf("the outline has %d nodes, as many as the whole tree", n)
 	}
 	mk(b, 3, 5, netlayers.All)
-	same("b, the whole tree after a's outline", dump(b.LayerLines()), own(3, 5))
+	sameNodes(t, "b, the whole tree after a's outline", dump(b.LayerLines()), ownLayers(3, 5))
 }
 
 // ownLayers is the layers' tree of frame n whose header's byte 15 is last,
