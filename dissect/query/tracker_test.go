@@ -332,6 +332,13 @@ func FuzzTracker(f *testing.F) {
 	msgs := [][]byte{seedHandshakeReq, seedHandshakeResp, seedBasicReq, seedBasicResp, seedFullReq, seedFullResp0,
 		handshakeResp(1, 5), statReq(1, 5, true), geyserFull, hx("FE FD 00 00 00 00 01 00")}
 	f.Fuzz(func(t *testing.T, script []byte) {
+		// same() compares every PDU made so far after each step: a script
+		// of tens of thousands of steps took the worker past the fuzzer's
+		// time limit on a busy host, a failure with no input to replay.
+		// Longer scripts find nothing a thousand steps do not.
+		if len(script) > 1000 {
+			script = script[:1000]
+		}
 		tr := NewTracker()
 		ltr := NewTracker() // the same datagrams decoded in Lite mode
 		now := t0
