@@ -167,11 +167,14 @@ func New(opts Options, sink Sink) *Analyzer {
 	if opts.FlushEvery > 0 && opts.FlushEager {
 		size = 1 // -l: a record never waits for others to fill a batch
 	}
+	pp := newPipe(size, opts.Budget)
 	a := &Analyzer{opts: opts,
 		learned: map[netip.AddrPort]uint8{},
-		run:     &protocols.Run{Later: opts.Later, Prefs: opts.Prefs, Budget: opts.Budget},
+		// The protocols' accounts (Classic's levels) are charged where
+		// they decode: on the back end.
+		run:     &protocols.Run{Later: opts.Later, Prefs: opts.Prefs, Budget: pp.back},
 		backEnd: &backEnd{out: newOutStage(sink, !opts.Lite), ob: &outBatch{}, borrow: opts.Lite},
-		pp:      newPipe(size),
+		pp:      pp,
 	}
 	a.backEnd.pp = a.pp
 	for range outBatches - 1 {
@@ -185,11 +188,11 @@ func New(opts Options, sink Sink) *Analyzer {
 		a.udpProtos, a.trackers = append(a.udpProtos, p), append(a.trackers, t)
 	}
 	a.backEnd.opts = &a.opts
-	a.heldAcct = opts.Budget.Account("held records", func(int64) int64 {
+	a.heldAcct = pp.back.Account("held records", func(int64) int64 {
 		a.heldOver = true // on the back end's goroutine: release gives the oldest up
 		return 0
 	})
-	a.frags = newFragState(opts.Budget)
+	a.frags = newFragState(pp.front)
 	a.big = make(chan *entry, maxBigRecords)
 	a.parser4 = gopacket.NewDecodingLayerParser(layers.LayerTypeIPv4, &a.ip4, &a.udp, &a.tcp, &a.payload)
 	a.parser4.IgnoreUnsupported = true

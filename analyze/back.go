@@ -65,11 +65,15 @@ func (a *backEnd) run(p *pipe) {
 	if a.out.apart {
 		go a.out.run(p)
 	}
+	var n uint64
 	for b := range p.batches {
 		a.stopped = a.stopped || a.out.stopped.Load()
+		p.took(b)
 		for i := range b.jobs {
 			a.process(&b.jobs[i], b)
 		}
+		p.finished(n)
+		n++
 		if a.borrow {
 			a.ob.in = b
 		} else {

@@ -128,9 +128,9 @@ func TestHeldBytesBounded(t *testing.T) {
 		if records < 90 {
 			t.Fatalf("%d records, want at least 90", records)
 		}
-		// The front end's reassembly shares the budget from its own
-		// goroutine, so what the held records may take is the limit less
-		// what it held, which depends on how the two interleave.
+		// The front end's reassembly shares the budget, so what the held
+		// records may take is the limit less what it held when the back
+		// end last saw it.
 		others := int64(0)
 		for _, u := range b.Accounts() {
 			if u.Name != "held records" {

@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mcdissect/mcdissect/budget"
 	"github.com/mcdissect/mcdissect/dissect"
 	"github.com/mcdissect/mcdissect/protocols"
 	"github.com/mcdissect/mcdissect/record"
@@ -92,6 +93,12 @@ type span struct{ off, n int32 }
 // batch is jobs and the bytes, frame lists and datagram addresses of
 // their records, as they cross from the front end to the back end.
 type batch struct {
+	// What the front end's stage of the budget held when it sent the
+	// batch, and whether it was refused a charge since the last: the back
+	// end weighs its charges against that while it runs the batch.
+	frontHeld    int64
+	frontRefused bool
+
 	jobs  []job
 	data  []byte
 	parts []record.Part
@@ -150,13 +157,39 @@ type pipe struct {
 	stopped atomic.Bool   // the back end failed or was told to stop: the front end stops reading
 	stopc   chan struct{} // closed when stopped is set (Analyzer.Done)
 	once    sync.Once
+
+	// The budget's stages: each end charges its own and sees the other's
+	// at a point of its own work that is the same on every run (send,
+	// took, finished), so that what a full budget makes either end give up
+	// depends on the input alone, not on how far the other has got.
+	front, back *budget.Budget
+	sent        uint64              // batches the front end has sent
+	stamps      [stampRing]endStamp // the back end's, by batch number
 }
+
+// endStamp is what the back end's stage held when it finished a batch,
+// and whether it was refused a charge in it.
+type endStamp struct {
+	held    atomic.Int64
+	refused atomic.Bool
+}
+
+// stampRing holds the back end's stamps of the batches the front end
+// may still read; stampLag is how many batches behind the one it starts
+// the front end reads: the batch queue holds 4, so when the front end has
+// sent batch k-1, the back end has taken batch k-5 and finished k-6.
+const (
+	stampRing = 8
+	stampLag  = 6
+)
 
 // spareBatches is how many batches the back end hands back for reuse.
 const spareBatches = 8
 
-func newPipe(size int) *pipe {
+func newPipe(size int, b *budget.Budget) *pipe {
 	return &pipe{
+		front:   b.Stage(),
+		back:    b.Stage(),
 		cur:     newBatch(size),
 		size:    size,
 		batches: make(chan *batch, 4),
@@ -178,6 +211,7 @@ func (p *pipe) send() {
 	if len(p.cur.jobs) == 0 {
 		return
 	}
+	p.cur.frontHeld, p.cur.frontRefused = p.front.Held(), p.front.Refused()
 	p.batches <- p.cur
 	select {
 	case b := <-p.free:
@@ -185,6 +219,31 @@ func (p *pipe) send() {
 	default:
 		p.cur = newBatch(p.size)
 	}
+	p.sent++
+	if p.sent >= stampLag {
+		s := &p.stamps[(p.sent-stampLag)%stampRing]
+		p.front.See(s.held.Load())
+		if s.refused.Load() {
+			p.front.Press()
+		}
+	}
+}
+
+// took is the back end's side of send's look at the stamps: at the start of batch b, it sees
+// what the front end held when it sent it; at its end (finished), it
+// leaves a stamp for the front end.
+func (p *pipe) took(b *batch) {
+	p.back.See(b.frontHeld)
+	if b.frontRefused {
+		p.back.Press()
+	}
+}
+
+// finished stamps the back end's n-th batch.
+func (p *pipe) finished(n uint64) {
+	s := &p.stamps[n%stampRing]
+	s.held.Store(p.back.Held())
+	s.refused.Store(p.back.Refused())
 }
 
 // recycle offers a finished batch back to the front end.

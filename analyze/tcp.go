@@ -51,7 +51,7 @@ func newTCPState(a *Analyzer) *tcpState {
 	// The reassembler gives up its own oldest holes, or evicts the longest
 	// idle connections, when its account is refused: it has nothing to
 	// shed on another's behalf.
-	lim := reassembly.Limits{Account: a.opts.Budget.Account("TCP connections and reassembly", nil), ConnCost: connCost}
+	lim := reassembly.Limits{Account: a.pp.front.Account("TCP connections and reassembly", nil), ConnCost: connCost}
 	if !a.opts.NoLayers {
 		lim.EntryCost = entryCost
 	}

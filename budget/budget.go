@@ -14,6 +14,16 @@
 // on its own goroutine, so that no holder's state is touched from
 // another goroutine.
 //
+// A pipeline whose stages run on goroutines of their own opens a Stage
+// for each and its accounts in it: a stage's charge is weighed against
+// its own holdings and the other stages' as the pipeline last told it
+// (See), at a point of the stage's own work, never against how far
+// another goroutine has got; a refusal presses the accounts of the same
+// stage, and the other stages when the pipeline passes it on (Refused,
+// Press). What a stage decides then depends on the input alone. The
+// price: the total can pass the limit by what the other stages took
+// since they were last seen.
+//
 // Accounting is by the bytes a holder keeps (a buffer's capacity, a
 // connection's fixed cost), never by a size the wire declares.
 package budget
@@ -40,6 +50,50 @@ type Budget struct {
 	watchStep int64
 	watch     func(used int64)
 	watched   atomic.Int64 // the multiple of watchStep last reported
+
+	loose  atomic.Int64 // bytes of the accounts opened on the budget itself, not in a stage
+	stages int64        // stages opened
+
+	// A stage: the budget it is part of, its accounts' bytes, the other
+	// stages' as last seen, whether a charge was refused since Refused
+	// was asked, and how many of its accounts ever held anything.
+	root    *Budget
+	own     atomic.Int64
+	others  atomic.Int64
+	refused atomic.Bool
+	active  atomic.Int64
+}
+
+// Stage opens a part of the budget for the accounts of one goroutine of
+// a pipeline (the package comment says why). Open stages before any
+// charge.
+func (b *Budget) Stage() *Budget {
+	b.mu.Lock()
+	b.stages++
+	b.mu.Unlock()
+	return &Budget{limit: b.limit, root: b}
+}
+
+// See tells a stage what the other stages hold, at a point of its own
+// work that the pipeline makes the same on every run.
+func (b *Budget) See(others int64) { b.others.Store(others) }
+
+// Held is what a stage's accounts hold.
+func (b *Budget) Held() int64 { return b.own.Load() }
+
+// Refused reports whether a charge of the stage was refused since the
+// last call: the pipeline passes it on to the other stages (Press).
+func (b *Budget) Refused() bool { return b.refused.Swap(false) }
+
+// Press asks the stage's accounts that hold more than their share to
+// shed, at their next charge or Relieve: another stage was refused.
+func (b *Budget) Press() { b.top().press(nil, b) }
+
+func (b *Budget) top() *Budget {
+	if b.root != nil {
+		return b.root
+	}
+	return b
 }
 
 // New returns a budget of limit bytes (DefaultLimit if limit <= 0).
@@ -83,9 +137,10 @@ func (b *Budget) Peak() int64 { return b.peak.Load() }
 // credited; nil sheds nothing.
 func (b *Budget) Account(name string, shed func(need int64) int64) *Account {
 	a := &Account{b: b, name: name, shed: shed}
-	b.mu.Lock()
-	b.accounts = append(b.accounts, a)
-	b.mu.Unlock()
+	r := b.top()
+	r.mu.Lock()
+	r.accounts = append(r.accounts, a)
+	r.mu.Unlock()
 	return a
 }
 
@@ -118,8 +173,9 @@ func (u Usage) String() string {
 // may be called from one goroutine at a time (the holder's); the
 // budget's totals are shared.
 type Account struct {
-	b         *Budget
+	b         *Budget // the budget or the stage it was opened in
 	name      string
+	active    bool // it has held something (a stage's account: on the stage's goroutine)
 	shed      func(need int64) int64
 	used      atomic.Int64
 	peak      atomic.Int64
@@ -141,23 +197,35 @@ func (a *Account) Charge(n int64) bool {
 	if n <= 0 {
 		return true
 	}
-	b := a.b
+	s, b := a.b, a.b.top()
 	if a.pressed.Load() {
 		a.relieve()
 	}
 	for {
-		if over := b.used.Load() + n - b.limit; over > 0 {
+		if over := s.weigh(n); over > 0 {
 			if a.shed == nil || a.used.Load() == 0 || a.shedOnce(over) == 0 {
 				a.refused.Add(1)
-				b.press(a)
+				if s.root != nil {
+					s.refused.Store(true)
+				}
+				b.press(a, s)
 				return false
 			}
 			continue
 		}
 		u := b.used.Add(n)
-		if u > b.limit {
-			b.used.Add(-n) // another account charged meanwhile: try again
-			continue
+		if s.root == nil {
+			if u > b.limit {
+				b.used.Add(-n) // another account charged meanwhile: try again
+				continue
+			}
+			b.loose.Add(n)
+		} else {
+			s.own.Add(n)
+			if !a.active {
+				a.active = true
+				s.active.Add(1)
+			}
 		}
 		raise(&b.peak, u)
 		raise(&a.peak, a.used.Add(n))
@@ -166,13 +234,29 @@ func (a *Account) Charge(n int64) bool {
 	}
 }
 
+// weigh is by how much a charge of n would pass the limit: for a stage,
+// by its own holdings and the others' as last seen; for the budget
+// itself, by everything held now.
+func (s *Budget) weigh(n int64) int64 {
+	if r := s.root; r != nil {
+		return s.own.Load() + s.others.Load() + r.loose.Load() + n - r.limit
+	}
+	return s.used.Load() + n - s.limit
+}
+
 // Credit gives n bytes back.
 func (a *Account) Credit(n int64) {
 	if n <= 0 {
 		return
 	}
 	a.used.Add(-n)
-	a.b.changed(a.b.used.Add(-n))
+	s, b := a.b, a.b.top()
+	if s.root != nil {
+		s.own.Add(-n)
+	} else {
+		b.loose.Add(-n)
+	}
+	b.changed(b.used.Add(-n))
 }
 
 // Relieve sheds what the account was asked to (another account was
@@ -186,7 +270,7 @@ func (a *Account) Relieve() {
 
 func (a *Account) relieve() {
 	a.pressed.Store(false)
-	if share := a.b.share(); a.shed != nil && a.used.Load() > share {
+	if share := a.b.top().share(a.b); a.shed != nil && a.used.Load() > share {
 		a.shedOnce(a.used.Load() - share)
 	}
 }
@@ -199,22 +283,31 @@ func (a *Account) shedOnce(need int64) int64 {
 	return got
 }
 
-// share is an account's fair share of the limit.
-func (b *Budget) share() int64 {
+// share is the fair share of the limit of an account opened in s (the
+// budget or one of its stages). The budget's own accounts share it
+// evenly. A stage's accounts share the stage's even part of it, counting
+// only those that ever held something: they charge on the stage's
+// goroutine, so the count is the same on every run, where an account
+// opened lazily may be opened by another goroutine.
+func (b *Budget) share(s *Budget) int64 {
 	b.mu.Lock()
-	n := int64(len(b.accounts))
-	b.mu.Unlock()
-	return b.limit / max(n, 1)
+	defer b.mu.Unlock()
+	if s.root == nil {
+		return b.limit / max(int64(len(b.accounts)), 1)
+	}
+	return b.limit / max(b.stages, 1) / max(s.active.Load(), 1)
 }
 
-// press asks the accounts holding more than their share, other than
-// from, to shed at their next charge or Relieve.
-func (b *Budget) press(from *Account) {
-	share := b.share()
+// press asks the accounts of stage s (or of the budget itself) that hold
+// more than their share, other than from, to shed at their next charge
+// or Relieve. A stage's refusal presses its own accounts only: the
+// pipeline passes it on to the others (Refused, Press).
+func (b *Budget) press(from *Account, s *Budget) {
+	share := b.share(s)
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	for _, a := range b.accounts {
-		if a != from && a.used.Load() > share {
+		if a != from && (a.b == s || s.root == nil) && a.used.Load() > share {
 			a.pressed.Store(true)
 		}
 	}

@@ -124,3 +124,53 @@ func TestWatch(t *testing.T) {
 		t.Errorf("heard %v", heard)
 	}
 }
+
+// TestStagesWeighWhatTheyWereShown: a stage's charge is weighed against
+// its own holdings and what it was last shown of the others, never
+// against what another stage holds now; a refusal is told once and
+// presses only when passed on.
+func TestStagesWeighWhatTheyWereShown(t *testing.T) {
+	b := New(1000)
+	front, back := b.Stage(), b.Stage()
+	f, k := newHolder(front, "reassembly"), newHolder(back, "held records")
+	for range 8 {
+		if !k.hold(100) {
+			t.Fatal("the back stage refused within the limit")
+		}
+	}
+	// The front has not been shown the back's 800 bytes: it may take 900.
+	for i := range 9 {
+		if !f.hold(100) {
+			t.Fatalf("front charge %d refused before it saw the back's holdings", i)
+		}
+	}
+	if b.Used() != 1700 {
+		t.Fatalf("used %d", b.Used())
+	}
+	front.See(back.Held())
+	f.a.shed = nil // nothing to shed: refused
+	if f.hold(100) {
+		t.Fatal("a charge past what the front was shown was accepted")
+	}
+	if !front.Refused() || front.Refused() {
+		t.Fatal("Refused is not told exactly once")
+	}
+	if k.a.pressed.Load() {
+		t.Fatal("a refusal of the front pressed the back's account by itself")
+	}
+	back.Press()
+	if !k.a.pressed.Load() {
+		t.Fatal("Press did not press the back's account past its share")
+	}
+	k.a.Relieve()
+	if share := b.Limit() / 2; k.a.Used() > share {
+		t.Fatalf("the pressed account holds %d, past its share %d", k.a.Used(), share)
+	}
+	var sum int64
+	for _, u := range b.Accounts() {
+		sum += u.Used
+	}
+	if sum != b.Used() || front.Held()+back.Held() != b.Used() {
+		t.Fatalf("accounts hold %d, stages %d+%d, the budget says %d", sum, front.Held(), back.Held(), b.Used())
+	}
+}

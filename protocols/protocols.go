@@ -252,8 +252,10 @@ type Run struct {
 	// Prefs are the preferences given, by name, as their Parse made them
 	// (ParsePref).
 	Prefs map[string]any
-	// Budget is the run's memory budget: a protocol whose connections
-	// hold bytes across PDUs (Classic's levels) opens an account of it
+	// Budget is the run's memory budget, the stage of it that decoding
+	// charges: a protocol whose connections hold bytes across PDUs
+	// (Classic's levels) opens an account of it and charges it from
+	// Decode only, never from Frame, which runs on another goroutine
 	// (nil: no budget).
 	Budget *budget.Budget
 	shared map[string]any
