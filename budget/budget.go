@@ -301,7 +301,9 @@ func (b *Budget) share(s *Budget) int64 {
 // press asks the accounts of stage s (or of the budget itself) that hold
 // more than their share, other than from, to shed at their next charge
 // or Relieve. A stage's refusal presses its own accounts only: the
-// pipeline passes it on to the others (Refused, Press).
+// pipeline passes it on to the others (Refused, Press). A refusal of an
+// account outside any stage (the live page's) presses every account:
+// live output depends on timing anyway.
 func (b *Budget) press(from *Account, s *Budget) {
 	share := b.share(s)
 	b.mu.Lock()
