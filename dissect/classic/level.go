@@ -194,14 +194,14 @@ func (d *dec) joinChunk(arr int, data []byte, di int32) {
 		l.capped = true
 		return
 	}
-	if l.dropped {
-		return
+	if !l.dropped {
+		h := d.conn.levels()
+		var ok bool
+		if l.data[arr], ok = join(l.data[arr], data, func(grow int) bool { return h.charge(d.conn, int64(grow)) }); !ok {
+			h.drop(d.conn)
+		}
 	}
-	h := d.conn.levels()
-	var ok bool
-	if l.data[arr], ok = join(l.data[arr], data, func(grow int) bool { return h.charge(d.conn, int64(grow)) }); !ok {
-		h.drop(d.conn)
-	}
+	// A level given up for another's room says so at its next chunk.
 	if l.dropped && !l.droppedSaid {
 		l.droppedSaid = true
 		c.Expert(di, ExpertLevelDropped, "classic.level.chunk_data at offset 3: "+droppedWhy)
