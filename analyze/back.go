@@ -69,6 +69,7 @@ func (a *backEnd) run(p *pipe) {
 	for b := range p.batches {
 		a.stopped = a.stopped || a.out.stopped.Load()
 		p.took(b)
+		a.fit()
 		for i := range b.jobs {
 			a.process(&b.jobs[i], b)
 		}
@@ -257,6 +258,17 @@ func (a *backEnd) process(j *job, b *batch) {
 		}
 	}
 	a.release(false)
+}
+
+// fit gives up held requests, oldest first, while the back end holds
+// more than its cap in the budget: the front end was given the rest of
+// the limit for this batch (pipe.divide), and the held records' account
+// cannot give up bytes on the spot, as the other accounts do in Cap.
+func (a *backEnd) fit() {
+	for a.pp.back.Over() && len(a.held) > 0 && a.held[0].PDU.Pending {
+		a.heldOver = true
+		a.release(false)
+	}
 }
 
 // heldCost is what a held record is charged: its bytes, its tree and

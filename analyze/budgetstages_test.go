@@ -12,7 +12,8 @@ import (
 // TestFullBudgetSameEveryRun: when the budget runs out, what each end
 // gives up (held requests output unlinked, reassembly's buffer limits)
 // depends on the input alone: the same records on one core and two, and
-// with the back end slowed so that the front end runs far ahead of it.
+// with the back end slowed so that the front end runs far ahead of it;
+// and the two ends together never hold more than the limit.
 func TestFullBudgetSameEveryRun(t *testing.T) {
 	path := mixedCapture(t, 5)
 	procs := runtime.GOMAXPROCS(0)
@@ -30,7 +31,11 @@ func TestFullBudgetSameEveryRun(t *testing.T) {
 			defer func() { testPanic = nil }()
 		}
 		b := budget.New(limit)
-		return runLines(t, path, Options{Budget: b}, true), b.Accounts()
+		lines := runLines(t, path, Options{Budget: b}, true)
+		if b.Peak() > limit {
+			t.Errorf("%d cores, slowed %v: the budget's peak %d passes its limit %d", procs, slow, b.Peak(), limit)
+		}
+		return lines, b.Accounts()
 	}
 	want, acct := run(2, false)
 	refused := int64(0)

@@ -54,11 +54,12 @@
 // reassembly, IP fragments, levels, records held for a response) is
 // charged to one memory budget (Options.Budget): past it, the holder that
 // asks gives up its own oldest holdings, and says so. Each end charges a
-// stage of the budget of its own and weighs a charge against what the
-// other end held at a point fixed by the batches (pipe.send, took,
-// finished: a few batches back), never against how far the other
-// goroutine has got, so that what a full budget makes them give up is the
-// same on every run. A TCP connection is
+// stage of the budget of its own, within a part of the limit that the
+// front end sets at each batch from what the back end held six batches
+// back (pipe.divide; the back end takes its part when it starts the
+// batch), never from how far the other goroutine has got: what a full
+// budget makes them give up is the same on every run, and the two parts
+// never add up past the limit. A TCP connection is
 // charged from its first segment, what its entry really takes, so a SYN
 // flood is bounded by the budget like the rest; the reassembler evicts
 // the least recently seen connections when a charge is refused, and the

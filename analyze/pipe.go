@@ -93,10 +93,10 @@ type span struct{ off, n int32 }
 // batch is jobs and the bytes, frame lists and datagram addresses of
 // their records, as they cross from the front end to the back end.
 type batch struct {
-	// What the front end's stage of the budget held when it sent the
-	// batch, and whether it was refused a charge since the last: the back
-	// end weighs its charges against that while it runs the batch.
-	frontHeld    int64
+	// The back end's cap in the budget while it runs the batch, and
+	// whether the front end was refused a charge since the last batch
+	// (pipe.divide).
+	backCap      int64
 	frontRefused bool
 
 	jobs  []job
@@ -158,13 +158,15 @@ type pipe struct {
 	stopc   chan struct{} // closed when stopped is set (Analyzer.Done)
 	once    sync.Once
 
-	// The budget's stages: each end charges its own and sees the other's
-	// at a point of its own work that is the same on every run (send,
-	// took, finished), so that what a full budget makes either end give up
-	// depends on the input alone, not on how far the other has got.
+	// The budget's stages: each end charges its own, within a cap set at
+	// points of its own work that are the same on every run (divide,
+	// took), so that what a full budget makes either end give up depends
+	// on the input alone, not on how far the other has got.
 	front, back *budget.Budget
+	limit       int64
 	sent        uint64              // batches the front end has sent
 	stamps      [stampRing]endStamp // the back end's, by batch number
+	backCaps    [stampRing]int64    // the back end's cap in each batch, by number
 }
 
 // endStamp is what the back end's stage held when it finished a batch,
@@ -174,10 +176,11 @@ type endStamp struct {
 	refused atomic.Bool
 }
 
-// stampRing holds the back end's stamps of the batches the front end
-// may still read; stampLag is how many batches behind the one it starts
-// the front end reads: the batch queue holds 4, so when the front end has
-// sent batch k-1, the back end has taken batch k-5 and finished k-6.
+// stampRing holds the back end's stamps and caps of the batches the
+// front end may still read; stampLag is how many batches behind the one
+// it sends the front end reads: the batch queue holds 4, so when the
+// front end has sent batch k-1, the back end has taken batch k-5 and
+// finished k-6, and works on one of k-5 to k until k is sent.
 const (
 	stampRing = 8
 	stampLag  = 6
@@ -190,6 +193,7 @@ func newPipe(size int, b *budget.Budget) *pipe {
 	return &pipe{
 		front:   b.Stage(),
 		back:    b.Stage(),
+		limit:   b.Limit(),
 		cur:     newBatch(size),
 		size:    size,
 		batches: make(chan *batch, 4),
@@ -211,7 +215,7 @@ func (p *pipe) send() {
 	if len(p.cur.jobs) == 0 {
 		return
 	}
-	p.cur.frontHeld, p.cur.frontRefused = p.front.Held(), p.front.Refused()
+	p.divide()
 	p.batches <- p.cur
 	select {
 	case b := <-p.free:
@@ -220,20 +224,41 @@ func (p *pipe) send() {
 		p.cur = newBatch(p.size)
 	}
 	p.sent++
-	if p.sent >= stampLag {
-		s := &p.stamps[(p.sent-stampLag)%stampRing]
-		p.front.See(s.held.Load())
+}
+
+// divide shares the budget's limit between the two ends for the batch
+// about to be sent, k: the back end may hold what it held at the end of
+// batch k-6 (the last the front end knows of) and half of what neither
+// end held then; the front end the rest of the limit less the largest
+// cap of the batches the back end may still be working on (k-5 to k), so
+// that the two never hold more than the limit. A refusal of either end is
+// passed on to the other, whose accounts past their share then shed.
+func (p *pipe) divide() {
+	k := p.sent
+	var backHeld int64
+	if k >= stampLag {
+		s := &p.stamps[(k-stampLag)%stampRing]
+		backHeld = s.held.Load()
 		if s.refused.Load() {
 			p.front.Press()
 		}
 	}
+	frontHeld := p.front.Held()
+	back := min(backHeld+max(p.limit-frontHeld-backHeld, 0)/2, p.limit-frontHeld)
+	p.backCaps[k%stampRing] = back
+	most := back
+	for j := max(k, stampLag-1) - (stampLag - 1); j < k; j++ {
+		most = max(most, p.backCaps[j%stampRing])
+	}
+	p.front.Cap(p.limit - most)
+	p.cur.backCap, p.cur.frontRefused = back, p.front.Refused()
 }
 
-// took is the back end's side of send's look at the stamps: at the start of batch b, it sees
-// what the front end held when it sent it; at its end (finished), it
-// leaves a stamp for the front end.
+// took is the back end's side of divide: at the start of batch b, it
+// takes the cap the front end gave it; at its end (finished), it leaves a
+// stamp for the front end.
 func (p *pipe) took(b *batch) {
-	p.back.See(b.frontHeld)
+	p.back.Cap(b.backCap)
 	if b.frontRefused {
 		p.back.Press()
 	}

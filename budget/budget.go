@@ -15,14 +15,14 @@
 // another goroutine.
 //
 // A pipeline whose stages run on goroutines of their own opens a Stage
-// for each and its accounts in it: a stage's charge is weighed against
-// its own holdings and the other stages' as the pipeline last told it
-// (See), at a point of the stage's own work, never against how far
-// another goroutine has got; a refusal presses the accounts of the same
-// stage, and the other stages when the pipeline passes it on (Refused,
-// Press). What a stage decides then depends on the input alone. The
-// price: the total can pass the limit by what the other stages took
-// since they were last seen.
+// for each and its accounts in it. A stage's charges are weighed against
+// its own holdings and a cap, its part of the limit, which the pipeline
+// sets at points of the stage's own work (Cap) and chooses so that the
+// caps of the stages at work never add up past the limit: never against
+// how far another goroutine has got. A refusal presses the accounts of
+// the same stage, and the other stages when the pipeline passes it on
+// (Refused, Press). What a stage decides then depends on the input
+// alone, and the total stays within the limit.
 //
 // Accounting is by the bytes a holder keeps (a buffer's capacity, a
 // connection's fixed cost), never by a size the wire declares.
@@ -54,32 +54,58 @@ type Budget struct {
 	loose  atomic.Int64 // bytes of the accounts opened on the budget itself, not in a stage
 	stages int64        // stages opened
 
-	// A stage: the budget it is part of, its accounts' bytes, the other
-	// stages' as last seen, whether a charge was refused since Refused
-	// was asked, and how many of its accounts ever held anything.
+	// A stage: the budget it is part of, its accounts' bytes, its cap,
+	// whether a charge was refused since Refused was asked, and how many
+	// of its accounts ever held anything.
 	root    *Budget
 	own     atomic.Int64
-	others  atomic.Int64
+	cap     atomic.Int64
 	refused atomic.Bool
 	active  atomic.Int64
 }
 
 // Stage opens a part of the budget for the accounts of one goroutine of
-// a pipeline (the package comment says why). Open stages before any
-// charge.
+// a pipeline (the package comment says why), capped at the whole limit
+// until Cap says otherwise. Open stages before any charge.
 func (b *Budget) Stage() *Budget {
 	b.mu.Lock()
 	b.stages++
 	b.mu.Unlock()
-	return &Budget{limit: b.limit, root: b}
+	s := &Budget{limit: b.limit, root: b}
+	s.cap.Store(b.limit)
+	return s
 }
 
-// See tells a stage what the other stages hold, at a point of its own
-// work that the pipeline makes the same on every run.
-func (b *Budget) See(others int64) { b.others.Store(others) }
+// Cap sets what a stage's accounts may hold, at a point of its own work
+// that the pipeline makes the same on every run, on the stage's
+// goroutine. Holding more than a new cap, the stage gives up its
+// accounts' oldest holdings at once (those whose holders give up later,
+// such as held records, at their next release).
+func (b *Budget) Cap(n int64) {
+	b.cap.Store(n)
+	if over := b.own.Load() - n; over > 0 {
+		r := b.top()
+		r.mu.Lock()
+		var mine []*Account
+		for _, a := range r.accounts {
+			if a.b == b && a.shed != nil {
+				mine = append(mine, a)
+			}
+		}
+		r.mu.Unlock()
+		for _, a := range mine {
+			if over = b.own.Load() - n; over <= 0 {
+				break
+			}
+			a.shedOnce(over)
+		}
+	}
+}
 
-// Held is what a stage's accounts hold.
+// Held is what a stage's accounts hold; Over whether it is more than
+// the stage's cap (a holder that gives up later must still do so).
 func (b *Budget) Held() int64 { return b.own.Load() }
+func (b *Budget) Over() bool  { return b.own.Load() > b.cap.Load() }
 
 // Refused reports whether a charge of the stage was refused since the
 // last call: the pipeline passes it on to the other stages (Press).
@@ -235,11 +261,12 @@ func (a *Account) Charge(n int64) bool {
 }
 
 // weigh is by how much a charge of n would pass the limit: for a stage,
-// by its own holdings and the others' as last seen; for the budget
-// itself, by everything held now.
+// by its own holdings against its cap (less what accounts outside any
+// stage hold: the live page's); for the budget itself, by everything
+// held now.
 func (s *Budget) weigh(n int64) int64 {
 	if r := s.root; r != nil {
-		return s.own.Load() + s.others.Load() + r.loose.Load() + n - r.limit
+		return s.own.Load() + r.loose.Load() + n - s.cap.Load()
 	}
 	return s.used.Load() + n - s.limit
 }

@@ -125,32 +125,32 @@ func TestWatch(t *testing.T) {
 	}
 }
 
-// TestStagesWeighWhatTheyWereShown: a stage's charge is weighed against
-// its own holdings and what it was last shown of the others, never
-// against what another stage holds now; a refusal is told once and
-// presses only when passed on.
-func TestStagesWeighWhatTheyWereShown(t *testing.T) {
+// TestStagesWithinTheirCaps: a stage's charge is weighed against its own
+// holdings and its cap, never against what another stage holds now; a
+// lower cap makes it give up its oldest holdings at once; a refusal is
+// told once and presses only when passed on.
+func TestStagesWithinTheirCaps(t *testing.T) {
 	b := New(1000)
 	front, back := b.Stage(), b.Stage()
+	front.Cap(400)
+	back.Cap(600)
 	f, k := newHolder(front, "reassembly"), newHolder(back, "held records")
-	for range 8 {
+	for i := range 6 {
 		if !k.hold(100) {
-			t.Fatal("the back stage refused within the limit")
+			t.Fatalf("back charge %d refused within its cap", i)
 		}
 	}
-	// The front has not been shown the back's 800 bytes: it may take 900.
-	for i := range 9 {
+	f.a.shed = nil // nothing to shed: refused at its cap
+	for i := range 4 {
 		if !f.hold(100) {
-			t.Fatalf("front charge %d refused before it saw the back's holdings", i)
+			t.Fatalf("front charge %d refused within its cap", i)
 		}
 	}
-	if b.Used() != 1700 {
-		t.Fatalf("used %d", b.Used())
-	}
-	front.See(back.Held())
-	f.a.shed = nil // nothing to shed: refused
 	if f.hold(100) {
-		t.Fatal("a charge past what the front was shown was accepted")
+		t.Fatal("a charge past the front's cap was accepted")
+	}
+	if b.Used() != 1000 || b.Peak() != 1000 {
+		t.Fatalf("used %d, peak %d", b.Used(), b.Peak())
 	}
 	if !front.Refused() || front.Refused() {
 		t.Fatal("Refused is not told exactly once")
@@ -162,9 +162,9 @@ func TestStagesWeighWhatTheyWereShown(t *testing.T) {
 	if !k.a.pressed.Load() {
 		t.Fatal("Press did not press the back's account past its share")
 	}
-	k.a.Relieve()
-	if share := b.Limit() / 2; k.a.Used() > share {
-		t.Fatalf("the pressed account holds %d, past its share %d", k.a.Used(), share)
+	back.Cap(250)
+	if k.a.Used() > 250 || k.shed != 4 {
+		t.Fatalf("under a cap of 250 the back holds %d (shed %d)", k.a.Used(), k.shed)
 	}
 	var sum int64
 	for _, u := range b.Accounts() {
