@@ -182,8 +182,9 @@ type endStamp struct {
 // front end has sent batch k-1, the back end has taken batch k-5 and
 // finished k-6, and works on one of k-5 to k until k is sent.
 const (
-	stampRing = 8
-	stampLag  = 6
+	batchQueue = 4
+	stampLag   = batchQueue + 2
+	stampRing  = 8
 )
 
 // spareBatches is how many batches the back end hands back for reuse.
@@ -196,7 +197,7 @@ func newPipe(size int, b *budget.Budget) *pipe {
 		limit:   b.Limit(),
 		cur:     newBatch(size),
 		size:    size,
-		batches: make(chan *batch, 4),
+		batches: make(chan *batch, batchQueue),
 		free:    make(chan *batch, spareBatches),
 		done:    make(chan struct{}),
 		stopc:   make(chan struct{}),
