@@ -129,8 +129,8 @@ func TestHeldBytesBounded(t *testing.T) {
 			t.Fatalf("%d records, want at least 90", records)
 		}
 		// The front end's reassembly shares the budget, so what the held
-		// records may take is the limit less what it held when the back
-		// end last saw it.
+		// records may take is the back end's part of the limit, which
+		// grows toward the limit less what reassembly holds (pipe.divide).
 		others := int64(0)
 		for _, u := range b.Accounts() {
 			if u.Name != "held records" {
