@@ -113,7 +113,7 @@ func followAddrFilter(tp string, a, b netip.AddrPort) string {
 	return half(a, b) + " or " + half(b, a)
 }
 
-func (s *followStat) Reads() Reads { return Reads{Frames: true} }
+func (s *followStat) Reads() Reads { return Reads{Frames: true, Payloads: true} }
 
 // match tells whether f belongs to the stream followed.
 func (s *followStat) match(f *record.FrameInfo) bool {

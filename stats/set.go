@@ -61,6 +61,17 @@ func (ss Set) Needs() record.Needs {
 	return n
 }
 
+// Payloads names the first statistic that shows the frames' payload
+// bytes as read (Reads.Payloads), or is "".
+func (ss Set) Payloads(specs []string) string {
+	for i, s := range ss.all {
+		if s.Reads().Payloads {
+			return specs[i]
+		}
+	}
+	return ""
+}
+
 // Print writes every table, in order.
 func (ss Set) Print(w io.Writer) {
 	for _, s := range ss.all {

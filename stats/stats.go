@@ -32,6 +32,10 @@ type Reads struct {
 	Frames  bool // every frame read (Frame)
 	Records bool // every record shown (Record)
 	Trees   bool // the records' trees and expert items, not only their summary columns
+	// Payloads: it shows the frames' payload bytes as read, which
+	// --redact cannot mask (what holds a secret, in what encoding, and
+	// which bytes no dissector understood is known of records only).
+	Payloads bool
 }
 
 // New makes the statistic spec names (-z's argument).

@@ -56,6 +56,8 @@ func TestExitStatus(t *testing.T) {
 		{"-c 0", []string{"-r", querySample, "-c", "0"}, exitUsage, "-c 0: the count must be positive", -1},
 		{"-c -1", []string{"-r", querySample, "-c", "-1"}, exitUsage, "the count must be positive", -1},
 		{"--redact with -w", []string{"-r", querySample, "--redact", "-w", filepath.Join(dir, "out.pcapng")}, exitUsage, "--redact cannot be used with -w", -1},
+		{"--redact with -z follow,tcp", []string{"-r", querySample, "--redact", "-q", "-z", "follow,tcp,ascii,0"}, exitUsage, "--redact cannot be used with -z follow,tcp,ascii,0", -1},
+		{"--redact with -z follow,udp", []string{"-r", querySample, "--redact", "-q", "-z", "conv,mc", "-z", "follow,udp,raw,0"}, exitUsage, "--redact cannot be used with -z follow,udp,raw,0", -1},
 		{"-c 2", []string{"-r", querySample, "-c", "2"}, exitOK, "", 2},
 		{"-Y syntax", []string{"-r", querySample, "-Y", "tcp.prot == 1"}, exitFail, `"tcp.prot" is not a valid protocol or protocol field`, -1},
 		{"-Y bad time", []string{"-r", querySample, "-Y", `frame.time >= "foo"`}, exitFail, `"foo" is not a valid absolute time`, -1},

@@ -140,7 +140,7 @@ func (c *config) flagSet(stderr io.Writer) (*pflag.FlagSet, *bool) {
 	fs.StringArrayVarP(&c.stats, "statistics", "z", nil, "print `STAT` at the end (repeatable; -z help lists them), e.g. -z mc,servers -z conv,tcp -z io,stat,1")
 	fs.BoolVarP(&c.quiet, "quiet", "q", false, "print no per-PDU output (with -z), e.g. -q -z mc,stat")
 	fs.StringVarP(&c.glossary, "glossary", "G", "", "print a `REPORT` and exit: fields, protocols or experts, e.g. -G fields")
-	fs.BoolVar(&c.out.Redact, "redact", false, "mask Classic salts, verification keys and decrypted Java secrets: once learned, every copy in any record of any protocol, in every output (and bytes no dissector understood, which may hold them); not with -w, e.g. --redact")
+	fs.BoolVar(&c.out.Redact, "redact", false, "mask Classic salts, verification keys and decrypted Java secrets: once learned, every copy in any record of any protocol, in every output (and bytes no dissector understood, which may hold them); not with -w or -z follow,tcp|udp (raw frames), e.g. --redact")
 	fs.StringVar(&c.classicSalt, "classic-salt", "", "the Classic server's heartbeat `SALT`, to check verification keys when the heartbeat was not captured, e.g. --classic-salt wo6kVAHjxoJcInKx")
 	fs.StringVar(&c.keyLog, "keylog", "", "open encrypted Java sessions with the keys in `FILE`: MC_SHARED_SECRET lines and/or the server's RSA key in PEM (as -o slp.keylog_file:FILE), e.g. --keylog session.keylog")
 	fs.StringVar(&c.javaVersion, "java-version", "", "read Java sessions whose handshake was not captured as `VERSION[,STATE]`: a release or protocol number, state play (default) or configuration (as -o slp.version:V), e.g. --java-version 1.20.4")
@@ -239,6 +239,13 @@ func (c *config) check() error {
 			return err
 		}
 	}
-	c.statz, err = stats.NewSet(c.stats)
-	return err
+	if c.statz, err = stats.NewSet(c.stats); err != nil {
+		return err
+	}
+	if s := c.statz.Payloads(c.stats); s != "" && c.out.Redact {
+		// As -w: the payloads are shown as read, and a secret in them
+		// may be in any encoding, or in bytes no dissector understood.
+		return fmt.Errorf("--redact cannot be used with -z %s: it shows the frames' payloads as read, which --redact cannot mask (-z follow,mc shows the dissected conversation, masked)", s)
+	}
+	return nil
 }
