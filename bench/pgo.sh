@@ -16,7 +16,7 @@ set -euo pipefail
 
 cd "$(dirname "$0")/.."
 OUT=${OUT:-bench/out}
-MIXES=${MIXES:-project slp query classic-big onebyte real}
+MIXES=${MIXES:-project slp query classic-big onebyte play real}
 SEED=${SEED:-1}
 mkdir -p "$OUT/pgo"
 
