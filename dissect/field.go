@@ -323,6 +323,8 @@ const (
 	RoleRequestIn            // a response's link to the frame of its request
 	RoleReason               // why a server refused or ended a session, as text
 	RoleText                 // what a message says, shown whole in a transcript (a chat line, a status JSON)
+	RolePlayerID             // the UUID of the player RolePlayerJoined names, in the same PDU
+	RoleBrand                // the brand of the server (server to client) or of its client (client to server)
 )
 
 // Roles gives the registry's fields their roles, from a table keyed by

@@ -47,9 +47,11 @@ type serverRow struct {
 	first, last    time.Time
 	clients        map[netip.Addr]struct{}
 	clientsOverCap bool
-	joined         []string // the first maxJoinedNames players who joined
+	joined         []string // the first maxJoinedNames players who joined, with their UUIDs
 	joinedSeen     map[string]bool
 	joinedCount    int
+	brand          string   // the last brand the server said
+	clientBrands   []string // the first maxModNames brands its clients said
 }
 
 func newServersStat() *serversStat { return &serversStat{idx: map[netip.AddrPort]int{}} }
@@ -106,7 +108,7 @@ func (s *serversStat) Record(r *record.Record) {
 	} else if !row.protos[col] {
 		row.protos[col+askedOnly] = true
 	}
-	var name, motd string
+	var name, motd, joined, joinedID string
 	for i := range p.Nodes {
 		n := &p.Nodes[i]
 		switch n.Field.Role {
@@ -131,7 +133,11 @@ func (s *serversStat) Record(r *record.Record) {
 		case dissect.RoleMod:
 			row.addMod(plainText(n))
 		case dissect.RolePlayerJoined:
-			row.addJoined(plainText(n))
+			joined = plainText(n)
+		case dissect.RolePlayerID:
+			joinedID = plainText(n)
+		case dissect.RoleBrand:
+			row.addBrand(plainText(n), fromServer)
 		case dissect.RoleModList:
 			row.addPlugins(plainText(n))
 		case dissect.RoleLegacy:
@@ -148,6 +154,7 @@ func (s *serversStat) Record(r *record.Record) {
 	if motd != "" {
 		row.motd = motd
 	}
+	row.addJoined(joined, joinedID)
 }
 
 // legacyPing names, in a row's protocols, the legacy 0xFE ping's replies;
@@ -169,6 +176,18 @@ func intValue(n *dissect.Node) int64 {
 		return v
 	}
 	return int64(n.Value.N)
+}
+
+// addBrand keeps the brand the server said last, or a brand one of its
+// clients said, once each.
+func (row *serverRow) addBrand(b string, fromServer bool) {
+	switch {
+	case b == "":
+	case fromServer:
+		row.brand = b
+	case !slices.Contains(row.clientBrands, b) && len(row.clientBrands) < maxModNames:
+		row.clientBrands = append(row.clientBrands, b)
+	}
 }
 
 func (row *serverRow) addMod(m string) {
@@ -255,6 +274,16 @@ func (s *serversStat) Print(w io.Writer) {
 				names += ", …"
 			}
 			fmt.Fprintf(w, "  Mods:      %d: %s\n", r.modCount, safe(names))
+		}
+		if r.brand != "" || len(r.clientBrands) > 0 {
+			b := r.brand
+			if b == "" {
+				b = "-"
+			}
+			if len(r.clientBrands) > 0 {
+				b += "; clients: " + strings.Join(r.clientBrands, ", ")
+			}
+			fmt.Fprintf(w, "  Brand:     %s\n", b)
 		}
 		if r.joinedCount > 0 {
 			names := strings.Join(r.joined, ", ")
@@ -504,8 +533,9 @@ func (s *rttStat) Print(w io.Writer) {
 func (*serversStat) Reads() Reads { return Reads{Records: true, Trees: true} }
 func (*rttStat) Reads() Reads     { return Reads{Records: true, Trees: true} }
 
-// addJoined counts a player who joined the game, once per name.
-func (r *serverRow) addJoined(name string) {
+// addJoined counts a player who joined the game, once per name, and
+// keeps the name with its UUID when one came with it.
+func (r *serverRow) addJoined(name, id string) {
 	if name == "" || r.joinedSeen[name] {
 		return
 	}
@@ -517,6 +547,9 @@ func (r *serverRow) addJoined(name string) {
 	}
 	r.joinedCount++
 	if len(r.joined) < maxJoinedNames {
+		if id != "" {
+			name += " (" + id + ")"
+		}
 		r.joined = append(r.joined, name)
 	}
 }

@@ -46,9 +46,12 @@ func TestJavaFlags(t *testing.T) {
 		t.Errorf("--java-version 1.21.1,login: exit %d, %q", code, stderr)
 	}
 
-	// The census counts the players who joined, not those who tried.
-	if out, _, _ := mcd(t, nil, "-r", "../../samples/play-1-20-4.pcap", "-q", "-z", "mc,servers"); !strings.Contains(out, "  Joined:    1: flayer\n") {
-		t.Errorf("-z mc,servers lacks the player who joined:\n%s", out)
+	// The census counts the players who joined, not those who tried, with
+	// the UUIDs the server gave them (its log: "playerJoin flayer c55e…"),
+	// and the brands the peers said.
+	if out, _, _ := mcd(t, nil, "-r", "../../samples/play-1-20-4.pcap", "-q", "-z", "mc,servers"); !strings.Contains(out, "  Joined:    1: flayer (c55e7b45-6b8d-3791-8608-18e6f8c7b6c7)\n") ||
+		!strings.Contains(out, "  Brand:     -; clients: vanilla\n") {
+		t.Errorf("-z mc,servers lacks the player who joined or the client's brand:\n%s", out)
 	}
 	out, _, _ = mcd(t, nil, "-r", "../../samples/play-1-20-4.pcap", "-q", "-z", "mc,packets")
 	for _, re := range []string{`slp +Finish configuration +s2c +1 +3\n`, `slp +Finish configuration +c2s +1 +3\n`, `slp +Chat message +c2s +\d+ +\d+\n`} {

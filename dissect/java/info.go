@@ -104,14 +104,9 @@ func info(pk *packet, w *walker, st State, dir dissect.Dir) []byte {
 		if v, _, ok := get("channel"); ok {
 			b = append(b, ", "...)
 			b = appendQuoted(b, string(v.s))
-			if d, _, ok := get("data"); ok && (string(v.s) == "minecraft:brand" || string(v.s) == "MC|Brand") {
-				if s, n, st := readVarInt(d.s); st == viOK && int(s) >= 0 && n+int(s) <= len(d.s) {
-					b = append(b, ": "...)
-					b = appendQuoted(b, string(d.s[n:n+int(s)]))
-				} else {
-					b = append(b, ": "...)
-					b = appendQuoted(b, string(d.s))
-				}
+			if d, _, ok := get("data"); ok && isBrandChannel(v.s) {
+				b = append(b, ": "...)
+				b = appendQuoted(b, string(brandText(d.s)))
 			}
 		}
 	case "named_entity_spawn", "spawn_entity":
@@ -230,4 +225,34 @@ func appendQuoted(b []byte, s string) []byte {
 		b = append(b, s...)
 	}
 	return append(b, '"')
+}
+
+// isBrandChannel reports whether a plugin message's channel is the one
+// that carries a brand (the server's, or the client's), as named from
+// 1.13 and before.
+func isBrandChannel(ch []byte) bool {
+	return string(ch) == "minecraft:brand" || string(ch) == "MC|Brand"
+}
+
+// brandText is the brand a brand channel's data carries: a string (VarInt
+// length and text), or the data whole when it is not one.
+func brandText(d []byte) []byte {
+	if s, n, st := readVarInt(d); st == viOK && int(s) >= 0 && n+int(s) <= len(d) {
+		return d[n : n+int(s)]
+	}
+	return d
+}
+
+// brandOf is the brand a plugin message carries when its channel is the
+// brand channel and the walk read its data; nil otherwise.
+func brandOf(pk *packet, w *walker) []byte {
+	ch, ok := pk.slots["channel"]
+	d, ok2 := pk.slots["data"]
+	if !ok || !ok2 || ch >= len(w.top) || d >= len(w.top) || d >= w.topDone && w.c.Failed() {
+		return nil
+	}
+	if !isBrandChannel(w.top[ch].s) {
+		return nil
+	}
+	return brandText(w.top[d].s)
 }

@@ -360,6 +360,10 @@ type Result struct {
 	Known     bool
 	// InfoShort: the walk stopped before a field the Info line shows
 	InfoShort bool
+	// Brand is the brand a plugin message on the brand channel carries
+	// (the server's or the client's, by direction), viewing the packet's
+	// bytes; nil for any other packet.
+	Brand []byte
 }
 
 // Decode dissects the body of packet id (the bytes after the packet ID,
@@ -414,6 +418,9 @@ func (v *Version) Decode(cur *dissect.Cursor, st State, dir dissect.Dir, id int3
 		if s, ok := pk.slots["threshold"]; ok && s < len(w.top) {
 			res.Threshold = w.top[s].i
 		}
+	}
+	if pk.name == "custom_payload" {
+		res.Brand = brandOf(pk, w)
 	}
 	p.SetInfo(info(pk, w, st, dir))
 	res.InfoShort = w.short

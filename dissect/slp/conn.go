@@ -39,6 +39,7 @@ type decoding struct {
 	playNoted bool
 	encNoted  bool
 	player    string // the name Login Success gave, for Join Game (census)
+	playerID  string // and its UUID, formatted
 	java      javaState
 	ibuf      []byte // inflated packets (inflateAll)
 	// liteCut, when not -1: the Lite PDU being decoded reads an inflated

@@ -726,19 +726,20 @@ func (c *Conn) login(cur *dissect.Cursor, i int, id int32) {
 		}
 	case 2: // Login Success
 		if pv > 0 && pv < 735 {
-			str(cur, FieldStrLen, FieldLoginUUID, 36)
+			id, _ := str(cur, FieldStrLen, FieldLoginUUID, 36)
 			name, _ := str(cur, FieldStrLen, FieldLoginName, maxNameChars)
 			p.Info = "Login Success, " + safeShort(name)
-			c.player = string(name)
+			c.player, c.playerID = string(name), string(id)
 			return
 		}
+		idb := cur.Peek(16)
 		uuid(cur, FieldLoginUUID)
 		name, _ := str(cur, FieldStrLen, FieldLoginName, maxNameChars)
 		if cur.Failed() {
 			return
 		}
 		p.Info = "Login Success, " + safeShort(name)
-		c.player = string(name)
+		c.player, c.playerID = string(name), formatUUID(idb)
 		if pv > 0 && pv < 759 {
 			return
 		}

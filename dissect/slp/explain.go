@@ -31,6 +31,9 @@ var explanations = map[string]string{
 	"slp.decrypted.secret":      "The 16-byte shared secret that opened this session, in hex, from the key log: --redact masks it.",
 	"slp.decrypted.secret_from": "Where the secret came from: a MC_SHARED_SECRET line of the key log matching the encrypted secret of Encryption Response, or the server's RSA private key, which decrypts it.",
 	"slp.player_joined":         "On Join Game: the player whose login the server accepted (Login Success's name) is now in the game. A census of players who actually joined counts these, not Login Starts.",
+	"slp.player_joined.uuid":    "On Join Game: the UUID Login Success gave the player who joined. An online-mode server gives the Mojang account's UUID; an offline-mode one (and a server behind a proxy without forwarding) one made from the name, the same on every server.",
+	"slp.server_brand":          "The server's brand, from its plugin message on the brand channel (minecraft:brand, MC|Brand before 1.13): \"vanilla\", or the software (Paper, Spigot); a proxy adds its own name before the back-end's (\"Velocity … -> Paper\").",
+	"slp.client_brand":          "The client's brand, from its plugin message on the brand channel: \"vanilla\", or the mod loader (fabric, forge) or bot library that says so.",
 	"slp.java.state":            "The state the direction is in as the dissector followed it: configuration (1.20.2+, after Login Acknowledged, until Finish Configuration) or play.",
 	"slp.data":                  "The data of a packet this dissector frames but does not read field by field, such as the packets of the play state. It is shown raw, so that no byte goes unaccounted for.",
 

@@ -29,7 +29,12 @@ var (
 	FieldJavaState = Registry.Str("slp.java.state", "State")
 	// FieldPlayerJoined is on Join Game: the player Login Success named is
 	// in the game.
-	FieldPlayerJoined = Registry.Str("slp.player_joined", "Player joined")
+	FieldPlayerJoined     = Registry.Str("slp.player_joined", "Player joined")
+	FieldPlayerJoinedUUID = Registry.Str("slp.player_joined.uuid", "Player joined, UUID")
+	// FieldServerBrand and FieldClientBrand: the brand a plugin message on
+	// the brand channel carries, by who sent it.
+	FieldServerBrand = Registry.Str("slp.server_brand", "Server brand")
+	FieldClientBrand = Registry.Str("slp.client_brand", "Client brand")
 )
 
 // Handshake.

@@ -133,6 +133,16 @@ func (c *Conn) javaBody(cur *dissect.Cursor, i int, id int32, idi int32) {
 		// the player is in the game: the census counts who joined, not
 		// who only tried
 		p.AddGenerated(0, FieldPlayerJoined, dissect.S(c.player), "")
+		if c.playerID != "" {
+			p.AddGenerated(0, FieldPlayerJoinedUUID, dissect.S(c.playerID), "")
+		}
+	}
+	if res.Brand != nil {
+		f := FieldClientBrand
+		if i == 1 {
+			f = FieldServerBrand
+		}
+		p.AddGenerated(0, f, dissect.S(string(res.Brand)), "")
 	}
 	if res.Known {
 		j.st[i] = java.Transition(st, res.Name)

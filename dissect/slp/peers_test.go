@@ -161,6 +161,7 @@ type peerLog struct {
 	chatOut   []string    // server chat lines the bot received
 	positions [][3]string // positions the server received
 	kick      string      // the kick reason the bot received
+	joinedID  string      // the UUID the server said the player joined with
 	version   string
 }
 
@@ -182,6 +183,9 @@ func readPeerLog(t *testing.T, path string) peerLog {
 	}
 	if m := regexp.MustCompile(`kicked .*(Kicked by mcdissect: bye \w+)`).FindStringSubmatch(s); m != nil {
 		l.kick = m[1]
+	}
+	if m := regexp.MustCompile(`\[server\] playerJoin \S+ (\S+)`).FindStringSubmatch(s); m != nil {
+		l.joinedID = m[1]
 	}
 	if m := regexp.MustCompile(`version (\d[\d.]*)`).FindStringSubmatch(s); m != nil {
 		l.version = m[1]
@@ -294,6 +298,9 @@ func checkPeerPDUs(t *testing.T, pdus []capturedPDU, l peerLog, encrypted bool) 
 	}
 	if joined := texts(pdus, dissect.DirS2C, "slp.player_joined"); len(joined) != 1 || !strings.HasSuffix(l.kick, " "+joined[0]) {
 		t.Errorf("players joined %q, the kick names %q", joined, l.kick)
+	}
+	if ids := texts(pdus, dissect.DirS2C, "slp.player_joined.uuid"); l.joinedID == "" || !slices.Equal(ids, []string{l.joinedID}) {
+		t.Errorf("players joined with UUIDs %q, the server logged %q", ids, l.joinedID)
 	}
 	if encrypted {
 		n := 0
