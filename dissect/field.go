@@ -157,6 +157,14 @@ type Field struct {
 	// Hidden fields are in the tree for filters and -e (ip.addr,
 	// tcp.port), as Wireshark's hidden items, and not shown in it.
 	Hidden bool
+	// Alts are the fields this one's filter name stands for as well: a
+	// name a protocol's data gives several types in different versions
+	// is registered once per type (the others with a suffix, "_string"),
+	// and the plain name matches the nodes of all of them, as
+	// Wireshark's fields that share a name do: -e shows each node's own
+	// value, a presence test finds any, and a comparison reads the nodes
+	// whose type compares as the plain field's.
+	Alts []*Field
 
 	id int // 1 + its registration order; 0 for a field no registry holds
 }

@@ -89,6 +89,9 @@ func (e *fieldEnt) collect(c *ctx, r *record.Record) {
 	}
 	k, wire := e.t.k, e.wire
 	e.ref.Each(r, func(n *dissect.Node) {
+		if n.Field != e.ref.Field && !sameKind(k, n.Field.Type) {
+			return // a field sharing the name, with a type that does not compare
+		}
 		v := val{n: n.Value.N, b: n.Value.B}
 		if wire {
 			v.b = nodeBytes(r, n)
@@ -97,6 +100,25 @@ func (e *fieldEnt) collect(c *ctx, r *record.Record) {
 		}
 		c.vals = append(c.vals, v)
 	})
+}
+
+// sameKind reports whether a node of type t (a field sharing the filter
+// name of a field of kind k: dissect.Field.Alts) has a value that
+// compares as k's.
+func sameKind(k kind, t dissect.FieldType) bool {
+	switch t {
+	case dissect.FTUint, dissect.FTInt, dissect.FTFrameNum:
+		return k == kUint || k == kInt
+	case dissect.FTBool:
+		return k == kBool
+	case dissect.FTFloat:
+		return k == kFloat
+	case dissect.FTString:
+		return k == kStr
+	case dissect.FTBytes:
+		return k == kBytes
+	}
+	return false
 }
 
 // nodeBytes are the bytes a node spans in its PDU.
@@ -279,6 +301,12 @@ type existsN struct {
 }
 
 func (n *existsN) eval(c *ctx, r *record.Record) bool {
+	if fe, ok := n.e.(*fieldEnt); ok && !n.nonzero && fe.t.k != kAddr && len(fe.ref.Field.Alts) > 0 {
+		// present in any of the types that share the name
+		found := false
+		fe.ref.Each(r, func(*dissect.Node) { found = true })
+		return found
+	}
 	base := len(c.vals)
 	n.e.collect(c, r)
 	ok := false

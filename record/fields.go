@@ -3,6 +3,7 @@ package record
 import (
 	"fmt"
 	"net/netip"
+	"slices"
 
 	"github.com/mcdissect/mcdissect/dissect"
 	"github.com/mcdissect/mcdissect/dissect/netlayers"
@@ -78,7 +79,8 @@ func (f FieldRef) InLayers() bool { return netlayers.Owns(f.Field) }
 // Needs.
 func (f FieldRef) Layers() netlayers.Want { return netlayers.WantField(f.Field) }
 
-// Each calls fn with every occurrence of the field in r, in tree order:
+// Each calls fn with every occurrence of the field in r (and of its
+// Alts, the fields it shares its name with), in tree order:
 // the layers' tree first, then the PDU's. For pseudo-fields the node is
 // made up for the call and must not be kept. Protocol roots match their
 // protocol's records, as in Wireshark, where a protocol name alone is a
@@ -89,10 +91,14 @@ func (f *FieldRef) Each(r *Record, fn func(n *dissect.Node)) {
 		f.eachPseudo(r, fn)
 		return
 	}
+	var alts []*dissect.Field
+	if f.Field != nil {
+		alts = f.Field.Alts
+	}
 	for _, p := range [2]*dissect.PDU{f.layersOf(r), &r.PDU} {
 		for i := range p.Nodes {
 			n := &p.Nodes[i]
-			if n.Field != f.Field {
+			if n.Field != f.Field && (alts == nil || !slices.Contains(alts, n.Field)) {
 				continue
 			}
 			if f.Key != "" && n.Key != f.Key {

@@ -60,3 +60,37 @@ func TestJavaFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestJavaFieldNamesEveryVersion: a field's plain name is the newest
+// release's (the Disconnect reason is NBT since 1.20.3: FT_NONE, with the
+// hand-written explanation), and it filters the field in every version,
+// the older JSON form (reason_string) included; -e shows each version's
+// own value.
+func TestJavaFieldNamesEveryVersion(t *testing.T) {
+	fields, _, _ := mcd(t, nil, "-G", "fields")
+	for _, want := range []string{
+		"\tmc.play.kick_disconnect.reason\tFT_NONE\t",
+		"\tmc.play.kick_disconnect.reason_string\tFT_STRING\t",
+	} {
+		if !strings.Contains(fields, want) {
+			t.Errorf("-G fields lacks %q", want)
+		}
+	}
+	for _, s := range []string{"1-8-8", "1-12-2", "1-16-5", "1-20-4", "1-21-4", "1-21-11"} {
+		t.Run(s, func(t *testing.T) {
+			pcap := "../../samples/play-" + s + ".pcap"
+			out, _, _ := mcd(t, nil, "-r", pcap, "-Y", "mc.play.kick_disconnect.reason")
+			if n := strings.Count(out, "Disconnect"); n != 1 {
+				t.Errorf("-Y mc.play.kick_disconnect.reason: %d records:\n%s", n, out)
+			}
+			out, _, _ = mcd(t, nil, "-r", pcap, "-V", "--explain", "-Y", "mc.play.kick_disconnect")
+			if !strings.Contains(out, "Why the player was disconnected") {
+				t.Errorf("the reason lacks its hand-written explanation:\n%s", out)
+			}
+		})
+	}
+	out, _, _ := mcd(t, nil, "-r", "../../samples/play-1-8-8.pcap", "-T", "fields", "-e", "mc.play.kick_disconnect.reason", "-Y", "mc.play.kick_disconnect")
+	if !strings.Contains(out, "bye flayer") {
+		t.Errorf("-e mc.play.kick_disconnect.reason on 1.8 shows %q, want the JSON text", out)
+	}
+}

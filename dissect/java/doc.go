@@ -40,11 +40,13 @@
 // (mc.java.position.x, mc.java.slot.item_id); array elements are <array>.entry;
 // NBT tags are keyed fields mc.nbt.<tag type>.<tag name>. A name the data
 // gives several types (a switch whose cases differ, a field that changed
-// between versions) keeps the plain name for the type the newest version
-// gives it, and takes "_<type>" for the others ("_int", "_string",
-// "_none", ...): FillFields makes this table over every version when the
-// data file is generated, so names are stable and known without compiling
-// anything. The fields are registered on first use, or when a look-up or a
+// between versions) keeps the plain name for the type the newest release
+// gives it (a snapshot never decides), and takes "_<type>" for the others
+// ("_int", "_string", "_none", ...); the plain name filters and -e's the
+// others too (dissect.Field.Alts), so a filter written for one version
+// finds the field in all. FillFields makes this table over every version
+// when the data file is generated, so names are stable and known without
+// compiling anything. The fields are registered on first use, or when a look-up or a
 // listing asks for them (dissect.Lazy). Explanations are hand-written for
 // the common packets (keep-alive, chat, position, chunk data, disconnect,
 // plugin messages; explain.go) and generated from the name and type for

@@ -118,6 +118,7 @@ func register() error {
 			return
 		}
 		fieldsByKey = make(map[string]*dissect.Field, len(b.Fields))
+		plain := map[string]*dissect.Field{} // path -> the field of its plain name
 		for _, e := range b.Fields {
 			path := e.Path
 			if path == "" {
@@ -131,11 +132,18 @@ func register() error {
 			case strings.HasPrefix(e.Name, "mc.config."):
 				reg = RegConfig
 			}
-			f := dissect.Field{Name: e.Name, Label: e.Label, Type: ft, Desc: describe(e.Name, path, ft)}
+			f := dissect.Field{Name: e.Name, Label: e.Label, Type: ft, Desc: describe("mc."+path, path, ft)}
 			if ft == dissect.FTUint || ft == dissect.FTInt {
 				f.Base = dissect.BaseDec
 			}
-			fieldsByKey[path+"\x00"+e.Type] = reg.Add(f)
+			rf := reg.Add(f)
+			fieldsByKey[path+"\x00"+e.Type] = rf
+			// the table lists a path's plain name before its others
+			if e.Path == "" {
+				plain[path] = rf
+			} else if p := plain[path]; p != nil {
+				p.Alts = append(p.Alts, rf)
+			}
 		}
 	})
 	return regErr
@@ -156,14 +164,16 @@ func runtimeNamer(path string, ft dissect.FieldType, label string) *dissect.Fiel
 // and each node's dotted path and type recorded. A path seen with one
 // type is the field "mc." + path. A path seen with several types (a
 // switch whose cases differ, a field whose type changed between versions)
-// keeps the plain name for the type the newest version that has it gives
-// it; its other types get the name plus "_" and the type ("_int",
-// "_string", "_none", ...), in the order the types are listed in ftNames'
-// order of names. The rule is deterministic, and a name changes only when
-// the newest version changes its type.
+// keeps the plain name for the type the newest release that has it gives
+// it (mcdata.Blob.NewestFirst: releases first, newest first, then
+// snapshots, which never decide a name a release has); its other types get
+// the name plus "_" and the type ("_int", "_string", "_none", ...), and
+// the plain name's filter matches them too (dissect.Field.Alts). The rule
+// is deterministic, and a name changes only when the newest release
+// changes its type.
 func FillFields(b *mcdata.Blob) error {
 	type seen struct {
-		types []string // in order of first sight, newest version first
+		types []string // in order of first sight, newest release first
 		label string
 	}
 	paths := map[string]*seen{}
@@ -185,8 +195,7 @@ func FillFields(b *mcdata.Blob) error {
 		}
 		return &dissect.Field{Name: path, Type: ft}
 	}
-	for i := len(b.Versions) - 1; i >= 0; i-- {
-		v := b.Versions[i]
+	for _, v := range b.NewestFirst() {
 		if _, err := compileVersion(b, v, rec); err != nil {
 			return err
 		}
@@ -208,7 +217,8 @@ func FillFields(b *mcdata.Blob) error {
 }
 
 // describe is a generated field's explanation, unless a hand-written one
-// exists (explain.go).
+// exists (explain.go); name is the plain name, so that the fields of a
+// name's other types ("_string") share its explanation.
 func describe(name, path string, ft dissect.FieldType) string {
 	if d, ok := handDesc[name]; ok {
 		return d

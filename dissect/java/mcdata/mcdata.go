@@ -61,6 +61,9 @@ type Blob struct {
 	// the generator (dissect/java.FillFields) so that names and types
 	// are known without compiling any version.
 	Fields []FieldEntry `json:"-"`
+
+	ageOnce sync.Once
+	age     map[string]int // version name -> place in release order (ages)
 }
 
 // Version is one protocol.json and the versions that share it.

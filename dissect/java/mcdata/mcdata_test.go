@@ -114,3 +114,32 @@ func BenchmarkInflate(b *testing.B) {
 		}
 	}
 }
+
+// TestNewestFirst: releases first, newest first (26.1, then 1.21.11),
+// the snapshots' and pre-releases' data after every release's.
+func TestNewestFirst(t *testing.T) {
+	b, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	vs := b.NewestFirst()
+	if len(vs) != len(b.Versions) || vs[0].Path != "pc/26.1" || vs[1].Path != "pc/1.21.11" {
+		t.Fatalf("%d versions, first %s, %s", len(vs), vs[0].Path, vs[1].Path)
+	}
+	release := true
+	for _, v := range vs {
+		rel := false
+		for _, n := range v.Names {
+			rel = rel || IsRelease(n.Name)
+		}
+		if rel && !release {
+			t.Errorf("%s (a release's data) after a snapshot's", v.Path)
+		}
+		release = rel
+	}
+	for name, want := range map[string]bool{"1.20.4": true, "26.1": true, "26.1.2": true, "21w07a": false, "1.16-rc1": false, "26.4-snapshot-6": false, "1.9.1-pre2": false, "1.": false, "": false} {
+		if IsRelease(name) != want {
+			t.Errorf("IsRelease(%q) = %v", name, !want)
+		}
+	}
+}
