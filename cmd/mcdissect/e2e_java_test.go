@@ -94,3 +94,27 @@ func TestJavaFieldNamesEveryVersion(t *testing.T) {
 		t.Errorf("-e mc.play.kick_disconnect.reason on 1.8 shows %q, want the JSON text", out)
 	}
 }
+
+// TestJavaSnapshot: a hand-made session (no real peer speaks a current
+// snapshot's protocol: testdata/snapshot-26-4.pcap, made by the
+// acceptance audit's mk.py) whose handshake names 26.4-snapshot-6
+// (0x40000158): minecraft-data has no file for it, so it is read with the
+// nearest release's data at or below it (26.1), flagged approximate, and
+// the handshake names the snapshot. It was read with the 2021 snapshot
+// 21w07a's data, which has no configuration state.
+func TestJavaSnapshot(t *testing.T) {
+	pcap := "testdata/snapshot-26-4.pcap"
+	out, _, _ := mcd(t, nil, "-r", pcap)
+	for _, want := range []string{"26.4-snapshot-6, snapshot, protocol 0x40000000+344", "SLP Finish configuration"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "Unknown") {
+		t.Errorf("unknown packets:\n%s", out)
+	}
+	out, _, _ = mcd(t, nil, "-r", pcap, "-V", "-Y", "mc.java.version")
+	if !strings.Contains(out, "protocol 1073742168 (26.4-snapshot-6) has no data of its own in minecraft-data; read with pc/26.1") {
+		t.Errorf("no approximate note naming the snapshot and pc/26.1:\n%s", out)
+	}
+}

@@ -36,7 +36,10 @@ func (s State) String() string {
 
 // Version is one version's packets, compiled.
 type Version struct {
-	Name     string // the release the data is for ("1.20.4")
+	// Name is the version the protocol number names ("1.20.4",
+	// "26.4-snapshot-6"), or, when minecraft-data does not know it, the
+	// version whose data stands in
+	Name     string
 	Protocol int
 	Exact    bool   // false: the data of the closest version stands in
 	Data     string // the minecraft-data file: "pc/1.20.3"
@@ -94,7 +97,8 @@ var (
 )
 
 // ForProtocol returns the data for protocol number proto (the handshake's):
-// the version that has it, or the closest one (Exact false).
+// the version that has it, or the nearest at or below it in release order
+// (Exact false; mcdata.Blob.Lookup).
 func ForProtocol(proto int) (*Version, error) {
 	b, err := mcdata.Load()
 	if err != nil {
@@ -121,7 +125,18 @@ func ForName(name string) (*Version, error) {
 	return version(b, mv, vn.Name, vn.Protocol, true)
 }
 
-// Releases lists the release names the data has, oldest first.
+// ProtocolName is the version minecraft-data's list names protocol
+// number proto ("26.4-snapshot-6"), "" when it has none or the data does
+// not load.
+func ProtocolName(proto int) string {
+	b, err := mcdata.Load()
+	if err != nil {
+		return ""
+	}
+	return b.ProtocolName(proto)
+}
+
+// Releases lists the version names the data has, oldest first.
 func Releases() []string {
 	b, err := mcdata.Load()
 	if err != nil {
@@ -398,7 +413,7 @@ func (v *Version) Decode(cur *dissect.Cursor, st State, dir dissect.Dir, id int3
 	if !v.Exact {
 		p.AddGenerated(cur.Parent(), FieldVersion, dissect.S(v.Data), "")
 		p.ExpertFunc(cur.Parent(), ExpertApprox, func() string {
-			return "protocol " + strconv.Itoa(v.Protocol) + " has no data of its own in minecraft-data; read with " + v.Data
+			return "protocol " + strconv.Itoa(v.Protocol) + " (" + v.Name + ") has no data of its own in minecraft-data; read with " + v.Data
 		})
 	}
 	w.walk(pk.t, nil)

@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/mcdissect/mcdissect/dissect"
+	"github.com/mcdissect/mcdissect/dissect/java"
 )
 
 // ProtocolNames names the protocol versions of releases since the Netty
@@ -96,7 +97,11 @@ const snapshotBit = 1 << 30
 // name (snapshots), or "" when the table's own display will do.
 func protocolText(v int64) string {
 	if v > snapshotBit && v < snapshotBit<<1 {
-		return strconv.FormatInt(v, 10) + " (snapshot, protocol 0x40000000+" + strconv.FormatInt(v-snapshotBit, 10) + ")"
+		name := java.ProtocolName(int(v)) // "26.4-snapshot-6", from minecraft-data's list
+		if name != "" {
+			name += ", "
+		}
+		return strconv.FormatInt(v, 10) + " (" + name + "snapshot, protocol 0x40000000+" + strconv.FormatInt(v-snapshotBit, 10) + ")"
 	}
 	return ""
 }

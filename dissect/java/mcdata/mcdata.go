@@ -268,38 +268,98 @@ func Encode(b *Blob) ([]byte, error) {
 }
 
 // Lookup finds the data for protocol number proto: the version that has
-// it, exact; else the closest one below it (the closest above when proto
-// is older than every version), not exact. Snapshot numbers (2^30 and up)
-// are matched among snapshots first. It returns the release name the
-// data is for.
+// it, exact; else the nearest version at or below it that the data has,
+// in release order, not exact: for a release's number the data with the
+// highest number below it (the oldest release when proto is older than
+// every version); for a snapshot's (2^30 and up) the first version the
+// data has after it in minecraft-data's list of versions, which is in
+// release order (a 26.4 snapshot is read with 26.1's data, never with the
+// 2021 snapshot 21w07a's). name is the version proto names
+// (ProtocolName), or the data's when the list does not know it.
 func (b *Blob) Lookup(proto int) (v *Version, name string, exact bool) {
+	if v, n := b.exact(proto); v != nil {
+		return v, n.Name, true
+	}
+	if proto >= snapshotBit {
+		// from the snapshot's place in the list (or the newest snapshot
+		// before it, for one newer than the list) towards older versions
+		start := -1
+		for i, p := range b.Protocols {
+			if p.Protocol >= snapshotBit && p.Protocol <= proto {
+				start = i
+				break
+			}
+		}
+		if start >= 0 {
+			for _, p := range b.Protocols[start:] {
+				if v, n := b.exact(p.Protocol); v != nil {
+					return v, b.nameOr(proto, n.Name), false
+				}
+			}
+		}
+		v, n := b.newestRelease()
+		return v, b.nameOr(proto, n.Name), false
+	}
 	var best *Version
 	var bestName VersionName
 	for _, ver := range b.Versions {
 		for _, n := range ver.Names {
-			if n.Protocol == proto {
-				return ver, n.Name, true
-			}
-			if n.Protocol <= proto && (proto >= 1<<30) == (n.Protocol >= 1<<30) && (best == nil || n.Protocol > bestName.Protocol) {
+			if n.Protocol < snapshotBit && n.Protocol <= proto && (best == nil || n.Protocol > bestName.Protocol) {
 				best, bestName = ver, n
 			}
 		}
 	}
-	if best == nil {
-		// older than everything: the oldest release; a snapshot newer than
-		// every snapshot: the newest release
+	if best == nil { // older than everything: the oldest release
 		for _, ver := range b.Versions {
 			for _, n := range ver.Names {
-				if n.Protocol >= 1<<30 {
-					continue
-				}
-				if best == nil || (proto < 1<<30) == (n.Protocol < bestName.Protocol) {
+				if n.Protocol < snapshotBit && (best == nil || n.Protocol < bestName.Protocol) {
 					best, bestName = ver, n
 				}
 			}
 		}
 	}
-	return best, bestName.Name, false
+	return best, b.nameOr(proto, bestName.Name), false
+}
+
+// exact is the version whose data is for protocol number proto.
+func (b *Blob) exact(proto int) (*Version, VersionName) {
+	for _, ver := range b.Versions {
+		for _, n := range ver.Names {
+			if n.Protocol == proto {
+				return ver, n
+			}
+		}
+	}
+	return nil, VersionName{}
+}
+
+// newestRelease is the data of the newest release.
+func (b *Blob) newestRelease() (*Version, VersionName) {
+	vs := b.NewestFirst()
+	if len(vs) == 0 {
+		return nil, VersionName{}
+	}
+	n, _ := b.newestName(vs[0], true)
+	return vs[0], n
+}
+
+func (b *Blob) nameOr(proto int, data string) string {
+	if n := b.ProtocolName(proto); n != "" {
+		return n
+	}
+	return data
+}
+
+// ProtocolName is the version protocol number proto names in
+// minecraft-data's list ("26.4-snapshot-6"; the newest of the releases
+// that share a number), "" when the list does not have it.
+func (b *Blob) ProtocolName(proto int) string {
+	for _, p := range b.Protocols {
+		if p.Protocol == proto {
+			return p.Name
+		}
+	}
+	return ""
 }
 
 // ByName finds the data of a release by its name ("1.20.4").
@@ -314,12 +374,13 @@ func (b *Blob) ByName(name string) (*Version, VersionName, bool) {
 	return nil, VersionName{}, false
 }
 
-// Names lists every release the data has, oldest first.
+// Names lists every version the data has, oldest first, in release order
+// (21w07a between 1.16.5 and 1.17).
 func (b *Blob) Names() []VersionName {
 	var out []VersionName
 	for _, ver := range b.Versions {
 		out = append(out, ver.Names...)
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Protocol < out[j].Protocol })
+	sort.SliceStable(out, func(i, j int) bool { return b.newer(out[j], out[i]) })
 	return out
 }

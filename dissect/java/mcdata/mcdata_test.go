@@ -143,3 +143,49 @@ func TestNewestFirst(t *testing.T) {
 		}
 	}
 }
+
+// TestLookup: a number the data has is read with its own data; a
+// snapshot's the data lacks with the nearest version at or below it in
+// release order (never 21w07a for a 2026 snapshot); a release's with the
+// highest below it.
+func TestLookup(t *testing.T) {
+	b, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		proto      int
+		path, name string
+		exact      bool
+	}{
+		{765, "pc/1.20.3", "1.20.3", true},
+		{775, "pc/26.1", "26.1", true},
+		{0x40000000 + 15, "pc/21w07a", "21w07a", true},
+		{0x40000158, "pc/26.1", "26.4-snapshot-6", false}, // 26.4-snapshot-6
+		{0x40000200, "pc/26.1", "26.1", false},            // newer than the list
+		{0x40000000 + 16, "pc/21w07a", "21w08a", false},   // a week after 21w07a
+		{1073742097, "pc/1.21.9", "25w41a", false},        // after 1.21.10 (773)
+		{1073741988, "pc/1.20.2", "1.20.3-pre1", false},   // before 1.20.3
+		{777, "pc/26.1", "26.3", false},
+		{485, "pc/1.14.1", "1.14.2", false},
+		{3, "pc/1.7", "1.7.1-pre", false}, // older than every version
+	} {
+		v, name, exact := b.Lookup(c.proto)
+		if v == nil || v.Path != c.path || exact != c.exact || name != c.name {
+			path := ""
+			if v != nil {
+				path = v.Path
+			}
+			t.Errorf("Lookup(%d) = %s %q %v, want %s %q %v", c.proto, path, name, exact, c.path, c.name, c.exact)
+		}
+	}
+	names := b.Names()
+	for i, n := range names {
+		if n.Name == "21w07a" && (i == 0 || i == len(names)-1 || names[i-1].Name != "1.16.5" || names[i+1].Name != "1.17") {
+			t.Errorf("Names puts 21w07a at %d of %d, want between 1.16.5 and 1.17", i, len(names))
+		}
+	}
+	if last := names[len(names)-1].Name; last != "26.1" {
+		t.Errorf("Names ends with %s, want 26.1", last)
+	}
+}
