@@ -3,6 +3,7 @@ package java
 import (
 	"encoding/binary"
 	"encoding/json"
+	"strconv"
 	"strings"
 )
 
@@ -89,6 +90,61 @@ func chatNBT(b []byte, named bool) string {
 		return ""
 	}
 	return clipText(sb.String())
+}
+
+// maxRootKeys bounds how many of a compound's keys an Info line names.
+const maxRootKeys = 8
+
+// appendRootKeys appends ": " and the names of the tags of the root
+// compound of NBT b (named or not), at most maxRootKeys of them and
+// maxInfoText bytes, then how many there are: a registry codec's
+// registries ("minecraft:chat_type, …, minecraft:worldgen/biome (6
+// registries)"). It appends nothing when b is not a compound or is cut.
+func appendRootKeys(dst []byte, b []byte, named bool) []byte {
+	if len(b) == 0 || b[0] != tagCompound {
+		return dst
+	}
+	r := nbtReader{b: b[1:]}
+	if named {
+		r.str()
+	}
+	start := len(dst)
+	dst = append(dst, ": "...)
+	n, shown := 0, 0
+	for !r.bad {
+		t := r.take(1)
+		if t == nil || t[0] == tagEnd {
+			break
+		}
+		name := r.str()
+		r.skip(int(t[0]), 1)
+		if r.bad {
+			break
+		}
+		if shown < maxRootKeys && len(dst)-start+len(name) <= maxInfoText {
+			if shown > 0 {
+				dst = append(dst, ", "...)
+			}
+			dst = append(dst, name...)
+			shown++
+		}
+		n++
+	}
+	if r.bad || n == 0 {
+		return dst[:start]
+	}
+	if shown < n {
+		if shown > 0 {
+			dst = append(dst, ", "...)
+		}
+		dst = append(dst, "…"...)
+	}
+	dst = append(dst, " ("...)
+	dst = strconv.AppendInt(dst, int64(n), 10)
+	if n == 1 {
+		return append(dst, " registry)"...)
+	}
+	return append(dst, " registries)"...)
 }
 
 // nbtReader reads NBT for its text only, with no tree.

@@ -89,7 +89,13 @@ func info(pk *packet, w *walker, st State, dir dissect.Dir) []byte {
 	case "login":
 		num(", entity ID ", "entityId")
 	case "registry_data":
-		text(" ", "id", "codec")
+		// 1.20.5+: one registry, named by its id; 1.20.2-1.20.4: the
+		// whole codec, one compound whose keys are the registries
+		if !text(" ", "id") {
+			if v, t, ok := get("codec"); ok && t != nil {
+				b = appendRootKeys(b, v.s, t.k == kNBT || t.k == kOptNBT)
+			}
+		}
 	case "update_time":
 		num(", world age ", "age")
 	case "game_state_change":
