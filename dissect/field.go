@@ -37,7 +37,8 @@ func (t FieldType) String() string {
 // FTName is the field's type as Wireshark names it (tshark -G fields):
 // FT_UINT8 to FT_UINT64 and FT_INT8 to FT_INT64 by the field's Width when
 // it declares one, else FT_UINT32 and FT_INT32, the types Wireshark
-// declares for variable-length integers (VarInts); FT_DOUBLE for floats.
+// declares for variable-length integers (VarInts); FT_FLOAT for a float
+// of Width 4, FT_DOUBLE for the others.
 func (f *Field) FTName() string {
 	switch f.Type {
 	case FTUint, FTInt:
@@ -53,6 +54,9 @@ func (f *Field) FTName() string {
 	case FTBool:
 		return "FT_BOOLEAN"
 	case FTFloat:
+		if f.Width == 4 {
+			return "FT_FLOAT"
+		}
 		return "FT_DOUBLE"
 	case FTString:
 		return "FT_STRING"

@@ -153,8 +153,9 @@ type expansion struct {
 }
 
 // namer gives the field of a node: path is the dotted field path
-// ("play.chat.message", "java.slot.item_id"), ft its type.
-type namer func(path string, ft dissect.FieldType, label string) *dissect.Field
+// ("play.chat.message", "java.slot.item_id"), ft its type, width the bytes
+// of the ProtoDef type it reads (fieldWidth).
+type namer func(path string, ft dissect.FieldType, width int, label string) *dissect.Field
 
 func (c *compiler) def(name string) (any, bool) {
 	i, ok := c.local[name]
@@ -296,7 +297,7 @@ func (c *compiler) named(name string, opt any, path string, sc *scope) *typ {
 			if sg {
 				ft = dissect.FTInt
 			}
-			t.bits = append(t.bits, bitPart{f: c.namer(path+"."+snake(pn), ft, label(pn)), size: uint8(sz), signed: sg, slot: -1})
+			t.bits = append(t.bits, bitPart{f: c.namer(path+"."+snake(pn), ft, bitsWidth(int(sz)), label(pn)), size: uint8(sz), signed: sg, slot: -1})
 			total += int(sz)
 		}
 		t.size = uint8((total + 7) / 8)
@@ -315,7 +316,7 @@ func (c *compiler) named(name string, opt any, path string, sc *scope) *typ {
 					t.flagF = append(t.flagF, nil)
 					continue
 				}
-				t.flagF = append(t.flagF, c.namer(path+"."+snake(f), dissect.FTBool, label(f)))
+				t.flagF = append(t.flagF, c.namer(path+"."+snake(f), dissect.FTBool, 0, label(f)))
 			}
 		}()
 		switch fl := o["flags"].(type) {
@@ -368,11 +369,11 @@ func (c *compiler) named(name string, opt any, path string, sc *scope) *typ {
 		o, _ := opt.(map[string]any)
 		t := &typ{k: kHolder}
 		bn, _ := o["baseName"].(string)
-		t.baseF = c.namer(path+"."+snake(bn), dissect.FTInt, label(bn))
+		t.baseF = c.namer(path+"."+snake(bn), dissect.FTInt, 4, label(bn))
 		if ot, ok := o["otherwise"].(map[string]any); ok {
 			on, _ := ot["name"].(string)
 			t.other = c.compile(ot["type"], path+"."+snake(on), sc)
-			t.otherF = c.namer(path+"."+snake(on), fieldType(t.other), label(on))
+			t.otherF = c.namer(path+"."+snake(on), fieldType(t.other), fieldWidth(t.other), label(on))
 		}
 		return t
 	case "registryEntryHolderSet":
@@ -381,12 +382,12 @@ func (c *compiler) named(name string, opt any, path string, sc *scope) *typ {
 		if b, ok := o["base"].(map[string]any); ok {
 			bn, _ := b["name"].(string)
 			t.other = c.compile(b["type"], path+"."+snake(bn), sc)
-			t.baseF = c.namer(path+"."+snake(bn), fieldType(t.other), label(bn))
+			t.baseF = c.namer(path+"."+snake(bn), fieldType(t.other), fieldWidth(t.other), label(bn))
 		}
 		if ot, ok := o["otherwise"].(map[string]any); ok {
 			on, _ := ot["name"].(string)
 			t.elem = c.compile(ot["type"], path+"."+snake(on), sc)
-			t.otherF = c.namer(path+"."+snake(on), fieldType(t.elem), label(on))
+			t.otherF = c.namer(path+"."+snake(on), fieldType(t.elem), fieldWidth(t.elem), label(on))
 		}
 		return t
 	}
@@ -427,7 +428,7 @@ func (c *compiler) named(name string, opt any, path string, sc *scope) *typ {
 
 // entryField is the field of an array's elements.
 func (c *compiler) entryField(path string, elem *typ) *dissect.Field {
-	return c.namer(path+".entry", fieldType(elem), "Entry")
+	return c.namer(path+".entry", fieldType(elem), fieldWidth(elem), "Entry")
 }
 
 // substitute replaces "$name" strings in d by the options' values.
@@ -478,7 +479,7 @@ func (c *compiler) container(opt any, path string, sc *scope, anon bool) *typ {
 		fp := path + "." + snake(fname)
 		ft := c.compile(m["type"], fp, own)
 		cf := cfield{t: ft, name: fname, slot: -1}
-		cf.f = c.namer(fp, fieldType(ft), label(fname))
+		cf.f = c.namer(fp, fieldType(ft), fieldWidth(ft), label(fname))
 		c.caseFields(ft, fp, label(fname))
 		if isChatName(fname) {
 			switch {
@@ -526,7 +527,7 @@ func (c *compiler) caseFields(t *typ, path, lbl string) {
 			if ct.k == kSwitch || ct.k == kOption {
 				c.caseFields(ct, path, lbl)
 			}
-			ct.sf = c.namer(path, fieldType(ct), lbl)
+			ct.sf = c.namer(path, fieldType(ct), fieldWidth(ct), lbl)
 		}
 	case kOption:
 		if t.elem.k == kSwitch {
@@ -756,6 +757,46 @@ func fieldType(t *typ) dissect.FieldType {
 		return fieldType(t.elem)
 	}
 	return dissect.FTNone
+}
+
+// fieldWidth is the width in bytes of the value a compiled type reads, as
+// its ProtoDef type declares it: i8/u8 1, i16 2, i32 and VarInt 4, i64 and
+// VarLong 8, f32 4, f64 8; 0 for the others. It is the field's display
+// type (FT_INT64, FT_FLOAT), not a bound on the value.
+func fieldWidth(t *typ) int {
+	switch t.k {
+	case kInt:
+		return int(t.size)
+	case kVarInt, kHolder:
+		return 4
+	case kVarLong:
+		return 8
+	case kF32:
+		return 4
+	case kF64:
+		return 8
+	case kMapper:
+		return fieldWidth(t.elem)
+	case kBitflags:
+		if t.size == 0 {
+			return 4 // a VarInt's flags
+		}
+		return int(t.size)
+	case kOption:
+		return fieldWidth(t.elem)
+	}
+	return 0
+}
+
+// bitsWidth is the width in bytes of the smallest of 8, 16, 32 and 64 bits
+// that holds a bitfield part of n bits.
+func bitsWidth(n int) int {
+	for _, w := range []int{1, 2, 4} {
+		if n <= 8*w {
+			return w
+		}
+	}
+	return 8
 }
 
 // isChatName says whether a string field of this name holds a chat

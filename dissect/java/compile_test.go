@@ -21,7 +21,7 @@ func TestCompileAll(t *testing.T) {
 		for st := State(0); st < nStates; st++ {
 			dirs := v.States[stateKeys[st]]
 			for _, dk := range []string{"toServer", "toClient"} {
-				c := &compiler{defs: b.Defs, global: v.Types, local: dirs[dk], namer: func(p string, ft dissect.FieldType, l string) *dissect.Field {
+				c := &compiler{defs: b.Defs, global: v.Types, local: dirs[dk], namer: func(p string, ft dissect.FieldType, _ int, l string) *dissect.Field {
 					return &dissect.Field{Name: p, Type: ft}
 				}, parsed: map[int]any{}}
 				ids, types, err := packetMap(c)

@@ -132,7 +132,7 @@ func register() error {
 			case strings.HasPrefix(e.Name, "mc.config."):
 				reg = RegConfig
 			}
-			f := dissect.Field{Name: e.Name, Label: e.Label, Type: ft, Desc: describe("mc."+path, path, ft)}
+			f := dissect.Field{Name: e.Name, Label: e.Label, Type: ft, Width: e.Width, Desc: describe("mc."+path, path, ft)}
 			if ft == dissect.FTUint || ft == dissect.FTInt {
 				f.Base = dissect.BaseDec
 			}
@@ -152,7 +152,7 @@ func register() error {
 // runtimeNamer finds the table's field for a node; a path the table does
 // not have (data newer than the table: it should not happen) gets the
 // generic field of its type.
-func runtimeNamer(path string, ft dissect.FieldType, label string) *dissect.Field {
+func runtimeNamer(path string, ft dissect.FieldType, _ int, label string) *dissect.Field {
 	if f, ok := fieldsByKey[path+"\x00"+ftNames[ft]]; ok {
 		return f
 	}
@@ -161,7 +161,7 @@ func runtimeNamer(path string, ft dissect.FieldType, label string) *dissect.Fiel
 
 // FillFields makes the data file's field table: every version's packets
 // (configuration and play, both directions) and named types are compiled,
-// and each node's dotted path and type recorded. A path seen with one
+// and each node's dotted path, type and width recorded. A path seen with one
 // type is the field "mc." + path. A path seen with several types (a
 // switch whose cases differ, a field whose type changed between versions)
 // keeps the plain name for the type the newest release that has it gives
@@ -173,12 +173,13 @@ func runtimeNamer(path string, ft dissect.FieldType, label string) *dissect.Fiel
 // changes its type.
 func FillFields(b *mcdata.Blob) error {
 	type seen struct {
-		types []string // in order of first sight, newest release first
-		label string
+		types  []string // in order of first sight, newest release first
+		widths []int    // by types: the width the newest release gives it
+		label  string
 	}
 	paths := map[string]*seen{}
 	var order []string
-	rec := func(path string, ft dissect.FieldType, lbl string) *dissect.Field {
+	rec := func(path string, ft dissect.FieldType, width int, lbl string) *dissect.Field {
 		s := paths[path]
 		if s == nil {
 			s = &seen{label: lbl}
@@ -192,6 +193,7 @@ func FillFields(b *mcdata.Blob) error {
 		}
 		if !found {
 			s.types = append(s.types, tn)
+			s.widths = append(s.widths, width)
 		}
 		return &dissect.Field{Name: path, Type: ft}
 	}
@@ -205,7 +207,7 @@ func FillFields(b *mcdata.Blob) error {
 	for _, p := range order {
 		s := paths[p]
 		for k, t := range s.types {
-			e := mcdata.FieldEntry{Name: "mc." + p, Type: t, Label: s.label}
+			e := mcdata.FieldEntry{Name: "mc." + p, Type: t, Width: s.widths[k], Label: s.label}
 			if k > 0 {
 				e.Name += "_" + t
 				e.Path = p

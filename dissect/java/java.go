@@ -249,7 +249,7 @@ func (ps *packets) compile(id int) *packet {
 	c, name, tn := ps.c, ps.names[id], ps.types[id]
 	path := statePaths[ps.st] + "." + snake(name)
 	t := c.named(tn, nil, path, newScope(nil))
-	p := &packet{name: name, msg: message(name), f: c.namer(path, dissect.FTNone, label(name)), t: t}
+	p := &packet{name: name, msg: message(name), f: c.namer(path, dissect.FTNone, 0, label(name)), t: t}
 	p.slots, p.types = topSlots(c, tn, t)
 	p.shows = infoNames[name] || name == "set_compression" || name == "compress"
 	for _, n := range infoFields {

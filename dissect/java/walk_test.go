@@ -43,7 +43,7 @@ func testType(t *testing.T, def string, types map[string]string, data []byte, li
 // testNamer gives every path a field of its own, made on first use.
 var testFields = map[string]*dissect.Field{}
 
-func testNamer(path string, ft dissect.FieldType, label string) *dissect.Field {
+func testNamer(path string, ft dissect.FieldType, _ int, label string) *dissect.Field {
 	k := path + "/" + ftNames[ft]
 	if f, ok := testFields[k]; ok {
 		return f

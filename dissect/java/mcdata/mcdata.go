@@ -20,7 +20,7 @@
 //
 //	{"release":…,"versions":[{"path":…,"names":[…]},…],"protocols":[…],"fields":F,"defs":D}
 //	{"types":{…},"states":{…}}       one line per version, in the header's order
-//	name TAB type TAB label TAB path  F lines: the field table (Blob.Fields)
+//	name TAB type TAB width TAB label TAB path  F lines: the field table (Blob.Fields)
 //	["container",[…]]                D lines: the type definitions (Blob.Defs)
 //
 // The first lines are compact JSON (which has no raw newline); a
@@ -111,11 +111,14 @@ type VersionName struct {
 }
 
 // FieldEntry is one filter field: name, type ("int", "uint", "bool",
-// "float", "string", "bytes", "none"), label, and the node path it is
-// for ("play.chat.message") when that is not the name without "mc.".
+// "float", "string", "bytes", "none"), width in bytes (of the integer or
+// float its ProtoDef type reads, 0 for the others), label, and the node
+// path it is for ("play.chat.message") when that is not the name without
+// "mc.".
 type FieldEntry struct {
 	Name  string
 	Type  string
+	Width int
 	Label string
 	Path  string // the node path, when not Name without "mc."
 }
@@ -204,11 +207,14 @@ func Decode(raw []byte) (*Blob, error) {
 		line, rest, _ := strings.Cut(text, "\n")
 		text = rest
 		var e FieldEntry
-		var ok1, ok2 bool
+		var ok1, ok2, ok3 bool
+		var width string
 		e.Name, line, ok1 = strings.Cut(line, "\t")
 		e.Type, line, ok2 = strings.Cut(line, "\t")
+		width, line, ok3 = strings.Cut(line, "\t")
 		e.Label, e.Path, ok = strings.Cut(line, "\t")
-		if !ok1 || !ok2 || !ok {
+		var err error
+		if e.Width, err = strconv.Atoi(width); err != nil || e.Width < 0 || e.Width > 8 || !ok1 || !ok2 || !ok3 || !ok {
 			return bad("field " + strconv.Itoa(len(b.Fields)))
 		}
 		b.Fields = append(b.Fields, e)
@@ -254,7 +260,7 @@ func Encode(b *Blob) ([]byte, error) {
 				return nil, errors.New("mcdata: field " + strconv.Quote(e.Name) + " has a tab or a newline")
 			}
 		}
-		out.WriteString(e.Name + "\t" + e.Type + "\t" + e.Label + "\t" + e.Path + "\n")
+		out.WriteString(e.Name + "\t" + e.Type + "\t" + strconv.Itoa(e.Width) + "\t" + e.Label + "\t" + e.Path + "\n")
 	}
 	for i, d := range b.Defs {
 		var c bytes.Buffer
