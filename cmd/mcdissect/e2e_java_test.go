@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -116,5 +117,39 @@ func TestJavaSnapshot(t *testing.T) {
 	out, _, _ = mcd(t, nil, "-r", pcap, "-V", "-Y", "mc.java.version")
 	if !strings.Contains(out, "protocol 1073742168 (26.4-snapshot-6) has no data of its own in minecraft-data; read with pc/26.1") {
 		t.Errorf("no approximate note naming the snapshot and pc/26.1:\n%s", out)
+	}
+}
+
+// TestJavaDoc: doc/java.md says what is true: the options it names are
+// wired (it said --keylog and the version option were "being wired"), and
+// its example commands on the samples run and dissect.
+func TestJavaDoc(t *testing.T) {
+	doc, err := os.ReadFile("../../doc/java.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(doc), "being wired") {
+		t.Error("doc/java.md says an option is being wired")
+	}
+	n := 0
+	for _, line := range strings.Split(string(doc), "\n") {
+		line = strings.TrimSpace(line)
+		if !strings.HasPrefix(line, "mcdissect -r samples/") {
+			continue
+		}
+		args := strings.Fields(line)[1:]
+		for i, a := range args {
+			if strings.HasPrefix(a, "samples/") {
+				args[i] = "../../" + a
+			}
+		}
+		out, stderr, code := mcd(t, nil, args...)
+		if code != 0 || !strings.Contains(out, "SLP") || strings.Contains(out, "undissected bytes") {
+			t.Errorf("%s: exit %d, stderr %q:\n%.2000s", line, code, stderr, out)
+		}
+		n++
+	}
+	if n < 2 {
+		t.Errorf("%d example commands on the samples, want the --java-version and --keylog ones", n)
 	}
 }
