@@ -89,8 +89,8 @@ func (e *fieldEnt) collect(c *ctx, r *record.Record) {
 	}
 	k, wire := e.t.k, e.wire
 	e.ref.Each(r, func(n *dissect.Node) {
-		if n.Field != e.ref.Field && !sameKind(k, n.Field.Type) {
-			return // a field sharing the name, with a type that does not compare
+		if n.Field != e.ref.Field && !sameKind(k, n.Field.Type) || k != kNone && n.Field.Type == dissect.FTNone {
+			return // a field sharing the name, with a type that does not compare, or no value to compare
 		}
 		v := val{n: n.Value.N, b: n.Value.B}
 		if wire {

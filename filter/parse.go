@@ -280,6 +280,18 @@ func fieldEntity(ref record.FieldRef) *fieldEnt {
 			e.t.k, e.wire = kBytes, true
 		}
 	}
+	if e.t.k == kNone {
+		// A name with no value of its own (an NBT form) that stands for
+		// fields with one too (dissect.Field.Alts: the JSON string of
+		// older versions) compares as the first of those, as Wireshark
+		// checks a comparison against the fields sharing a name.
+		for _, a := range ref.Field.Alts {
+			if ae := fieldEntity(record.FieldRef{Field: a}); ae.t.k != kNone {
+				e.t = ae.t
+				break
+			}
+		}
+	}
 	return e
 }
 

@@ -94,6 +94,16 @@ func TestJavaFieldNamesEveryVersion(t *testing.T) {
 	if !strings.Contains(out, "bye flayer") {
 		t.Errorf("-e mc.play.kick_disconnect.reason on 1.8 shows %q, want the JSON text", out)
 	}
+	// A comparison reads the name's string form where a version has one
+	// (1.8 to 1.20.2), and never the NBT form, which has no value.
+	for s, want := range map[string]int{"1-8-8": 1, "1-16-5": 1, "1-21-11": 0} {
+		for _, expr := range []string{`mc.play.kick_disconnect.reason contains "bye"`, `mc.play.kick_disconnect.reason != ""`} {
+			out, stderr, code := mcd(t, nil, "-r", "../../samples/play-"+s+".pcap", "-Y", expr)
+			if n := strings.Count(out, "Disconnect"); code != 0 || n != want {
+				t.Errorf("%s -Y %s: exit %d, %d records, want %d: %s%s", s, expr, code, n, want, out, stderr)
+			}
+		}
+	}
 }
 
 // TestJavaSnapshot: a hand-made session (no real peer speaks a current
