@@ -95,10 +95,15 @@
 // inflated with a cap (the declared length, at most 2 MiB; a declared
 // length over the protocol's 8 MiB is flagged) and laid after the frame's
 // bytes (dissect.Cursor.Derive, slp.inflated), where the packet is read as
-// an uncompressed one's. Configuration and play packets are dissected by
-// dissect/java with the data of the handshake's protocol number (the
-// closest version's when it has none, flagged), each direction's state
-// followed through Finish Configuration and Start Configuration.
+// an uncompressed one's. Framing and decoding follow the state through
+// compressed packets alike: where a packet may change it (any login
+// packet: Login Success, Login Acknowledged, Set Compression, Encryption
+// Response; 1.8's play Set Compression) they inflate its first bytes for
+// its ID, and no more (dissect/inflate). Configuration and play packets
+// are dissected by dissect/java with the data of the handshake's protocol
+// number (the closest version's when it has none, flagged), each
+// direction's state followed through Finish Configuration and Start
+// Configuration.
 //
 // # Encryption
 //

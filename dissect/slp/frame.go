@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/mcdissect/mcdissect/dissect"
+	"github.com/mcdissect/mcdissect/dissect/inflate"
 	"github.com/mcdissect/mcdissect/dissect/java"
 )
 
@@ -400,6 +401,41 @@ func parseHeader(b []byte, compressed bool) (h header, ok bool) {
 	return h, st == viOK
 }
 
+// compressedHead inflates the head of a compressed packet of direction i
+// (zlib data z, dl bytes declared) when a packet of the direction's phase
+// may change the connection's state, and reports whether it read a packet
+// ID. Only so much is inflated as the state change reads (the ID and, for
+// Set Compression, the threshold; for Encryption Response the encrypted
+// secret), and only where it can happen: in the login state, and in 1.8's
+// play state for a packet small enough to be its Set Compression. Framing
+// sees every play packet and inflates no other: the configuration and
+// play transitions are the decoder's (javaBody), and framing needs none
+// of them.
+func (t *track) compressedHead(i int, z []byte, dl int32) ([]byte, bool) {
+	var n int32
+	switch d := &t.d[i]; {
+	case dl <= 0:
+		return nil, false
+	case d.phase == phLogin && i == 0 && !t.loginDone:
+		n = maxEncRespHead // Encryption Response
+	case d.phase == phLogin:
+		n = 10 // Login Success, Login Acknowledged, Set Compression: ID and threshold
+	case d.phase == phPlay && i == 1 && t.proto == 47 && dl <= 6:
+		n = 6 // 1.8's Set Compression: ID 0x46 and a threshold
+	default:
+		return nil, false
+	}
+	var buf [16]byte
+	head, _ := inflate.Prefix(buf[:0], z, int(min(n, dl)))
+	_, _, st := readVarInt(head)
+	return head, st == viOK
+}
+
+// maxEncRespHead is how much of a compressed Encryption Response framing
+// inflates: the encrypted secret of a 4096-bit RSA key (512 bytes) with
+// its length and the packet ID fits.
+const maxEncRespHead = 1024
+
 // advance updates the state after the PDU b of kind k in direction i.
 func (t *track) advance(i int, k kind, b []byte) {
 	d := &t.d[i]
@@ -415,10 +451,18 @@ func (t *track) advance(i int, k kind, b []byte) {
 		t.legacy = -1
 	}
 	h, ok := parseHeader(b, d.compress)
-	if !ok || h.idOff < 0 {
+	if !ok {
 		return
 	}
-	body := b[h.idOff+h.idBytes:]
+	var body []byte
+	if h.idOff >= 0 {
+		body = b[h.idOff+h.idBytes:]
+	} else if body, ok = t.compressedHead(i, b[h.lenBytes+h.dlBytes:], h.dataLen); ok {
+		h.id, h.idBytes, _ = readVarInt(body)
+		body = body[h.idBytes:]
+	} else {
+		return
+	}
 	switch {
 	case i == 0 && d.phase == phStatus:
 		t.notePing(b)
