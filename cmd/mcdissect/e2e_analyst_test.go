@@ -451,7 +451,7 @@ func TestExchangesAgainstPeers(t *testing.T) {
 		// the kick; the bot logs the kick's text.
 		logged := regexp.MustCompile(`playerJoin (\S+)`)
 		kick := regexp.MustCompile(`bot\] .*kicked .*(Kicked by mcdissect: bye \w+)`)
-		for _, s := range []string{"play-1-8-8", "play-1-12-2", "play-1-16-5", "play-1-20-4", "play-1-21-4", "play-1-21-11", "play-gomc-1-20-2"} {
+		for _, s := range []string{"play-1-8-8", "play-1-12-2", "play-1-16-5", "play-1-20-4", "play-1-21-4", "play-1-21-11", "play-gomc-1-20-2", "play-1-21-4-threshold0"} {
 			log := readSample(t, s+".log")
 			who, why := logged.FindStringSubmatch(log), kick.FindStringSubmatch(log)
 			if who == nil || why == nil {

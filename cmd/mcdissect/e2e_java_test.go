@@ -49,10 +49,13 @@ func TestJavaFlags(t *testing.T) {
 
 	// The census counts the players who joined, not those who tried, with
 	// the UUIDs the server gave them (its log: "playerJoin flayer c55e…"),
-	// and the brands the peers said.
-	if out, _, _ := mcd(t, nil, "-r", "../../samples/play-1-20-4.pcap", "-q", "-z", "mc,servers"); !strings.Contains(out, "  Joined:    1: flayer (c55e7b45-6b8d-3791-8608-18e6f8c7b6c7)\n") ||
-		!strings.Contains(out, "  Brand:     -; clients: vanilla\n") {
-		t.Errorf("-z mc,servers lacks the player who joined or the client's brand:\n%s", out)
+	// and the brands the peers said; also when Login Success came
+	// compressed (threshold 0).
+	for _, s := range []string{"play-1-20-4", "play-1-21-4-threshold0"} {
+		if out, _, _ := mcd(t, nil, "-r", "../../samples/"+s+".pcap", "-q", "-z", "mc,servers"); !strings.Contains(out, "  Joined:    1: flayer (c55e7b45-6b8d-3791-8608-18e6f8c7b6c7)\n") ||
+			!strings.Contains(out, "  Brand:     -; clients: vanilla\n") {
+			t.Errorf("%s: -z mc,servers lacks the player who joined or the client's brand:\n%s", s, out)
+		}
 	}
 	out, _, _ = mcd(t, nil, "-r", "../../samples/play-1-20-4.pcap", "-q", "-z", "mc,packets")
 	for _, re := range []string{`slp +Finish configuration +s2c +1 +3\n`, `slp +Finish configuration +c2s +1 +3\n`, `slp +Chat message +c2s +\d+ +\d+\n`} {

@@ -11,6 +11,8 @@
 //
 // "online": online mode, the session check answered by a local HTTPS stand-in (see
 // sessionStub below), so that the connection is encrypted without Mojang's servers.
+// MCD_THRESHOLD=N: the compression threshold is N instead of minecraft-protocol's 256 (see
+// lowThreshold below).
 const mc = require('minecraft-protocol')
 const nbt = require('prismarine-nbt')
 const [version = '1.20.4', portArg = '25600', lifeArg = '40', mode = 'offline'] = process.argv.slice(2)
@@ -56,10 +58,29 @@ if (mode === 'online') {
   })
   sessionStub()
 }
+if (process.env.MCD_THRESHOLD !== undefined) lowThreshold(Number(process.env.MCD_THRESHOLD))
 const server = mc.createServer(options)
 if (mode === 'online') {
   // the server's RSA key, which opens every session sent to it (samples/NAME.key.pem)
   require('fs').writeFileSync(process.env.MCD_SERVER_KEY || 'server.key.pem', server.serverKey.exportKey('pkcs1-private-pem') + '\n')
+}
+
+// lowThreshold makes the server compress at n bytes, as a vanilla server with
+// network-compression-threshold=n does. minecraft-protocol 1.68.0 has no option for it: its
+// login step (src/server/login.js) writes Set Compression with 256 right after calling the
+// beforeLogin hook, then sets the connection's threshold to 256. The hook here makes that
+// packet say n and the connection compress at n; framing and zlib stay minecraft-protocol's.
+function lowThreshold (n) {
+  options.beforeLogin = (client) => {
+    const write = client.write.bind(client)
+    client.write = (name, params) => write(name, name === 'compress' ? { ...params, threshold: n } : params)
+    Object.defineProperty(client, 'compressionThreshold', {
+      configurable: true,
+      get: () => client.compressor == null ? -2 : client.compressor.compressionThreshold,
+      set: () => client.setCompressionThreshold(n)
+    })
+    log('compression threshold', n)
+  }
 }
 
 // sessionStub serves hasJoined on 127.0.0.1:443 with a throwaway self-signed certificate.
