@@ -27,13 +27,17 @@ import (
 // A file may hold both. A KeyLog is safe for concurrent use.
 type KeyLog struct {
 	mu      sync.Mutex
-	secrets map[string][]byte // hex of the encrypted secret -> secret
-	keys    []*rsa.PrivateKey
+	secrets map[string][]byte // hex of the encrypted secret -> secret, from MC_SHARED_SECRET lines
+	// recovered: the secrets a server key decrypted, by the same key.
+	// Each connection looks its secret up twice (framing and decoding
+	// keep a state each): RSA runs once, and both say how it was found.
+	recovered map[string][]byte
+	keys      []*rsa.PrivateKey
 }
 
 // ParseKeyLog reads a key log's content.
 func ParseKeyLog(b []byte) (*KeyLog, error) {
-	k := &KeyLog{secrets: map[string][]byte{}}
+	k := &KeyLog{secrets: map[string][]byte{}, recovered: map[string][]byte{}}
 	rest := b
 	for {
 		blk, r := pem.Decode(rest)
@@ -103,13 +107,17 @@ func (k *KeyLog) Secret(enc []byte) (secret []byte, how string, ok bool) {
 	}
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	if s, ok := k.secrets[hex.EncodeToString(enc)]; ok {
+	h := hex.EncodeToString(enc)
+	if s, ok := k.secrets[h]; ok {
 		return s, "key log line", true
+	}
+	if s, ok := k.recovered[h]; ok {
+		return s, "server's RSA key", true
 	}
 	for _, key := range k.keys {
 		s, err := rsa.DecryptPKCS1v15(nil, key, enc)
 		if err == nil && len(s) == 16 {
-			k.secrets[hex.EncodeToString(enc)] = s
+			k.recovered[h] = s
 			return s, "server's RSA key", true
 		}
 	}
@@ -125,8 +133,10 @@ func (k *KeyLog) Secrets() [][]byte {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	var out [][]byte
-	for _, s := range k.secrets {
-		out = append(out, bytes.Clone(s))
+	for _, m := range []map[string][]byte{k.secrets, k.recovered} {
+		for _, s := range m {
+			out = append(out, bytes.Clone(s))
+		}
 	}
 	return out
 }

@@ -226,6 +226,7 @@ func TestPeerLogs(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			l := readPeerLog(t, strings.TrimSuffix(pcap, ".pcap")+".log")
 			var keys []*KeyLog
+			hows := []string{""} // how each key log finds the secret
 			if kl, err := os.ReadFile(strings.TrimSuffix(pcap, ".pcap") + ".keylog"); err == nil {
 				k, err := ParseKeyLog(kl)
 				if err != nil {
@@ -240,18 +241,21 @@ func TestPeerLogs(t *testing.T) {
 					t.Fatal(err)
 				}
 				keys = append(keys, k, k2)
+				hows = []string{"key log line", "server's RSA key"}
 			} else {
 				keys = append(keys, nil)
 			}
-			for _, k := range keys {
+			for j, k := range keys {
 				pdus := readStreams(t, pcap, func() *Conn { return NewConnWith(Options{Keys: k}) })
-				checkPeerPDUs(t, pdus, l, k != nil)
+				checkPeerPDUs(t, pdus, l, hows[j])
 			}
 		})
 	}
 }
 
-func checkPeerPDUs(t *testing.T, pdus []capturedPDU, l peerLog, encrypted bool) {
+// checkPeerPDUs holds a sample's dissection to its peers' log; how is
+// how the key log finds the secret of an encrypted sample ("" when not).
+func checkPeerPDUs(t *testing.T, pdus []capturedPDU, l peerLog, how string) {
 	t.Helper()
 	for _, c := range pdus {
 		p := c.p
@@ -302,11 +306,16 @@ func checkPeerPDUs(t *testing.T, pdus []capturedPDU, l peerLog, encrypted bool) 
 	if ids := texts(pdus, dissect.DirS2C, "slp.player_joined.uuid"); l.joinedID == "" || !slices.Equal(ids, []string{l.joinedID}) {
 		t.Errorf("players joined with UUIDs %q, the server logged %q", ids, l.joinedID)
 	}
-	if encrypted {
+	if how != "" {
 		n := 0
 		for _, c := range pdus {
 			if i := c.p.Find("slp.decrypted.secret"); i >= 0 {
 				n++
+				// the framing Conn looked the secret up first: the
+				// decoding one must still say how it was found
+				if got := valueOf(c.p, "slp.decrypted.secret_from"); got != how {
+					t.Errorf("frame %d: secret found by %q, want %q", c.frame, got, how)
+				}
 				if !c.p.Nodes[i].Field.Sensitive {
 					t.Errorf("secret not sensitive")
 				}
