@@ -28,7 +28,7 @@ func TestJavaFlags(t *testing.T) {
 			t.Errorf("%v: exit %d, %d undissected, stderr %q", args, code, undissected(out), stderr)
 		}
 	}
-	if _, stderr, code := mcd(t, nil, "-r", enc, "--keylog", "../../samples/play-online-1-20-4.log"); code == 0 || !strings.Contains(stderr, "slp.keylog_file") {
+	if _, stderr, code := mcd(t, nil, "-r", enc, "--keylog", "../../samples/play-online-1-20-4.log"); code == 0 || !strings.HasPrefix(stderr, "mcdissect: --keylog ") {
 		t.Errorf("a key log that is not one: exit %d, %q", code, stderr)
 	}
 

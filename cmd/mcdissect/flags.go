@@ -16,6 +16,7 @@ import (
 	"github.com/mcdissect/mcdissect/export"
 	"github.com/mcdissect/mcdissect/internal/profile"
 	"github.com/mcdissect/mcdissect/output"
+	"github.com/mcdissect/mcdissect/protocols/prefs"
 	"github.com/mcdissect/mcdissect/render"
 	"github.com/mcdissect/mcdissect/stats"
 )
@@ -229,7 +230,11 @@ func (c *config) check() error {
 	c.opts.NoHeuristics = c.noHeuristics
 	c.hold.apply(c) // hold.go
 	// The protocols' preferences: their flags', then -o's (habits.go).
-	if c.opts.Prefs, err = c.habits.set.Values([][2]string{{classic.PrefSalt, c.classicSalt}, {slp.PrefKeyLog, c.keyLog}, {slp.PrefVersion, c.javaVersion}}); err != nil {
+	if c.opts.Prefs, err = c.habits.set.Values([]prefs.FlagPref{
+		{Flag: "--classic-salt", Pref: classic.PrefSalt, Value: c.classicSalt},
+		{Flag: "--keylog", Pref: slp.PrefKeyLog, Value: c.keyLog},
+		{Flag: "--java-version", Pref: slp.PrefVersion, Value: c.javaVersion},
+	}); err != nil {
 		return err
 	}
 	c.opts.Redact = c.out.Redact

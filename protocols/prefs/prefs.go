@@ -121,21 +121,25 @@ func Print(w io.Writer) {
 
 // Parse makes the value of the protocol preference name from v (a path
 // for a File preference, whose file is read here), as its Parse makes it.
-func Parse(name, v string) (any, error) {
+func Parse(name, v string) (any, error) { return parseAs(name, name, v) }
+
+// parseAs is Parse whose errors name what the user typed, as: the
+// preference (-o) or its flag (--keylog).
+func parseAs(as, name, v string) (any, error) {
 	pr, _ := protocols.PrefOf(name)
 	b := []byte(v)
 	if pr.File {
 		var err error
 		if b, err = os.ReadFile(v); err != nil {
-			return nil, fmt.Errorf("%s: %v", name, err)
+			return nil, fmt.Errorf("%s: %v", as, err)
 		}
 	}
 	x, ok, err := protocols.ParsePref(name, b)
 	switch {
 	case !ok:
-		return nil, fmt.Errorf("%s: no protocol takes this preference", name)
+		return nil, fmt.Errorf("%s: no protocol takes this preference", as)
 	case err != nil:
-		return nil, fmt.Errorf("%s %q: %v", name, v, err)
+		return nil, fmt.Errorf("%s %q: %v", as, v, err)
 	}
 	return x, nil
 }
@@ -165,13 +169,17 @@ func prefBool(v string) (bool, error) {
 	return false, fmt.Errorf("%q is not TRUE or FALSE", v)
 }
 
+// FlagPref is a preference given by a flag of its own: the flag as the
+// user types it ("--keylog"), the preference, the value.
+type FlagPref struct{ Flag, Pref, Value string }
+
 // Values makes the protocols' preferences of a run (Parse): those their
-// flags give, as name and value pairs (an empty value gives none), then
+// flags give (an empty value gives none; an error names the flag), then
 // those -o gave, which win. It is nil when none is given.
-func (s *Set) Values(flags [][2]string) (map[string]any, error) {
+func (s *Set) Values(flags []FlagPref) (map[string]any, error) {
 	var out map[string]any
-	set := func(name, v string) error {
-		x, err := Parse(name, v)
+	set := func(as, name, v string) error {
+		x, err := parseAs(as, name, v)
 		if err != nil {
 			return err
 		}
@@ -182,14 +190,14 @@ func (s *Set) Values(flags [][2]string) (map[string]any, error) {
 		return nil
 	}
 	for _, f := range flags {
-		if f[1] != "" {
-			if err := set(f[0], f[1]); err != nil {
+		if f.Value != "" {
+			if err := set(f.Flag, f.Pref, f.Value); err != nil {
 				return nil, err
 			}
 		}
 	}
 	for name, v := range s.Protocol {
-		if err := set(name, v); err != nil {
+		if err := set(name, name, v); err != nil {
 			return nil, err
 		}
 	}

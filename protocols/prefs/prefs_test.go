@@ -87,21 +87,25 @@ func TestParse(t *testing.T) {
 // none; a value that does not parse is an error, a flag's too.
 func TestValues(t *testing.T) {
 	var s Set
-	if v, err := s.Values([][2]string{{"classic.salt", ""}}); v != nil || err != nil {
+	if v, err := s.Values([]FlagPref{{"--classic-salt", "classic.salt", ""}}); v != nil || err != nil {
 		t.Errorf("nothing given: %v, %v", v, err)
 	}
-	v, err := s.Values([][2]string{{"classic.salt", "fromflag"}})
+	v, err := s.Values([]FlagPref{{"--classic-salt", "classic.salt", "fromflag"}})
 	if err != nil || len(v) != 1 || v["classic.salt"] == nil {
 		t.Fatalf("a flag: %v, %v", v, err)
 	}
 	s.Apply("classic.salt:fromoption")
-	v, err = s.Values([][2]string{{"classic.salt", "fromflag"}})
+	v, err = s.Values([]FlagPref{{"--classic-salt", "classic.salt", "fromflag"}})
 	want, _ := Parse("classic.salt", "fromoption")
 	if err != nil || len(v) != 1 || !reflect.DeepEqual(v["classic.salt"], want) {
 		t.Errorf("-o does not win over the flag: %v, %v", v, err)
 	}
-	if _, err := s.Values([][2]string{{"slp.keylog_file", filepath.Join(t.TempDir(), "none")}}); err == nil {
-		t.Error("a flag's key log that is not there")
+	// a flag's mistake names the flag as typed, not its preference
+	if _, err := s.Values([]FlagPref{{"--keylog", "slp.keylog_file", filepath.Join(t.TempDir(), "none")}}); err == nil || !strings.HasPrefix(err.Error(), "--keylog: open ") {
+		t.Errorf("a flag's key log that is not there: %v", err)
+	}
+	if _, err := s.Values([]FlagPref{{"--java-version", "slp.version", "1.99"}}); err == nil || !strings.HasPrefix(err.Error(), `--java-version "1.99": `) {
+		t.Errorf("a flag's version that is not there: %v", err)
 	}
 }
 
