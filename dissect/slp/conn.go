@@ -219,16 +219,30 @@ func (c *Conn) frameNow(i int, buf []byte) dissect.Frame {
 
 // frameEncrypted frames the ciphertext at the front of buf with a copy of
 // the direction's cipher, and commits the cipher to the PDU it consumes.
+//
+// The direction's first frame is checked further (firstDecrypted): with a
+// wrong secret its length is as likely to be a plausible one as not, and
+// framing would wait for bytes that never come; the reason then says that
+// the key may be wrong.
 func (c *Conn) frameEncrypted(i int, buf []byte) dissect.Frame {
 	d := &c.fr.d[i]
-	var hdr [5]byte
+	var hdr [16]byte
 	n := copy(hdr[:], buf)
 	try := *d.cfb
 	try.decrypt(hdr[:n], hdr[:n])
 	r := c.fr.frameAt(i, hdr[:n])
+	if r.st == dissect.FrameLost {
+		return c.lose(d, r.reason+" (decrypted)"+c.fr.wrongKey(i))
+	}
+	if !d.opened && (r.st == dissect.FrameOK || r.n > 0) {
+		switch why, sure := c.fr.firstDecrypted(i, hdr[:min(n, max(r.n, 0))]); {
+		case why != "":
+			return c.lose(d, why+c.fr.wrongKey(i))
+		case !sure && n < len(hdr) && r.st != dissect.FrameOK:
+			return dissect.Frame{Status: dissect.FrameNeedMore} // ask again with more bytes
+		}
+	}
 	switch {
-	case r.st == dissect.FrameLost:
-		return c.lose(d, r.reason+" (decrypted)")
 	case r.st == dissect.FrameNeedMore && r.n == 0:
 		return dissect.Frame{Status: dissect.FrameNeedMore}
 	case r.n > len(buf):
@@ -237,6 +251,7 @@ func (c *Conn) frameEncrypted(i int, buf []byte) dissect.Frame {
 	total := r.n
 	plain := make([]byte, total)
 	d.cfb.decrypt(plain, buf[:total])
+	d.opened = true
 	c.fr.advance(i, kModern, plain)
 	return dissect.Frame{Len: total, Status: dissect.FrameOK}
 }

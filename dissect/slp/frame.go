@@ -39,6 +39,7 @@ type dirState struct {
 	phase    uint8 // phHandshake...
 	reason   string
 	cfb      *cfb8 // when enc and the key log opened the session: the direction's cipher
+	opened   bool  // framing consumed a decrypted frame of the direction
 }
 
 // track follows a connection's state from the PDUs it is shown. Frame and
@@ -141,6 +142,59 @@ func (t *track) openCipher(body []byte) {
 	}
 	t.secret, t.secretHow = sec, how
 	t.d[0].cfb, t.d[1].cfb = c2s, s2c
+}
+
+// wrongKey is what a decrypted frame that does not read adds to the
+// reason when it is the direction's first: the secret opened nothing.
+func (t *track) wrongKey(i int) string {
+	if t.d[i].opened {
+		return ""
+	}
+	return "; the first bytes after Encryption Response: the secret (from the " + t.secretHow + ") may be wrong for this session"
+}
+
+// firstDecrypted checks the head h of direction i's first decrypted frame
+// (all of it when the frame is shorter): a frame length, then a data
+// length and a zlib header when the direction is compressed, or a packet
+// ID the login state has while the direction is in it (a client of a
+// version before 1.20.2 goes on to play after Login Success: any ID).
+// why says what does not read; sure is false when h is too short to tell.
+func (t *track) firstDecrypted(i int, h []byte) (why string, sure bool) {
+	d := &t.d[i]
+	_, n, st := readVarInt(h)
+	if st != viOK {
+		return "", false
+	}
+	h = h[n:]
+	if d.compress {
+		dl, k, st := readVarInt(h)
+		switch {
+		case st == viTooLong || st == viOK && (dl < 0 || dl > MaxDataLength):
+			return "decrypted data length " + lengthText(dl, k, st) + " is not one a packet has", true
+		case st != viOK:
+			return "", false
+		case dl != 0:
+			if len(h) < k+2 {
+				return "", false
+			}
+			if cmf, flg := h[k], h[k+1]; cmf&0x0f != 8 || cmf>>4 > 7 || (uint16(cmf)<<8|uint16(flg))%31 != 0 {
+				return "decrypted packet declares " + strconv.Itoa(int(dl)) + " compressed bytes but has no zlib header (" + hexPrefix(h[k:], 2) + ")", true
+			}
+			return "", true
+		}
+		h = h[k:]
+	}
+	if d.phase != phLogin || i == 0 && t.loginDone && t.proto < 764 {
+		return "", true
+	}
+	id, _, st := readVarInt(h)
+	if st != viOK {
+		return "", st == viTooLong
+	}
+	if names := packetNames(phLogin, i); id < 0 || int(id) >= len(names) || !loginIDExists(i, id, t.proto) {
+		return "decrypted packet ID " + strconv.FormatInt(int64(id), 10) + " is not a " + dirName(i) + " packet of the login state", true
+	}
+	return "", true
 }
 
 func (t *track) reset() {

@@ -355,6 +355,38 @@ func TestEncryptedWithoutKey(t *testing.T) {
 	}
 }
 
+// TestEncryptedWrongKey: a key log line with the right encrypted secret
+// and a wrong secret decrypts the first frame of each direction to bytes
+// that are no login packet: framing gives the direction up at once (not
+// waiting for the 15 KB a random length asks for) and the reason says the
+// key may be wrong.
+func TestEncryptedWrongKey(t *testing.T) {
+	line, err := os.ReadFile("../../samples/play-online-1-20-4.keylog")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := strings.Fields(string(line))
+	k, err := ParseKeyLog([]byte(f[0] + " " + f[1] + " 000102030405060708090a0b0c0d0e0f\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pdus := readStreams(t, "../../samples/play-online-1-20-4.pcap", func() *Conn { return NewConnWith(Options{Keys: k}) })
+	lost := 0
+	for _, c := range pdus {
+		if len(c.p.Nodes) == 0 {
+			lost++
+			if !strings.Contains(c.p.Info, "the secret (from the key log line) may be wrong") {
+				t.Errorf("reason %q", c.p.Info)
+			}
+		} else if c.p.Cut() {
+			t.Errorf("frame %d: %s: framing waited for a length the wrong key made", c.frame, c.p.Info)
+		}
+	}
+	if lost != 2 {
+		t.Errorf("%d directions lost, want both", lost)
+	}
+}
+
 // TestMidwayVersion reads samples/slp-play-midstream.pcap, three 1.21.1
 // sessions picked up in the play state (no SYN, no handshake), with the
 // version named (Options.Version): every packet is a keep-alive, both
