@@ -218,7 +218,7 @@ func (h *tcpConn) Frame(dir reassembly.Dir, buf []byte, afterGap bool) reassembl
 		return reassembly.Lost()
 	}
 	if h.guessed && h.gaveUp[dir] && afterGap {
-		h.reason[dir] = "capture starts mid-stream: no " + h.proto.Name + " PDU boundary found"
+		h.reason[dir] = h.midwayReason("no " + h.proto.Name + " PDU boundary found")
 		return reassembly.Lost() // named without proof (midStream): not framed
 	}
 	if h.proto == nil {
@@ -515,7 +515,7 @@ func (h *tcpConn) midStream(dir reassembly.Dir, buf []byte) reassembly.FrameResu
 		}
 	}
 	if len(h.cands) > 0 && len(buf) < maxDetectBytes && (need || first == nil) {
-		h.reason[dir] = "capture starts mid-stream: no PDU boundary found"
+		h.reason[dir] = h.midwayReason("no PDU boundary found")
 		if dir == reassembly.ClientToServer {
 			h.waitLen = 0
 			if len(buf) <= maxPairBytes {
@@ -537,12 +537,12 @@ func (h *tcpConn) midStream(dir reassembly.Dir, buf []byte) reassembly.FrameResu
 		// (SLP: a status response picked up mid-way and longer than the
 		// wait, then the pong of a ping the client sends).
 		h.gaveUp[dir] = true
-		h.reason[dir] = "capture starts mid-stream: no PDU boundary found"
+		h.reason[dir] = h.midwayReason("no PDU boundary found")
 		return reassembly.Skip(len(buf))
 	}
 	h.setProto(first)
 	h.guessed = true
-	h.reason[dir] = "capture starts mid-stream: no " + first.Name + " PDU boundary found"
+	h.reason[dir] = h.midwayReason("no " + first.Name + " PDU boundary found")
 	return reassembly.Lost()
 }
 

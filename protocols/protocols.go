@@ -89,6 +89,10 @@ type Protocol struct {
 	// DecodesCut: Conn.DecodeCut shows a PDU the capture cut as far as
 	// its bytes go (otherwise they are undissected bytes).
 	DecodesCut bool
+	// MidwayHint, when set, is what the reason for the bytes of a
+	// stream on its port picked up mid-way, with no PDU boundary found,
+	// adds: what would still decode them ("" when nothing would).
+	MidwayHint func(r *Run) string
 
 	// UDP.
 

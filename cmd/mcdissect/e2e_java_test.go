@@ -33,6 +33,10 @@ func TestJavaFlags(t *testing.T) {
 	}
 
 	mid := "../../samples/slp-play-midstream.pcap"
+	// without the version, the undissected bytes say what reads them
+	if out, _, _ := mcd(t, nil, "-r", mid); !strings.Contains(out, "no PDU boundary found (--java-version VERSION reads a Java session picked up in its play state)]") {
+		t.Errorf("no --java-version hint:\n%s", out)
+	}
 	out, _, _ := mcd(t, nil, "-r", mid, "--java-version", "1.21.1")
 	if n := strings.Count(out, "SLP Keep alive"); n == 0 || undissected(out) != 0 {
 		t.Errorf("--java-version 1.21.1: %d keep-alives, %d undissected:\n%s", n, undissected(out), out)

@@ -68,8 +68,14 @@ func init() {
 				Parse: parseVersionPref},
 		},
 		DecodesCut: true,
-		Pictures:   pictures,
-		Objects:    []protocols.ObjectKind{{Kind: "favicon", Desc: "each distinct server favicon, as the PNG it is"}},
+		MidwayHint: func(r *protocols.Run) string {
+			if _, ok := r.Prefs[PrefVersion]; ok {
+				return ""
+			}
+			return "--java-version VERSION reads a Java session picked up in its play state"
+		},
+		Pictures: pictures,
+		Objects:  []protocols.ObjectKind{{Kind: "favicon", Desc: "each distinct server favicon, as the PNG it is"}},
 	})
 }
 
