@@ -123,7 +123,7 @@ func TestJavaFieldNamesEveryVersion(t *testing.T) {
 func TestJavaSnapshot(t *testing.T) {
 	pcap := "testdata/snapshot-26-4.pcap"
 	out, _, _ := mcd(t, nil, "-r", pcap)
-	for _, want := range []string{"26.4-snapshot-6, snapshot, protocol 0x40000000+344", "SLP Finish configuration"} {
+	for _, want := range []string{"Handshake, protocol 1073742168 (26.4-snapshot-6, snapshot, protocol 0x40000000+344), ", "SLP Finish configuration"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("lacks %q:\n%s", want, out)
 		}

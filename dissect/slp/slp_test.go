@@ -269,7 +269,7 @@ func TestProtocolNames(t *testing.T) {
 		765: "1.20.3/1.20.4", 766: "1.20.5/1.20.6", 767: "1.21/1.21.1", 768: "1.21.2/1.21.3",
 		769: "1.21.4", 770: "1.21.5", 771: "1.21.6", 772: "1.21.7/1.21.8", 773: "1.21.9/1.21.10",
 		-1: "any version (-1, ping convention)", 12345: "Unknown (12345)",
-		0x40000000 + 200: "1073742024 (1.21-pre2, snapshot, protocol 0x40000000+200)",
+		0x40000000 + 200: "1.21-pre2, snapshot, protocol 0x40000000+200",
 	} {
 		if got := VersionName(v); got != want {
 			t.Errorf("VersionName(%d) = %q, want %q", v, got, want)

@@ -96,20 +96,29 @@ const snapshotBit = 1 << 30
 // protocolText is the display of a protocol number that the table cannot
 // name (snapshots), or "" when the table's own display will do.
 func protocolText(v int64) string {
+	if s := snapshotName(v); s != "" {
+		return strconv.FormatInt(v, 10) + " (" + s + ")"
+	}
+	return ""
+}
+
+// snapshotName names a snapshot's protocol number ("26.4-snapshot-6,
+// snapshot, protocol 0x40000000+344"), or is "" for another number.
+func snapshotName(v int64) string {
 	if v > snapshotBit && v < snapshotBit<<1 {
 		name := java.ProtocolName(int(v)) // "26.4-snapshot-6", from minecraft-data's list
 		if name != "" {
 			name += ", "
 		}
-		return strconv.FormatInt(v, 10) + " (" + name + "snapshot, protocol 0x40000000+" + strconv.FormatInt(v-snapshotBit, 10) + ")"
+		return name + "snapshot, protocol 0x40000000+" + strconv.FormatInt(v-snapshotBit, 10)
 	}
 	return ""
 }
 
 // VersionName names a modern protocol number: "1.20.5/1.20.6",
-// "Unknown (N)".
+// "26.4-snapshot-6, snapshot, protocol 0x40000000+344", "Unknown (N)".
 func VersionName(v int64) string {
-	if s := protocolText(v); s != "" {
+	if s := snapshotName(v); s != "" {
 		return s
 	}
 	return ProtocolNames.Name(uint64(v))
