@@ -51,6 +51,11 @@
 #   slpmid     1,000 pings and pongs after a status response picked up mid-way
 #   hbnosyn    a heartbeat captured without its SYN
 #   linesep    U+2028 and U+2029 in every text a peer controls
+#   playbombs  500 compressed play packets inflating 1000:1 (1.20.4, 1.8)
+#   playcounts 20,000 play sessions whose counts and lengths say 2^31-1
+#   playnbt    4,000 play sessions with NBT nested 511 to 100,000 deep
+#   playpartial 100 connections in play each leaving 1.5 MB unfinished
+#   playcrypt  1,000 encrypted logins, no key, 32 KB each way, all open
 #
 # Peak RSS is GNU time's %M (Debian/Ubuntu: apt-get install -y time).
 # Output goes to /dev/null. Say the load average beside the numbers.
@@ -63,7 +68,7 @@ NOGC=${NOGC:-1}
 NOGC_LIMIT=${NOGC_LIMIT:-3GiB}
 TIMEOUT=${TIMEOUT:-900}
 REUSE=${REUSE:-0}
-INPUTS=${INPUTS:-synack syn onebyte favicon garbage partial held fraglists frags ip6frag ip6ext vlan levels idents biglevel fullstat fullstats hbparams hbchunked copies slpmid hbnosyn linesep}
+INPUTS=${INPUTS:-synack syn onebyte favicon garbage partial held fraglists frags ip6frag ip6ext vlan levels idents biglevel fullstat fullstats hbparams hbchunked copies slpmid hbnosyn linesep playbombs playcounts playnbt playpartial playcrypt}
 MODES=${MODES:-summary V x json ek fields html export 2 Y redact}
 TIME=/usr/bin/time
 mkdir -p "$OUT"
@@ -103,6 +108,11 @@ gen() {
 	slpmid) echo "slpmid 1000" ;;
 	hbnosyn) echo "hbnosyn 0" ;;
 	linesep) echo "linesep 0" ;;
+	playbombs) echo "playbombs 500" ;;
+	playcounts) echo "playcounts 20000" ;;
+	playnbt) echo "playnbt 4000" ;;
+	playpartial) echo "playpartial 100" ;;
+	playcrypt) echo "playcrypt 1000" ;;
 	*)
 		echo "memory.sh: unknown input $1" >&2
 		exit 2

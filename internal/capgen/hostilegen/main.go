@@ -50,6 +50,11 @@ var kinds = []kind{
 	{"linesep", "(ignored) U+2028 and U+2029 in every text field kind", func(w *capgen.Writer, _ int) { w.LineSeparators() }},
 	{"encodings", "(ignored) the salt and key in every encoding other protocols use", func(w *capgen.Writer, _ int) { w.SecretEncodings() }},
 	{"keys", "players, each with a distinct valid key said in chat", (*capgen.Writer).ManyKeys},
+	{"playbombs", "compressed play packets inflating 1000:1 (1.20.4 and 1.8)", (*capgen.Writer).PlayZipBombs},
+	{"playcounts", "play sessions whose arrays, NBT and strings declare 2^31-1", (*capgen.Writer).PlayDeclaredCounts},
+	{"playnbt", "play sessions with NBT nested 511 to 100,000 deep", (*capgen.Writer).PlayDeepNBT},
+	{"playpartial", "connections in play each leaving a 1.5 MB compressed packet unfinished", (*capgen.Writer).PlayPartialPackets},
+	{"playcrypt", "encrypted logins, no key, 32 KB each way, all open at once", (*capgen.Writer).PlayEncrypted},
 	{"late", "(ignored) copies of the salt held behind a request, the salt learned after", func(w *capgen.Writer, _ int) { w.SecretLate(true) }},
 }
 
