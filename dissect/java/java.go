@@ -401,7 +401,7 @@ func (v *Version) Decode(cur *dissect.Cursor, st State, dir dissect.Dir, id int3
 	p.Message = pk.msg
 	bufs := walkBufs.Get().(*walkBuf)
 	defer bufs.release()
-	w := &walker{c: *cur, walkBuf: bufs.take(), stopAt: pk.need}
+	w := &walker{c: *cur, walkBuf: bufs.take(), stopAt: pk.need, base: len(cur.P.Nodes)}
 	defer bufs.keep(w)
 	// from here the cursor is the walker's copy, given back at the end
 	outer := cur
@@ -417,7 +417,13 @@ func (v *Version) Decode(cur *dissect.Cursor, st State, dir dissect.Dir, id int3
 		})
 	}
 	w.walk(pk.t, nil)
-	if r := cur.Remaining(); r > 0 && !cur.Failed() {
+	if r := cur.Remaining(); r > 0 && !cur.Failed() && w.capped {
+		off := cur.Off()
+		_, i := cur.Take(dissect.FieldUndissected, r)
+		p.ExpertFunc(i, ExpertTooMany, func() string {
+			return "more than " + strconv.Itoa(maxNodes) + " fields in " + pk.name + ": the " + strconv.Itoa(r) + " bytes from offset " + strconv.Itoa(off) + " on are not dissected"
+		})
+	} else if r > 0 && !cur.Failed() {
 		// left over after the last field; in a Lite PDU also what only
 		// the tree reads (fields), which is no finding
 		off := cur.Off()

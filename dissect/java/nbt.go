@@ -212,7 +212,7 @@ func (w *walker) payloadSize(tt int, hdr int) (int, bool) {
 
 func (w *walker) compound(depth int) {
 	c := &w.c
-	for !c.Failed() {
+	for !c.Failed() && !w.full() {
 		b := c.Peek(1)
 		if len(b) == 0 {
 			c.Fail(FieldNBTEnd, "NBT compound without its end tag")
@@ -247,7 +247,7 @@ func (w *walker) list(depth int) {
 	if !w.fits(FieldNBTListHeader, n, int64(nbtMin[et]), 0, "NBT list of "+strconv.FormatInt(n, 10)+" "+nbtName(et)) {
 		return
 	}
-	for k := int64(0); k < n && !c.Failed(); k++ {
+	for k := int64(0); k < n && !c.Failed() && !w.full(); k++ {
 		w.tag(et, false, depth+1, false)
 	}
 }

@@ -16,6 +16,12 @@ const (
 	// maxZeroWidth bounds the elements of an array whose elements may
 	// take no byte (a count cannot be checked against the bytes left).
 	maxZeroWidth = 1 << 16
+	// maxNodes bounds the nodes one packet's walk adds (11 MB of tree):
+	// an inflated packet of 2 MiB could otherwise make a node of every
+	// byte (empty arrays, empty compounds), 2 million from a few hundred
+	// bytes on the wire. Past it the walk stops and the rest of the
+	// packet is one node.
+	maxNodes = 1 << 17
 	// maxString is the protocol's longest string, in bytes (32767
 	// UTF-16 units, at most 3 bytes each).
 	maxString = 32767 * 3
@@ -49,6 +55,10 @@ type walker struct {
 	stopAt  int
 	stopped bool
 	pkt     int32 // the packet's node
+	// base is how many nodes the PDU had when the walk began; capped is
+	// set once the walk has added maxNodes (full)
+	base   int
+	capped bool
 }
 
 // walkBuf is what a walker grows as it walks, kept for the next walk.
@@ -76,6 +86,15 @@ func (w *walker) frameVal(r ref) (val, bool) {
 	return v, true
 }
 
+// full reports whether the walk has added its most nodes; from then on it
+// reads nothing more (walk returns at once, loops stop).
+func (w *walker) full() bool {
+	if !w.capped && len(w.c.P.Nodes)-w.base > maxNodes {
+		w.capped = true
+	}
+	return w.capped
+}
+
 func b2i(b bool) int64 {
 	if b {
 		return 1
@@ -87,7 +106,7 @@ func b2i(b bool) int64 {
 // type has bytes of its own), and returns its value.
 func (w *walker) walk(t *typ, f *dissect.Field) val {
 	c := &w.c
-	if c.Failed() {
+	if c.Failed() || w.capped {
 		return val{}
 	}
 	switch t.k {
@@ -450,7 +469,7 @@ func (w *walker) array(t *typ, f *dissect.Field) val {
 	if !w.fits(FieldCount, n, int64(min), 0, "count "+strconv.FormatInt(n, 10)+", elements of at least "+strconv.Itoa(min)+" bytes") {
 		return val{}
 	}
-	for k := int64(0); k < n && !c.Failed(); k++ {
+	for k := int64(0); k < n && !c.Failed() && !w.full(); k++ {
 		w.walk(t.elem, t.entry)
 	}
 	return val{i: n}
@@ -647,7 +666,7 @@ func (w *walker) metaLoop(t *typ, f *dissect.Field) val {
 	}
 	c.Open(f, -1)
 	defer c.Close()
-	for n := 0; !c.Failed(); n++ {
+	for n := 0; !c.Failed() && !w.full(); n++ {
 		b := c.Peek(1)
 		if len(b) == 0 {
 			c.Fail(FieldMetaEnd, "no end byte ("+strconv.Itoa(int(t.endVal))+") after "+strconv.Itoa(n)+" entries")
@@ -675,7 +694,7 @@ func (w *walker) topBit(t *typ, f *dissect.Field) val {
 	}
 	c.Open(f, -1)
 	defer c.Close()
-	for n := 0; !c.Failed(); n++ {
+	for n := 0; !c.Failed() && !w.full(); n++ {
 		b := c.Peek(1)
 		if len(b) == 0 {
 			c.Fail(t.entry, "no element after "+strconv.Itoa(n))
@@ -737,7 +756,7 @@ func (w *walker) holderSet(t *typ, f *dissect.Field) val {
 	if !w.fits(FieldCount, k, 1, 0, "holder set of "+strconv.FormatInt(k, 10)+" ids") {
 		return val{}
 	}
-	for j := int64(0); j < k && !c.Failed() && t.elem != nil; j++ {
+	for j := int64(0); j < k && !c.Failed() && !w.full() && t.elem != nil; j++ {
 		w.walk(t.elem, t.otherF)
 	}
 	return val{i: k}
