@@ -69,7 +69,7 @@ var (
 	ExpertApprox      = RegJava.Expert("mc.java.version_approximate", dissect.SevNote, "the protocol number has no data of its own: the closest version's is used")
 	ExpertUnknownID   = RegJava.Expert("mc.java.unknown_packet", dissect.SevWarn, "a packet ID the version's data does not have in this state and direction")
 	ExpertNoData      = RegJava.Expert("mc.java.no_data", dissect.SevWarn, "no protocol data could be loaded: the packet is not dissected")
-	ExpertTooMany     = RegJava.Expert("mc.java.too_many_fields", dissect.SevWarn, "a packet with more fields than the dissector shows (131072): the rest of it is shown as bytes")
+	ExpertTooMany     = RegJava.Expert("mc.java.too_many_fields", dissect.SevWarn, "a packet with more fields than the dissector shows (65536): the rest of it is shown as bytes")
 	ExpertLeftOver    = RegJava.Expert("mc.java.left_over", dissect.SevWarn, "bytes after the last field the version's data has for this packet")
 )
 

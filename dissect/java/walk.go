@@ -16,12 +16,12 @@ const (
 	// maxZeroWidth bounds the elements of an array whose elements may
 	// take no byte (a count cannot be checked against the bytes left).
 	maxZeroWidth = 1 << 16
-	// maxNodes bounds the nodes one packet's walk adds (11 MB of tree):
+	// maxNodes bounds the nodes one packet's walk adds (6 MB of tree):
 	// an inflated packet of 2 MiB could otherwise make a node of every
 	// byte (empty arrays, empty compounds), 2 million from a few hundred
 	// bytes on the wire. Past it the walk stops and the rest of the
 	// packet is one node.
-	maxNodes = 1 << 17
+	maxNodes = 1 << 16
 	// maxString is the protocol's longest string, in bytes (32767
 	// UTF-16 units, at most 3 bytes each).
 	maxString = 32767 * 3
