@@ -292,17 +292,24 @@ func (w *Writer) PlayDeclaredCounts(n int) {
 	reg := append([]byte{p765RegistryData, 10, 9}, nbtString("minecraft:dimension_type")...)
 	reg = binary.BigEndian.AppendUint32(append(reg, 10), maxI32)
 	config := zPlain(append(reg, 0, 0))
+	w.playSessions(n, t, "counter", config, p765, p47)
+}
+
+// playSessions writes n sessions, 1.20.4 (with config in its
+// configuration state) and 1.8 in turn, each sending its play frames
+// after the login, from time t.
+func (w *Writer) playSessions(n int, t time.Time, name string, config, f765, f47 []byte) {
 	for s := range n {
 		c := w.TCP(hostileClient(s), HostileServer, t)
 		c.MSS = 1460
 		if s%2 == 0 {
-			javaLogin(c, proto1204, "counter", config)
+			javaLogin(c, proto1204, name, config)
 			c.MSS = 1460
-			c.Send(false, p765)
+			c.Send(false, f765)
 		} else {
-			javaLogin(c, proto18, "counter")
+			javaLogin(c, proto18, name)
 			c.MSS = 1460
-			c.Send(false, p47)
+			c.Send(false, f47)
 		}
 		c.Close()
 		t = c.Now
@@ -369,21 +376,7 @@ func (w *Writer) PlayDeepNBT(n int) {
 			append([]byte{p47EntityNBT, 1}, nbtDeep(d, true)...),
 		)
 	}
-	f765, f47 := playPacketFrames(p765), playPacketFrames(p47)
-	for s := range n {
-		c := w.TCP(hostileClient(s), HostileServer, t)
-		if s%2 == 0 {
-			javaLogin(c, proto1204, "deep", config)
-			c.MSS = 1460
-			c.Send(false, f765)
-		} else {
-			javaLogin(c, proto18, "deep")
-			c.MSS = 1460
-			c.Send(false, f47)
-		}
-		c.Close()
-		t = c.Now
-	}
+	w.playSessions(n, t, "deep", config, playPacketFrames(p765), playPacketFrames(p47))
 }
 
 // PlayPartialPackets writes n 1.20.4 connections in play, all open at
