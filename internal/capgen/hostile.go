@@ -87,14 +87,7 @@ func (w *Writer) GarbageStream(n int) {
 	c := w.TCP(hostileClient(0), HostileServer, hostileStart)
 	c.Handshake()
 	c.MSS = 1460
-	b := make([]byte, 64<<10)
-	x := uint32(2463534242)
-	for i := range b {
-		x ^= x << 13
-		x ^= x >> 17
-		x ^= x << 5
-		b[i] = byte(x)
-	}
+	b := xorshiftBytes(64 << 10)
 	b[0] = 0xff // not a VarInt-framed handshake, not FE, not 00 07
 	for sent := 0; sent < n; {
 		k := min(len(b), n-sent)

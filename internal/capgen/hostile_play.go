@@ -65,9 +65,12 @@ func zPlain(body []byte) []byte { return slpFrame(append([]byte{0}, body...)) }
 func zPacket(dl int, z []byte) []byte { return slpFrame(append(varInt(nil, dl), z...)) }
 
 // zlibOf is b compressed with zlib at the best compression.
-func zlibOf(b []byte) []byte {
+func zlibOf(b []byte) []byte { return zlibAt(b, zlib.BestCompression) }
+
+// zlibAt is b compressed with zlib at level.
+func zlibAt(b []byte, level int) []byte {
 	var buf bytes.Buffer
-	zw, _ := zlib.NewWriterLevel(&buf, zlib.BestCompression)
+	zw, _ := zlib.NewWriterLevel(&buf, level)
 	zw.Write(b)
 	zw.Close()
 	return buf.Bytes()
@@ -420,13 +423,7 @@ func (w *Writer) PlayPartialPackets(n int) {
 
 // zlibStored is b in zlib's stored blocks (incompressible data as a
 // server's deflater leaves it).
-func zlibStored(b []byte) []byte {
-	var buf bytes.Buffer
-	zw, _ := zlib.NewWriterLevel(&buf, zlib.NoCompression)
-	zw.Write(b)
-	zw.Close()
-	return buf.Bytes()
-}
+func zlibStored(b []byte) []byte { return zlibAt(b, zlib.NoCompression) }
 
 // xorshiftBytes is n bytes of xorshift noise.
 func xorshiftBytes(n int) []byte {
