@@ -41,6 +41,7 @@ var ownDesc = map[string]string{
 	"mc.java":              "Minecraft Java Edition's configuration and play packets, read with minecraft-data's definition of the connection's version.",
 	"mc.java.chat_text":    "The plain text of a chat component: text, translate keys with their arguments, and extra parts in order, without styles. Made by the dissector.",
 	"mc.java.count":        "The number of elements that follow, as the wire says (checked against the bytes left before any is read).",
+	"mc.java.elements":     "The bytes left for the elements of a count that says more than the packet holds: none of them is read, as a real client would give up on the packet.",
 	"mc.java.present":      "Whether the optional value that follows is there: a boolean byte, then the value when it is true.",
 	"mc.java.array":        "A list of values whose field the data does not name, with its count and its elements.",
 	"mc.java.inline":       "A registry entry holder's 0: the value follows inline instead of being a registry ID (which is sent plus one).",

@@ -19,12 +19,15 @@ var (
 	RegConfig = dissect.NewRegistry("mc.config", "Minecraft Java configuration state")
 	RegPlay   = dissect.NewRegistry("mc.play", "Minecraft Java play state")
 
-	FieldCount   = RegJava.Int("mc.java.count", "Count")
-	FieldPresent = RegJava.Bool("mc.java.present", "Present")
-	FieldArray   = RegJava.Label("mc.java.array", "Array")
-	FieldInline  = RegJava.Uint("mc.java.inline", "Inline value follows", dissect.BaseDec, nil)
-	FieldMetaEnd = RegJava.Uint("mc.java.metadata_end", "End of metadata", dissect.BaseHex, nil)
-	FieldTooDeep = RegJava.Bytes("mc.java.too_deep", "Nested too deeply")
+	FieldCount = RegJava.Int("mc.java.count", "Count")
+	// FieldElements is the bytes left for elements a count says more of
+	// than can be there: the count keeps its value, these bytes the error.
+	FieldElements = RegJava.Bytes("mc.java.elements", "Elements")
+	FieldPresent  = RegJava.Bool("mc.java.present", "Present")
+	FieldArray    = RegJava.Label("mc.java.array", "Array")
+	FieldInline   = RegJava.Uint("mc.java.inline", "Inline value follows", dissect.BaseDec, nil)
+	FieldMetaEnd  = RegJava.Uint("mc.java.metadata_end", "End of metadata", dissect.BaseHex, nil)
+	FieldTooDeep  = RegJava.Bytes("mc.java.too_deep", "Nested too deeply")
 	// FieldChatText is the plain text of a chat component (JSON or NBT).
 	FieldChatText = RegJava.Str("mc.java.chat_text", "Text")
 	// FieldVersion is the data file a packet was read with, when the

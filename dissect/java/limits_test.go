@@ -62,3 +62,52 @@ func TestNodesBounded(t *testing.T) {
 		})
 	}
 }
+
+// TestCountPastPacket: a count that says more elements than the packet
+// holds keeps its value in its own node, and the bytes that are there are
+// one Elements node with the malformed item: the count read "Count: 0"
+// where the error took its field.
+func TestCountPastPacket(t *testing.T) {
+	uv := func(b []byte, v int) []byte { return binary.AppendUvarint(b, uint64(uint32(v))) }
+	for _, tc := range []struct {
+		name  string
+		id    int32
+		body  []byte
+		count int64
+	}{
+		// 1.20.4 Set Container Content: window, state ID, count, slots
+		{"array", 0x13, uv([]byte{0, 0}, 0x7fffffff), 0x7fffffff},
+		{"array of a million", 0x13, append(uv([]byte{0, 0}, 1000000), make([]byte, 100)...), 1000000},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v, err := ForProtocol(765)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body := append(tc.body, 0, 0, 0)
+			p := &dissect.PDU{}
+			cur := dissect.Begin(p, RegJava.Root(), body, len(body))
+			v.Decode(&cur, Play, dissect.DirS2C, tc.id, -1)
+			cur.Finish()
+			if err := dissect.Check(p); err != nil {
+				t.Fatal(err)
+			}
+			var counts []int64
+			elements := -1
+			for i, n := range p.Nodes {
+				switch n.Field {
+				case FieldCount:
+					counts = append(counts, n.Value.Int())
+				case FieldElements:
+					elements = i
+				}
+			}
+			if len(counts) != 1 || counts[0] != tc.count {
+				t.Errorf("counts %v, want [%d]", counts, tc.count)
+			}
+			if elements < 0 || p.Nodes[elements].Flags&dissect.FlagMalformed == 0 {
+				t.Errorf("no malformed Elements node")
+			}
+		})
+	}
+}

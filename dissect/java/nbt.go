@@ -244,7 +244,7 @@ func (w *walker) list(depth int) {
 		c.Invalid(FieldNBTListHeader, "NBT list of "+strconv.FormatInt(n, 10)+" "+nbtName(et))
 		return
 	}
-	if !w.fits(FieldNBTListHeader, n, int64(nbtMin[et]), 0, "NBT list of "+strconv.FormatInt(n, 10)+" "+nbtName(et)) {
+	if !w.fits(FieldElements, n, int64(nbtMin[et]), 0, "NBT list of "+strconv.FormatInt(n, 10)+" "+nbtName(et)) {
 		return
 	}
 	for k := int64(0); k < n && !c.Failed() && !w.full(); k++ {

@@ -466,7 +466,7 @@ func (w *walker) array(t *typ, f *dissect.Field) val {
 		c.Invalid(FieldCount, "count "+strconv.FormatInt(n, 10)+" of elements that may take no byte: more than "+strconv.Itoa(maxZeroWidth))
 		return val{}
 	}
-	if !w.fits(FieldCount, n, int64(min), 0, "count "+strconv.FormatInt(n, 10)+", elements of at least "+strconv.Itoa(min)+" bytes") {
+	if !w.fits(FieldElements, n, int64(min), 0, "count "+strconv.FormatInt(n, 10)+", elements of at least "+strconv.Itoa(min)+" bytes") {
 		return val{}
 	}
 	for k := int64(0); k < n && !c.Failed() && !w.full(); k++ {
@@ -753,7 +753,7 @@ func (w *walker) holderSet(t *typ, f *dissect.Field) val {
 		c.Invalid(FieldCount, "holder set of "+strconv.FormatInt(k, 10)+" ids")
 		return val{}
 	}
-	if !w.fits(FieldCount, k, 1, 0, "holder set of "+strconv.FormatInt(k, 10)+" ids") {
+	if !w.fits(FieldElements, k, 1, 0, "holder set of "+strconv.FormatInt(k, 10)+" ids") {
 		return val{}
 	}
 	for j := int64(0); j < k && !c.Failed() && !w.full() && t.elem != nil; j++ {
