@@ -136,6 +136,18 @@ func ProtocolName(proto int) string {
 	return b.ProtocolName(proto)
 }
 
+// ReleaseProtocol is the protocol number of the release at or before
+// proto (mcdata.Blob.ReleaseAtOrBelow): proto for a release, the release
+// before it for a snapshot, whose own number (2^30 and up) compares with
+// no release's.
+func ReleaseProtocol(proto int) int {
+	b, err := mcdata.Load()
+	if err != nil {
+		return proto
+	}
+	return b.ReleaseAtOrBelow(proto)
+}
+
 // Releases lists the version names the data has, oldest first.
 func Releases() []string {
 	b, err := mcdata.Load()

@@ -47,15 +47,20 @@ type dirState struct {
 // ahead of decoding (several PDUs framed from one buffer before any is
 // decoded) without the two disagreeing.
 type track struct {
-	d         [2]dirState // [0] client to server, [1] server to client
-	legacy    int8        // 1 legacy pings, -1 modern, 0 not known yet
-	next      int32       // handshake next state (0: not seen)
-	proto     int32       // handshake protocol version (0: not seen)
-	hsSeen    bool
-	threshold int32
-	encReq    bool // the server sent Encryption Request
-	encResp   bool // the client sent Encryption Response
-	loginDone bool // the server sent Login Success
+	d      [2]dirState // [0] client to server, [1] server to client
+	legacy int8        // 1 legacy pings, -1 modern, 0 not known yet
+	next   int32       // handshake next state (0: not seen)
+	// proto is the handshake's protocol version as a release's number,
+	// which the login's forms and the states are decided by: a
+	// snapshot's (2^30 and up) is the release's before it
+	// (java.ReleaseProtocol); wire is the number as sent, by which the
+	// protocol data is looked up. 0: not seen.
+	proto, wire int32
+	hsSeen      bool
+	threshold   int32
+	encReq      bool // the server sent Encryption Request
+	encResp     bool // the client sent Encryption Response
+	loginDone   bool // the server sent Login Success
 
 	// encryption (keylog.go): the key log, the encrypted shared secret
 	// the client sent, and how the secret was found ("" if not)
@@ -529,7 +534,7 @@ func (t *track) advance(i int, k kind, b []byte) {
 		if st != viOK {
 			return
 		}
-		t.proto = pv
+		t.proto, t.wire = releaseOf(pv), pv
 		body = body[n:]
 		al, n, st := readVarInt(body)
 		if st != viOK || al < 0 || int(al) > len(body)-n-2 {

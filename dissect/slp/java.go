@@ -35,7 +35,7 @@ func (c *Conn) javaVersion() (*java.Version, error) {
 		j.tried = true
 		switch {
 		case c.dec.proto > 0:
-			j.v, j.err = java.ForProtocol(int(c.dec.proto))
+			j.v, j.err = java.ForProtocol(int(c.dec.wire))
 		case c.opts.Version != "":
 			if n, err := strconv.Atoi(c.opts.Version); err == nil {
 				j.v, j.err = java.ForProtocol(n)

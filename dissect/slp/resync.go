@@ -307,7 +307,7 @@ func (t *track) javaData() *java.Version {
 	if !t.jtried {
 		t.jtried = true
 		if t.proto > 0 {
-			t.jv, _ = java.ForProtocol(int(t.proto))
+			t.jv, _ = java.ForProtocol(int(t.wire))
 		}
 	}
 	return t.jv

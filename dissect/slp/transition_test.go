@@ -171,6 +171,13 @@ func TestCompressedTransitions(t *testing.T) {
 			{s2c, jp(t, 47, java.Play, s2c, "keep_alive", vi(7)), 'p', "Keep alive"},
 			{c2s, jp(t, 47, java.Play, c2s, "keep_alive", vi(7)), 'p', "Keep alive"},
 		}},
+		// a 1.17 snapshot, 21w07a (0x4000000F, which minecraft-data has):
+		// its number is above every release's, but it has no
+		// configuration state; its login is 1.16.5's
+		{"21w07a snapshot login to play", nil, 0, []tstep{
+			hs(0x40000000 + 15), setComp(0, 'p'), success(754, nil, 'z'),
+			ka8(s2c, 0x40000000+15, 'z'), ka8(c2s, 0x40000000+15, 'z'),
+		}},
 		{"1.12.2 login to play", nil, 0, []tstep{
 			hs(340), setComp(0, 'p'), success(340, nil, 'z'), ka8(s2c, 340, 'z'), ka8(c2s, 340, 'z'),
 		}},

@@ -115,6 +115,15 @@ func snapshotName(v int64) string {
 	return ""
 }
 
+// releaseOf is pv as a release's number: itself, or for a snapshot's the
+// release's before it.
+func releaseOf(pv int32) int32 {
+	if pv < snapshotBit {
+		return pv
+	}
+	return int32(java.ReleaseProtocol(int(pv)))
+}
+
 // VersionName names a modern protocol number: "1.20.5/1.20.6",
 // "26.4-snapshot-6, snapshot, protocol 0x40000000+344", "Unknown (N)".
 func VersionName(v int64) string {

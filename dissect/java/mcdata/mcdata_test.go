@@ -189,3 +189,26 @@ func TestLookup(t *testing.T) {
 		t.Errorf("Names ends with %s, want 26.1", last)
 	}
 }
+
+// TestReleaseAtOrBelow: a snapshot's number stands for the release before
+// it in release order, so that what changed with releases (1.20.2's
+// configuration state) is decided as for that release.
+func TestReleaseAtOrBelow(t *testing.T) {
+	b, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for proto, want := range map[int]int{
+		765:             765,
+		47:              47,
+		0x40000000 + 15: 754, // 21w07a, a 1.17 snapshot: 1.16.5
+		0x40000000 + 16: 754, // 21w08a
+		0x40000158:      777, // 26.4-snapshot-6: 26.3, the list's release before it
+		0x40000200:      777, // newer than the list: its newest release
+		1073741988:      764, // 1.20.3-pre1: 1.20.2
+	} {
+		if got := b.ReleaseAtOrBelow(proto); got != want {
+			t.Errorf("ReleaseAtOrBelow(%#x) = %d, want %d", proto, got, want)
+		}
+	}
+}

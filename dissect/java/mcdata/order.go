@@ -101,3 +101,34 @@ func (b *Blob) NewestFirst() []*Version {
 	}
 	return out
 }
+
+// ReleaseAtOrBelow is the protocol number of the newest release at or
+// before proto in release order: proto itself for a release's number (below
+// 2^30); for a snapshot's, the release the list names before it (21w07a,
+// a 1.17 snapshot: 1.16.5's 754), or, for a snapshot newer than the list,
+// the newest release's. A snapshot's own number compares with no release's:
+// what changed with the releases (the configuration state of 1.20.2, the
+// login's forms) is decided by this one.
+func (b *Blob) ReleaseAtOrBelow(proto int) int {
+	if proto < snapshotBit {
+		return proto
+	}
+	start := -1
+	for i, p := range b.Protocols { // newest first
+		if p.Protocol >= snapshotBit && p.Protocol <= proto {
+			start = i
+			break
+		}
+	}
+	if start >= 0 {
+		for _, p := range b.Protocols[start:] {
+			if p.Protocol < snapshotBit && IsRelease(p.Name) {
+				return p.Protocol
+			}
+		}
+	}
+	if _, n := b.newestRelease(); n.Protocol > 0 {
+		return n.Protocol
+	}
+	return proto
+}
