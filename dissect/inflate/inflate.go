@@ -1,11 +1,15 @@
-// Package inflate inflates the first bytes of a zlib stream (RFC 1950
-// around RFC 1951's deflate) and stops there.
+// Package inflate inflates a zlib stream (RFC 1950 around RFC 1951's
+// deflate) from its bytes, up to as many as asked for, and stops there:
+// the one inflater of Minecraft Java's compressed packets, whole or only
+// their first bytes.
 //
 // Go's compress/flate fills its 32 KiB window (or ends the block) before
 // it hands out a byte, so reading the first 512 bytes of a large packet
-// costs as much as inflating 32 KiB of it. A summary of Minecraft Java
-// traffic needs only a compressed packet's id and first fields: Prefix
-// decodes until it has the bytes asked for and returns.
+// costs as much as inflating 32 KiB of it; and it reads its input a byte
+// at a time through an interface. A summary of Minecraft Java traffic
+// needs only a compressed packet's id and first fields: Prefix decodes
+// until it has the bytes asked for and returns; asked for a whole packet,
+// it reads the stream as a slice.
 //
 // Prefix agrees with compress/zlib (NewReader, no dictionary): let zlib
 // deliver T bytes and then end with the error E (io.EOF when the stream

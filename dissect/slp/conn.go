@@ -1,9 +1,6 @@
 package slp
 
 import (
-	"bytes"
-	"compress/zlib"
-	"io"
 	"sync"
 
 	"github.com/mcdissect/mcdissect/dissect"
@@ -59,11 +56,8 @@ type decoding struct {
 	// Buffers borrowed from spares for the connection's life (see borrow);
 	// spare is the holder they came in, kept to give them back in.
 	spare *spareBufs
-	zr    io.ReadCloser // reused zlib reader
-	zbuf  []byte        // reused inflate buffer
-	zsrc  *bytes.Reader // what zr reads, reset for each packet
 
-	inf *inflate.Decoder // inflates a summary's heads (inflateHead)
+	inf *inflate.Decoder // inflates compressed packets (inflateAll)
 
 	// reused by the status JSON
 	jp      jparser
@@ -297,15 +291,12 @@ func (c *Conn) Close(e dissect.ConnEnd) {
 	c.giveBack()
 }
 
-// spareBufs are the decoding buffers of one PDU (zlib state, JSON nodes,
-// text scratch), handed from one PDU's decoding to the next: buffers kept
-// per connection were allocated anew for each (a zlib reader alone is
-// some 40 KB) and held for its life. A sync.Pool, because the Conns of
-// different connections may be decoded on different goroutines.
+// spareBufs are the decoding buffers of one PDU (the inflater's tables,
+// JSON nodes, text scratch), handed from one PDU's decoding to the next:
+// buffers kept per connection were allocated anew for each and held for
+// its life. A sync.Pool, because the Conns of different connections may
+// be decoded on different goroutines.
 type spareBufs struct {
-	zr                                             io.ReadCloser
-	zsrc                                           *bytes.Reader
-	zbuf                                           []byte
 	inf                                            *inflate.Decoder
 	jn                                             []jnode
 	plain, styled, raw, scratch, dbuf, vname, info []byte
@@ -339,7 +330,7 @@ func (c *Conn) borrow() {
 	}
 	sp := spares.Get().(*spareBufs)
 	c.spare = sp
-	c.zr, c.zsrc, c.zbuf, c.inf, c.jp.n = sp.zr, sp.zsrc, sp.zbuf, sp.inf, sp.jn
+	c.inf, c.jp.n = sp.inf, sp.jn
 	c.plain, c.styled, c.raw, c.scratch, c.dbuf, c.vname, c.info = sp.plain, sp.styled, sp.raw, sp.scratch, sp.dbuf, sp.vname, sp.info
 	*sp = spareBufs{}
 }
@@ -356,12 +347,9 @@ func (c *Conn) giveBack() {
 	if cap(jn) > maxSpareNodes {
 		jn = nil
 	}
-	*sp = spareBufs{zr: c.zr, zsrc: c.zsrc, zbuf: c.zbuf, inf: c.inf, jn: jn, plain: spare(c.plain), styled: spare(c.styled), raw: spare(c.raw), scratch: spare(c.scratch), dbuf: spare(c.dbuf), vname: spare(c.vname), info: spare(c.info)}
+	*sp = spareBufs{inf: c.inf, jn: jn, plain: spare(c.plain), styled: spare(c.styled), raw: spare(c.raw), scratch: spare(c.scratch), dbuf: spare(c.dbuf), vname: spare(c.vname), info: spare(c.info)}
 	spares.Put(sp)
-	if c.zsrc != nil {
-		c.zsrc.Reset(nil) // let go of the last packet
-	}
-	c.zr, c.zsrc, c.zbuf, c.inf = nil, nil, nil, nil
+	c.inf = nil
 	c.jp = jparser{}
 	c.plain, c.styled, c.raw, c.scratch, c.dbuf, c.vname, c.info = nil, nil, nil, nil, nil, nil, nil
 }
@@ -387,20 +375,4 @@ func (c *Conn) GiveUp(p *dissect.PDU, r dissect.Release) {
 	if c.early.P == p && p != nil {
 		c.giveUpEarly(p, r)
 	}
-}
-
-// inflater returns the connection's zlib reader reset to r.
-func (c *Conn) inflater(r io.Reader) (io.ReadCloser, error) {
-	if c.zr == nil {
-		z, err := zlib.NewReader(r)
-		if err != nil {
-			return nil, err
-		}
-		c.zr = z
-		return z, nil
-	}
-	if err := c.zr.(zlib.Resetter).Reset(r, nil); err != nil {
-		return nil, err
-	}
-	return c.zr, nil
 }

@@ -4,12 +4,13 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/hex"
-	"io"
+	"math"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/mcdissect/mcdissect/dissect"
+	"github.com/mcdissect/mcdissect/dissect/inflate"
 )
 
 // Packet names per phase and direction, indexed by packet ID.
@@ -900,8 +901,8 @@ func (c *Conn) compressed(cur *dissect.Cursor, dli int32, dlOff int, dl int32, p
 		// is all (zlib errors further on are the tree's to show). The one
 		// Lite branch left in a decoder, for what it saves where play
 		// traffic is: on the play mix it skips 188 of 189 MB of
-		// inflation, and with dissect/inflate, which stops at the head,
-		// the summary takes about a quarter of the CPU; other mixes skip
+		// inflation, and with dissect/inflate stopping at the head, the
+		// summary takes about a quarter of the CPU; other mixes skip
 		// under 10 MB and gain within their noise (bench/fastpaths.md).
 		for _, n := range liteHeads {
 			head, err := c.inflateHead(body, n)
@@ -962,37 +963,21 @@ func (c *Conn) compressed(cur *dissect.Cursor, dli int32, dlOff int, dl int32, p
 }
 
 // inflateAll inflates zlib data z into the connection's inflate buffer,
-// at most limit bytes, and returns them (valid until the next call).
+// at most limit bytes, and returns them (valid until the next call) with
+// the error compress/zlib would give after them (dissect/inflate, which
+// stops at the limit and reads from the bytes themselves; the package
+// comment says how its errors match zlib's). The same decoder inflates a
+// summary's heads (inflateHead) and whole packets.
 func (c *Conn) inflateAll(z []byte, limit int64) ([]byte, error) {
 	c.borrow()
-	if c.zsrc == nil {
-		c.zsrc = new(bytes.Reader)
+	if c.inf == nil {
+		c.inf = new(inflate.Decoder)
 	}
-	c.zsrc.Reset(z)
-	zr, err := c.inflater(c.zsrc)
-	if err != nil {
-		return nil, err
-	}
-	out := c.ibuf[:0]
-	for int64(len(out)) < limit {
-		if len(out) == cap(out) {
-			out = append(out, 0)[:len(out)]
-		}
-		want := min(int64(cap(out)), limit)
-		k, rerr := zr.Read(out[len(out):want])
-		out = out[:len(out)+k]
-		if rerr == io.EOF {
-			break
-		}
-		if rerr != nil {
-			c.ibuf = out[:0]
-			return out, rerr
-		}
-	}
+	out, err := c.inf.Prefix(c.ibuf[:0], z, int(min(limit, math.MaxInt32)))
 	if cap(out) <= maxSpareInflate {
 		c.ibuf = out[:0]
 	}
-	return out, nil
+	return out, err
 }
 
 // Binary helpers for legacy packets.
