@@ -51,14 +51,7 @@ func (w *Writer) LevelsHeld(n int) {
 	}
 	// Incompressible bytes, as a level's gzip stream is: what is joined is
 	// what was sent.
-	chunk := make([]byte, 1024)
-	x := uint32(88172645)
-	for i := range chunk {
-		x ^= x << 13
-		x ^= x >> 17
-		x ^= x << 5
-		chunk[i] = byte(x)
-	}
+	chunk := xorshiftBytes(1024, 88172645)
 	for k := range 1024 {
 		for _, c := range conns {
 			c.Now = t

@@ -425,10 +425,17 @@ func (w *Writer) PlayPartialPackets(n int) {
 // server's deflater leaves it).
 func zlibStored(b []byte) []byte { return zlibAt(b, zlib.NoCompression) }
 
-// xorshiftBytes is n bytes of xorshift noise.
-func xorshiftBytes(n int) []byte {
+// noiseSeed is xorshift32's usual seed (Marsaglia's).
+const noiseSeed = 2463534242
+
+// xorshiftBytes is n bytes of xorshift noise, from the seed noiseSeed
+// unless another is given.
+func xorshiftBytes(n int, seed ...uint32) []byte {
 	b := make([]byte, n)
-	x := uint32(2463534242)
+	x := uint32(noiseSeed)
+	if len(seed) > 0 {
+		x = seed[0]
+	}
 	for i := range b {
 		x ^= x << 13
 		x ^= x >> 17
