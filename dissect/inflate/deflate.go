@@ -47,7 +47,7 @@ func (d *Decoder) blocks(out []byte, start, limit int) (o []byte, ended bool, er
 			d.useFixed()
 			out, done, err = d.codes(out, start, limit)
 		case 2:
-			if err = d.readCodes(); err != nil {
+			if err = d.readCodes(limit - len(out)); err != nil {
 				return out, false, err
 			}
 			out, done, err = d.codes(out, start, limit)
@@ -116,8 +116,16 @@ func (d *Decoder) useFixed() {
 	d.fixed = true
 }
 
-// readCodes reads a dynamic block's codes (RFC 1951 section 3.2.7).
-func (d *Decoder) readCodes() error {
+// smallWant is the most bytes a block may be asked for and still have
+// tables of smallBits.
+const (
+	smallWant = 128
+	smallBits = 6
+)
+
+// readCodes reads a dynamic block's codes (RFC 1951 section 3.2.7), for
+// want more bytes at most.
+func (d *Decoder) readCodes(want int) error {
 	r := &d.br
 	d.fixed = false
 	h, err := r.bits(14)
@@ -181,10 +189,16 @@ func (d *Decoder) readCodes() error {
 			i++
 		}
 	}
-	if !d.lit.init(lens[:nlit]) {
+	// a block asked for a few bytes reads a few dozen symbols: filling
+	// 512-entry tables for them cost more than reading them
+	width := fastBits
+	if want <= smallWant {
+		width = smallBits
+	}
+	if !d.lit.initWidth(lens[:nlit], width) {
 		return r.corrupt("invalid literal/length code")
 	}
-	if !d.dist.init(lens[nlit:]) {
+	if !d.dist.initWidth(lens[nlit:], width) {
 		return r.corrupt("invalid distance code")
 	}
 	// every block ends with end-of-block: compress/flate reads at least

@@ -34,7 +34,13 @@ type table struct {
 // compress/flate, a code must be complete, except that a code of a single
 // length-1 symbol, and an empty code, are accepted: reading a symbol with
 // either fails when the stream uses a code it lacks.
-func (t *table) init(lens []uint8) bool {
+func (t *table) init(lens []uint8) bool { return t.initWidth(lens, fastBits) }
+
+// initWidth is init with a table of at most maxWidth bits (at most
+// fastBits): a block that is to give only a few symbols fills a smaller
+// table, and reads its longer codes bit by bit (symSlow), as every code
+// longer than the table is read.
+func (t *table) initWidth(lens []uint8, maxWidth int) bool {
 	t.count = [16]uint16{}
 	for _, l := range lens {
 		t.count[l]++
@@ -75,16 +81,16 @@ func (t *table) init(lens []uint8) bool {
 		}
 	}
 
-	// a complete code up to fastBits long fills the table; otherwise the
+	// a complete code up to the width long fills the table; otherwise the
 	// rest is the beginning of longer codes, or no code
-	width := min(longest, fastBits)
+	width := min(longest, maxWidth, fastBits)
 	fast := t.fast[:1<<width]
 	t.mask = 1<<width - 1
 	switch {
 	case left != 0:
 		clear(fast)
 		fast[1] = entryNone
-	case longest > fastBits:
+	case longest > width:
 		clear(fast) // the beginnings of longer codes
 	}
 	code, k := 0, 0 // the next code, MSB first, and its index in syms

@@ -375,3 +375,27 @@ func TestPrefixLarge(t *testing.T) {
 		}
 	}
 }
+
+// TestPrefixSmallTables: a dynamic block asked for smallWant bytes or
+// fewer fills tables of smallBits and reads longer codes bit by bit;
+// every n on both sides of the bound gives what compress/zlib gives, with
+// one Decoder going from stream to stream (so that a table entry left
+// from another stream's code would show).
+func TestPrefixSmallTables(t *testing.T) {
+	var d Decoder
+	text := bytes.Repeat([]byte("the quick brown fox jumps over the lazy dog; ÄÖÜ 0123456789 "), 40)
+	var zs [][]byte
+	for _, data := range [][]byte{chunkLike(1)[:4000], text, chunkLike(3)[:3000]} {
+		for _, gen := range []byte{1, 2, 5, 12} {
+			zs = append(zs, compressed(gen, data))
+		}
+	}
+	for n := 1; n <= smallWant+16; n++ {
+		for i := range zs {
+			for _, k := range []int{i, len(zs) - 1 - i} {
+				checkPrefix(t, &d, zs[k], n)
+				checkPrefix(t, &d, zs[k][:len(zs[k])/2], 1<<20)
+			}
+		}
+	}
+}
