@@ -287,20 +287,9 @@ func (b *Blob) Lookup(proto int) (v *Version, name string, exact bool) {
 		return v, n.Name, true
 	}
 	if proto >= snapshotBit {
-		// from the snapshot's place in the list (or the newest snapshot
-		// before it, for one newer than the list) towards older versions
-		start := -1
-		for i, p := range b.Protocols {
-			if p.Protocol >= snapshotBit && p.Protocol <= proto {
-				start = i
-				break
-			}
-		}
-		if start >= 0 {
-			for _, p := range b.Protocols[start:] {
-				if v, n := b.exact(p.Protocol); v != nil {
-					return v, b.nameOr(proto, n.Name), false
-				}
+		for _, p := range b.fromSnapshot(proto) {
+			if v, n := b.exact(p.Protocol); v != nil {
+				return v, b.nameOr(proto, n.Name), false
 			}
 		}
 		v, n := b.newestRelease()

@@ -113,22 +113,26 @@ func (b *Blob) ReleaseAtOrBelow(proto int) int {
 	if proto < snapshotBit {
 		return proto
 	}
-	start := -1
-	for i, p := range b.Protocols { // newest first
-		if p.Protocol >= snapshotBit && p.Protocol <= proto {
-			start = i
-			break
-		}
-	}
-	if start >= 0 {
-		for _, p := range b.Protocols[start:] {
-			if p.Protocol < snapshotBit && IsRelease(p.Name) {
-				return p.Protocol
-			}
+	for _, p := range b.fromSnapshot(proto) {
+		if p.Protocol < snapshotBit && IsRelease(p.Name) {
+			return p.Protocol
 		}
 	}
 	if _, n := b.newestRelease(); n.Protocol > 0 {
 		return n.Protocol
 	}
 	return proto
+}
+
+// fromSnapshot is minecraft-data's list of versions (newest first) from a
+// snapshot's place in it (or the newest snapshot before it, for one newer
+// than the list) towards older versions; none for a number the list has
+// no snapshot at or below.
+func (b *Blob) fromSnapshot(proto int) []VersionName {
+	for i, p := range b.Protocols {
+		if p.Protocol >= snapshotBit && p.Protocol <= proto {
+			return b.Protocols[i:]
+		}
+	}
+	return nil
 }
