@@ -301,8 +301,9 @@ type existsN struct {
 }
 
 func (n *existsN) eval(c *ctx, r *record.Record) bool {
-	if fe, ok := n.e.(*fieldEnt); ok && !n.nonzero && fe.t.k != kAddr && len(fe.ref.Field.Alts) > 0 {
-		// present in any of the types that share the name
+	if fe, ok := n.e.(*fieldEnt); ok && !n.nonzero && fe.t.k != kAddr {
+		// present: a node of the field, or of one sharing its name
+		// (dissect.Field.Alts) whatever its type; no value is read
 		found := false
 		fe.ref.Each(r, func(*dissect.Node) { found = true })
 		return found
