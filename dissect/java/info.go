@@ -111,8 +111,9 @@ func info(pk *packet, w *walker, st State, dir dissect.Dir) []byte {
 			b = append(b, ", "...)
 			b = appendQuoted(b, string(v.s))
 			if d, _, ok := get("data"); ok && isBrandChannel(v.s) {
+				w.brand = brandText(d.s)
 				b = append(b, ": "...)
-				b = appendQuoted(b, string(brandText(d.s)))
+				b = appendQuoted(b, string(w.brand))
 			}
 		}
 	case "named_entity_spawn", "spawn_entity":
@@ -247,18 +248,4 @@ func brandText(d []byte) []byte {
 		return d[n : n+int(s)]
 	}
 	return d
-}
-
-// brandOf is the brand a plugin message carries when its channel is the
-// brand channel and the walk read its data; nil otherwise.
-func brandOf(pk *packet, w *walker) []byte {
-	ch, ok := pk.slots["channel"]
-	d, ok2 := pk.slots["data"]
-	if !ok || !ok2 || ch >= len(w.top) || d >= len(w.top) || d >= w.topDone && w.c.Failed() {
-		return nil
-	}
-	if !isBrandChannel(w.top[ch].s) {
-		return nil
-	}
-	return brandText(w.top[d].s)
 }

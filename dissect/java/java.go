@@ -452,10 +452,8 @@ func (v *Version) Decode(cur *dissect.Cursor, st State, dir dissect.Dir, id int3
 			res.Threshold = w.top[s].i
 		}
 	}
-	if pk.name == "custom_payload" {
-		res.Brand = brandOf(pk, w)
-	}
 	p.SetInfo(info(pk, w, st, dir))
+	res.Brand = w.brand
 	res.InfoShort = w.short
 	*outer = w.c
 	return res

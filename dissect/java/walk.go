@@ -59,6 +59,9 @@ type walker struct {
 	// set once the walk has added maxNodes (full)
 	base   int
 	capped bool
+	// brand is what a plugin message on the brand channel carries, read
+	// by info (Result.Brand)
+	brand []byte
 }
 
 // walkBuf is what a walker grows as it walks, kept for the next walk.
