@@ -2,6 +2,7 @@ package dissect
 
 import (
 	"math"
+	"slices"
 	"time"
 	"unsafe"
 )
@@ -232,6 +233,15 @@ func (p *PDU) SettleLite() {
 
 // Cut reports whether the capture cut this PDU short.
 func (p *PDU) Cut() bool { return p.WireLen > len(p.Data) }
+
+// Grow makes room for n more nodes, so that a decoder that learns it will
+// add many (a packet of 200,000 fields) grows the tree once, not by
+// appends that copy it a dozen times. A Lite PDU adds none: it grows not.
+func (p *PDU) Grow(n int) {
+	if !p.Lite {
+		p.Nodes = slices.Grow(p.Nodes, n)
+	}
+}
 
 // AddNode appends a node and returns its index. The parent must be the
 // last node or one of its ancestors, so the slice stays in pre-order.

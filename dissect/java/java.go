@@ -413,7 +413,7 @@ func (v *Version) Decode(cur *dissect.Cursor, st State, dir dissect.Dir, id int3
 	p.Message = pk.msg
 	bufs := walkBufs.Get().(*walkBuf)
 	defer bufs.release()
-	w := &walker{c: *cur, walkBuf: bufs.take(), stopAt: pk.need, base: len(cur.P.Nodes)}
+	w := &walker{c: *cur, walkBuf: bufs.take(), stopAt: pk.need, base: len(cur.P.Nodes), next: growAt}
 	defer bufs.keep(w)
 	// from here the cursor is the walker's copy, given back at the end
 	outer := cur
@@ -499,7 +499,7 @@ func (v *Version) Reads(st State, dir dissect.Dir, packet []byte) bool {
 	}
 	bufs := walkBufs.Get().(*walkBuf)
 	defer bufs.release()
-	w := &walker{c: cur, walkBuf: bufs.take()}
+	w := &walker{c: cur, walkBuf: bufs.take(), next: growAt}
 	defer bufs.keep(w)
 	w.walk(pk.t, nil)
 	return !w.c.Failed() && w.c.Remaining() == 0

@@ -22,6 +22,9 @@ const (
 	// bytes on the wire. Past it the walk stops and the rest of the
 	// packet is one node.
 	maxNodes = 1 << 16
+	// growAt is how many nodes a walk adds before it grows the tree for
+	// the rest of the packet at once (past): more than most packets add.
+	growAt = 1 << 14
 	// maxString is the protocol's longest string, in bytes (32767
 	// UTF-16 units, at most 3 bytes each).
 	maxString = 32767 * 3
@@ -55,9 +58,11 @@ type walker struct {
 	stopAt  int
 	stopped bool
 	pkt     int32 // the packet's node
-	// base is how many nodes the PDU had when the walk began; capped is
-	// set once the walk has added maxNodes (full)
+	// base is how many nodes the PDU had when the walk began; next is
+	// how many it may add before full looks again (growAt, then
+	// maxNodes); capped is set once the walk has added maxNodes (full)
 	base   int
+	next   int
 	capped bool
 	// brand is what a plugin message on the brand channel carries, read
 	// by info (Result.Brand)
@@ -92,10 +97,22 @@ func (w *walker) frameVal(r ref) (val, bool) {
 // full reports whether the walk has added its most nodes; from then on it
 // reads nothing more (walk returns at once, loops stop).
 func (w *walker) full() bool {
-	if !w.capped && len(w.c.P.Nodes)-w.base > maxNodes {
-		w.capped = true
+	return len(w.c.P.Nodes)-w.base > w.next && w.past()
+}
+
+// past is full's work once the walk has added next nodes: past growAt it
+// grows the tree once for the rest of the walk (as many nodes as bytes
+// are left, up to maxNodes: appends copied a tree of 262,144 nodes some
+// twenty times, half of -V's time on playbombs), past maxNodes it is full.
+func (w *walker) past() bool {
+	if w.next < maxNodes {
+		n := len(w.c.P.Nodes) - w.base
+		w.c.P.Grow(min(maxNodes-n, w.c.Remaining()) + 64)
+		w.next = maxNodes
+		return false
 	}
-	return w.capped
+	w.capped = true
+	return true
 }
 
 func b2i(b bool) int64 {

@@ -29,7 +29,7 @@ func testType(t *testing.T, def string, types map[string]string, data []byte, li
 	}
 	p := &dissect.PDU{Lite: lite}
 	cur := dissect.Begin(p, RegPlay.Root(), data, len(data))
-	w := &walker{c: cur}
+	w := &walker{c: cur, next: growAt}
 	w.walk(typ, nil)
 	w.c.Finish()
 	if !lite {
