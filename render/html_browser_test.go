@@ -597,3 +597,53 @@ func paletted(path string) error {
 	}
 	return os.WriteFile(path, buf.Bytes(), 0o644)
 }
+
+// TestHTMLLargeRecord: the largest packet a vanilla server sends, a
+// Declare Recipes of 120,000 fields (samples/large), in the page: its
+// record shows every node, its long lists start shut, and a field deep in
+// one is selected by a click, with its explanation. The times it took are
+// logged (no timed assertion: the host may be busy).
+func TestHTMLLargeRecord(t *testing.T) {
+	bin, art := browserAndArtifacts(t)
+	browser := browsertest.New(t, bin, 4*time.Minute)
+	path, recs := pageOf(t, "../samples/large/play-1-20-4-recipes.pcap", t.TempDir())
+	ri := slices.IndexFunc(recs, func(r *record.Record) bool { return r.PDU.Message == "Declare recipes" })
+	if ri < 0 {
+		t.Fatal("no Declare recipes record")
+	}
+	r := recs[ri]
+	if len(r.PDU.Nodes) < 100000 {
+		t.Fatalf("%d nodes: the record is not the whole packet", len(r.PDU.Nodes))
+	}
+	tb := open(t, browser, path)
+	start := time.Now()
+	tb.selectRecord(t, ri)
+	var nodes int
+	tb.Eval(t, `document.querySelectorAll('#tree .node').length`, &nodes)
+	t.Logf("selecting the record of %d nodes took %v", len(r.PDU.Nodes), time.Since(start))
+	if nodes != len(r.PDU.Nodes) {
+		t.Errorf("the tree shows %d nodes, want %d", nodes, len(r.PDU.Nodes))
+	}
+	list := r.PDU.Find("mc.play.declare_recipes.recipes")
+	var shut bool
+	tb.Eval(t, fmt.Sprintf(`document.querySelector('#tree .node[data-node="%d"]').parentNode.classList.contains('shut')`, list), &shut)
+	if !shut {
+		t.Errorf("the list of 2,409 recipes is open: it should start shut")
+	}
+	// Opening the list shows a line per recipe, each shut in turn: a
+	// click opens one, and a click on its ID selects it.
+	id := int(r.PDU.Find("mc.play.declare_recipes.recipes.recipe_id"))
+	entry := r.PDU.Nodes[id].Parent
+	start = time.Now()
+	tb.Do(t, chromedp.Click(chromedp.CSS(fmt.Sprintf(`#tree .node[data-node="%d"] .tog`, list)), chromedp.NodeVisible))
+	tb.Eval(t, fmt.Sprintf(`document.querySelector('#tree .node[data-node="%d"]').parentNode.classList.contains('shut')`, entry), &shut)
+	if !shut {
+		t.Errorf("a recipe of the long list is open: it should start shut")
+	}
+	tb.Do(t, chromedp.Click(chromedp.CSS(fmt.Sprintf(`#tree .node[data-node="%d"] .tog`, entry)), chromedp.NodeVisible))
+	tb.Do(t, chromedp.Click(chromedp.CSS(fmt.Sprintf(`#tree .node[data-node="%d"] .txt`, id)), chromedp.NodeVisible))
+	checkSelected(t, tb, r, id)
+	t.Logf("opening the list and a recipe, and selecting its ID, took %v", time.Since(start))
+	tb.Screenshot(t, art, "play-1-20-4-recipes-Declare_recipes")
+	tb.clean(t)
+}

@@ -289,7 +289,10 @@ function renderTree(rec) {
     });
     if (kids[i]) {
       li.appendChild(el('ul'));
-      if (kids[i].length > 40 && depth[i] > 0) li.className = 'shut';
+      // a long list starts shut, and so do its elements: opening it
+      // shows a line per element (2,409 recipes of 50 fields each would
+      // lay out 120,000 lines at once)
+      if (depth[i] > 0 && (kids[i].length > 40 || depth[nd[1]] > 0 && kids[nd[1]].length > 40)) li.className = 'shut';
       if (li.className === 'shut') tog.textContent = '\u25b8';
     }
     nodeEls[i] = d;
