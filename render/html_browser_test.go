@@ -165,8 +165,15 @@ func checkSelected(t *testing.T, tb *tab, r *record.Record, i int) {
 	if s.Offset != int(n.Offset) || s.Length != length {
 		t.Errorf("%s: data-offset %d data-length %d, want %d %d", s.Field, s.Offset, s.Length, n.Offset, length)
 	}
+	// the bytes pane shows 16384 bytes from a window's start, which
+	// selecting a field moves to the field when it starts outside
+	var from int
+	tb.Eval(t, `+document.getElementById('hex').dataset.from`, &from)
+	if length > 0 && (int(n.Offset) < from || int(n.Offset) >= from+16384) {
+		t.Errorf("%s at offset %d: the bytes shown start at %d", s.Field, n.Offset, from)
+	}
 	want := []int{}
-	for b := int(n.Offset); b < int(n.Offset)+length && b < 16384; b++ {
+	for b := max(int(n.Offset), from); b < int(n.Offset)+length && b < from+16384; b++ {
 		want = append(want, b)
 	}
 	if fmt.Sprint(s.Lit) != fmt.Sprint(want) {
@@ -642,8 +649,12 @@ func TestHTMLLargeRecord(t *testing.T) {
 	}
 	tb.Do(t, chromedp.Click(chromedp.CSS(fmt.Sprintf(`#tree .node[data-node="%d"] .tog`, entry)), chromedp.NodeVisible))
 	tb.Do(t, chromedp.Click(chromedp.CSS(fmt.Sprintf(`#tree .node[data-node="%d"] .txt`, id)), chromedp.NodeVisible))
-	checkSelected(t, tb, r, id)
+	checkSelected(t, tb, r, id) // its bytes, past the first 16384, lit
 	t.Logf("opening the list and a recipe, and selecting its ID, took %v", time.Since(start))
+	// a click on a byte of the window selects the field there
+	b := int(r.PDU.Nodes[id].Offset) + 1
+	tb.Do(t, chromedp.Click(chromedp.CSS(fmt.Sprintf(`#hex [data-byte="%d"]`, b)), chromedp.NodeVisible))
+	checkSelected(t, tb, r, deepest(&r.PDU, b))
 	tb.Screenshot(t, art, "play-1-20-4-recipes-Declare_recipes")
 	tb.clean(t)
 }

@@ -14,7 +14,7 @@ var treeEl = document.getElementById('tree'), hexEl = document.getElementById('h
 var explainEl = document.getElementById('explain'), filterEl = document.getElementById('filter');
 var countEl = document.getElementById('count');
 var view = [], posOf = new Int32Array(RECS.length).fill(-1);
-var cur = -1, sel = -1, nodeEls = [], byteEls = [], asciiEls = [], lit = [], depth = [];
+var cur = -1, sel = -1, nodeEls = [], byteEls = [], asciiEls = [], lit = [], depth = [], hexFrom = 0;
 
 function el(tag, cls, text) {
   var e = document.createElement(tag);
@@ -337,19 +337,26 @@ treeEl.addEventListener('click', function (ev) {
 });
 
 // ---- the bytes ----
-function renderHex(rec) {
-  var b = bytesOf(rec), n = Math.min(b.length, HEXMAX), frag = document.createDocumentFragment();
+// renderHex shows HEXMAX of the record's bytes from offset from (a
+// multiple of 16): a record's bytes may be megabytes, and selecting a
+// field past the window moves it there (selectNode).
+function renderHex(rec, from) {
+  from = from || 0;
+  var b = bytesOf(rec), n = Math.min(b.length, from + HEXMAX), frag = document.createDocumentFragment();
   var masked = new Uint8Array(b.length);
   if (rec.mask) rec.mask.forEach(function (m) { masked.fill(1, m[0], m[0] + m[1]); });
-  var from = null;
+  var frames = null; // the frame each byte came from
   if (rec.parts && rec.parts.length > 1) {
     var sum = 0; rec.parts.forEach(function (p) { sum += p[1]; });
-    if (sum === b.length) { from = []; rec.parts.forEach(function (p) { for (var k = 0; k < p[1]; k++) from.push(p[0]); }); }
+    if (sum === b.length) { frames = []; rec.parts.forEach(function (p) { for (var k = 0; k < p[1]; k++) frames.push(p[0]); }); }
   }
-  byteEls = new Array(n);
-  asciiEls = new Array(n);
+  byteEls = [];
+  asciiEls = [];
+  hexFrom = from;
+  hexEl.setAttribute('data-from', String(from));
+  if (from > 0) frag.appendChild(el('div', 'more', '\u2026 ' + from + ' bytes before not shown: select a field to see its bytes'));
   var wide = b.length > 0xffff;
-  for (var o = 0; o < n; o += 16) {
+  for (var o = from; o < n; o += 16) {
     var row = el('div', 'hrow'), asc = [];
     var off = o.toString(16);
     row.appendChild(el('span', 'hoff', ('0000000' + off).slice(wide ? -8 : -4)));
@@ -359,7 +366,7 @@ function renderHex(rec) {
       var c = b[i], m = masked[i];
       var h = el('span', 'hb' + (j === 7 ? ' gap8' : '') + (m ? ' masked' : ''), m ? '**' : (c < 16 ? '0' : '') + c.toString(16));
       h.setAttribute('data-byte', String(i));
-      if (from) h.title = 'offset ' + i + ', from frame ' + from[i];
+      if (frames) h.title = 'offset ' + i + ', from frame ' + frames[i];
       var a = el('span', 'ha' + (m ? ' masked' : ''), m ? '*' : c >= 0x20 && c < 0x7f ? String.fromCharCode(c) : '.');
       a.setAttribute('data-ascii', String(i));
       byteEls[i] = h; asciiEls[i] = a;
@@ -403,6 +410,10 @@ function selectNode(i) {
   }
   d.scrollIntoView({block: 'nearest'});
   if (!(n[4] & 1)) {
+    if (n[3] > 0 && (n[2] < hexFrom || n[2] >= hexFrom + HEXMAX)) {
+      renderHex(rec, Math.max(0, n[2] - 256) & ~15);
+      lit = [];
+    }
     for (var k = n[2]; k < n[2] + n[3] && k < byteEls.length; k++) {
       if (!byteEls[k]) continue;
       byteEls[k].classList.add('hl'); asciiEls[k].classList.add('hl'); lit.push(k);
