@@ -45,10 +45,9 @@ type ekRenderer struct {
 func (e *ekRenderer) Begin() error { return nil }
 func (e *ekRenderer) End() error   { return e.Flush() }
 
-// Record formats r into the renderer's buffer (batchWriter).
+// Record formats r into the renderer's buffer, in pieces (batchWriter).
 func (e *ekRenderer) Record(r *record.Record) error {
-	e.buf = e.Append(e.buf, r, false)
-	return e.spill()
+	return e.done(e.Append(e.begin(), r, false))
 }
 
 func (e *ekRenderer) Raw(b []byte, _ int) error { return e.raw(b) }
@@ -96,6 +95,7 @@ func (e *ekRenderer) appendFields(b []byte, r *record.Record) []byte {
 				b = appendJSONBytes(b, e.key)
 				b = append(b, `:[`...)
 			} else {
+				b = e.cut(b)
 				b = append(b, ',')
 			}
 			n++
@@ -163,6 +163,7 @@ func (e *ekRenderer) appendLayers(b []byte, r *record.Record) []byte {
 		b = append(b, `,"mc_mc_expert":[`...)
 		for i, x := range r.PDU.Experts {
 			if i > 0 {
+				b = e.cut(b)
 				b = append(b, ',')
 			}
 			b = appendJSONString(b, x.Info.Name)
@@ -170,6 +171,7 @@ func (e *ekRenderer) appendLayers(b []byte, r *record.Record) []byte {
 		b = append(b, `],"mc_mc_expert_message":[`...)
 		for i, x := range r.PDU.Experts {
 			if i > 0 {
+				b = e.cut(b)
 				b = append(b, ',')
 			}
 			b = appendJSONString(b, x.Msg)
@@ -222,6 +224,7 @@ func (e *ekRenderer) appendLayer(b []byte, p *dissect.PDU, at int) []byte {
 	for k, i := range e.order {
 		n := &p.Nodes[i]
 		if k > 0 {
+			b = e.cut(b)
 			b = append(b, ',')
 		}
 		b = e.appendName(b, rootField, n)
@@ -232,6 +235,7 @@ func (e *ekRenderer) appendLayer(b []byte, p *dissect.PDU, at int) []byte {
 		b = append(b, '[')
 		for j := i; j != 0; j = e.next[j] {
 			if j != i {
+				b = e.cut(b)
 				b = append(b, ',')
 			}
 			b = e.appendValue(b, &p.Nodes[j])
@@ -378,12 +382,7 @@ func (e *ekRenderer) appendValue(b []byte, n *dissect.Node) []byte {
 		return appendJSONBytes(b, v.B)
 	case dissect.FTBytes:
 		b = append(b, '"')
-		for i, c := range v.B {
-			if i > 0 {
-				b = append(b, ':')
-			}
-			b = append(b, hexDigits[c>>4], hexDigits[c&15])
-		}
+		b = e.appendHex(b, v.B, ':')
 		return append(b, '"')
 	case dissect.FTAbsTime:
 		b = append(b, '"')

@@ -1,7 +1,7 @@
 package render
 
 import (
-	"bufio"
+	"slices"
 	"strconv"
 
 	"github.com/mcdissect/mcdissect/dissect"
@@ -10,56 +10,58 @@ import (
 
 // fieldsRenderer writes one line per record with the -e fields, separated
 // by tabs (or -E separator), repeated occurrences joined by commas (or -E
-// aggregator). Numbers print in decimal, text escaped, bytes in hex.
+// aggregator). Numbers print in decimal, text escaped, bytes in hex. A
+// field of 200,000 occurrences is one line of megabytes: Record cuts it
+// into pieces between occurrences (batchWriter).
 type fieldsRenderer struct {
-	w    *bufio.Writer
-	o    Options
-	line []byte
+	batchWriter
+	o Options
 }
 
 func (f *fieldsRenderer) Begin() error {
 	if !f.o.Header {
 		return nil
 	}
-	var b []byte
+	b := f.buf
 	for i, fr := range f.o.Fields {
 		if i > 0 {
 			b = append(b, f.o.Separator...)
 		}
-		start := len(b)
+		b = f.openQuote(b)
+		mark := len(b)
 		b = append(b, fr.Name...)
-		b = f.quote(b, start)
+		b = f.closeQuote(b, mark)
 	}
-	b = append(b, '\n')
-	_, err := f.w.Write(b)
-	return err
+	f.buf = append(b, '\n')
+	return f.spill()
 }
 
-func (f *fieldsRenderer) End() error { return f.w.Flush() }
+func (f *fieldsRenderer) End() error { return f.Flush() }
 
+// Record formats r into the renderer's buffer, in pieces (batchWriter).
 func (f *fieldsRenderer) Record(r *record.Record) error {
-	f.line = f.Append(f.line[:0], r, false)
-	_, err := f.w.Write(f.line)
-	return err
+	return f.done(f.Append(f.begin(), r, false))
 }
 
-func (f *fieldsRenderer) Raw(b []byte, _ int) error {
-	_, err := f.w.Write(b)
-	return err
-}
+func (f *fieldsRenderer) Raw(b []byte, _ int) error { return f.raw(b) }
 
 func (f *fieldsRenderer) Append(b []byte, r *record.Record, _ bool) []byte {
 	for i, fr := range f.o.Fields {
 		if i > 0 {
 			b = append(b, f.o.Separator...)
 		}
-		start, count := len(b), 0
+		b = f.openQuote(b)
+		count := 0
 		if c := columnOf(fr); c != 0 { // columns.go
+			start := len(b)
 			b = appendColumn(b, r, c, f.o.Time)
-			b = f.quote(b, start)
+			b = f.closeQuote(b, start)
 			continue
 		}
 		want := f.o.OccurrenceN
+		if want == 0 && f.o.Occurrence == 'l' {
+			want = -1 // the last: found by counting, so nothing written is taken back
+		}
 		if want < 0 { // counted from the last
 			total := 0
 			fr.Each(r, func(*dissect.Node) { total++ })
@@ -71,55 +73,79 @@ func (f *fieldsRenderer) Append(b []byte, r *record.Record, _ bool) []byte {
 		seen := 0
 		fr.Each(r, func(n *dissect.Node) {
 			seen++
-			switch {
-			case f.o.Occurrence == 'f' && count > 0, want != 0 && seen != want:
+			if f.o.Occurrence == 'f' && count > 0 || want != 0 && seen != want {
 				return
-			case f.o.Occurrence == 'l':
-				b = b[:start]
-				count = 0
 			}
+			b = f.cut(b) // between occurrences: nothing before is needed again
+			mark := len(b)
 			if count > 0 {
 				b = append(b, f.o.Aggregator...)
 			}
 			count++
-			if redacted(&f.o, n) {
+			switch {
+			case redacted(&f.o, n):
 				b = append(b, redactedText...)
+			case n.Field.Type == dissect.FTBytes:
+				// AppendRaw's hex, with no quote in it, and cut.
+				b = f.doubleQuotes(b, mark)
+				b = f.appendHex(b, n.Value.B, ':')
 				return
+			default:
+				b = AppendRaw(b, n)
 			}
-			b = AppendRaw(b, n)
+			b = f.doubleQuotes(b, mark)
 		})
-		b = f.quote(b, start)
+		b = f.closeQuote(b, len(b))
 	}
 	return append(b, '\n')
 }
 
-// quote wraps b[start:] in the -E quote character, doubling any inside.
-func (f *fieldsRenderer) quote(b []byte, start int) []byte {
+// openQuote opens a field's value in the -E quote character, if any.
+func (f *fieldsRenderer) openQuote(b []byte) []byte {
+	if f.o.Quote == 0 {
+		return b
+	}
+	return append(b, f.o.Quote)
+}
+
+// closeQuote doubles the quote character in b[mark:], the rest of the
+// value, and closes the value in it, if there is one.
+func (f *fieldsRenderer) closeQuote(b []byte, mark int) []byte {
+	if f.o.Quote == 0 {
+		return b
+	}
+	return append(f.doubleQuotes(b, mark), f.o.Quote)
+}
+
+// doubleQuotes doubles each -E quote character in b[mark:], as CSV does
+// inside a quoted value: a value is quoted a piece at a time, so that a
+// piece can be written before the value ends.
+func (f *fieldsRenderer) doubleQuotes(b []byte, mark int) []byte {
 	q := f.o.Quote
 	if q == 0 {
 		return b
 	}
 	inner := 0
-	for _, c := range b[start:] {
+	for _, c := range b[mark:] {
 		if c == q {
 			inner++
 		}
 	}
-	n := len(b) - start
-	b = append(b, make([]byte, inner+2)...)
-	// Move the value right, from its end, doubling quotes on the way.
-	w := len(b) - 1
-	b[w] = q
-	w--
-	for r := start + n - 1; r >= start; r-- {
-		b[w] = b[r]
+	if inner == 0 {
+		return b
+	}
+	n := len(b)
+	b = slices.Grow(b, inner)[:n+inner]
+	// Move the bytes right, from the end, doubling quotes on the way.
+	w := len(b)
+	for r := n - 1; r >= mark && w > r+1; r-- {
 		w--
+		b[w] = b[r]
 		if b[r] == q {
-			b[w] = q
 			w--
+			b[w] = q
 		}
 	}
-	b[w] = q
 	return b
 }
 
@@ -174,5 +200,3 @@ func AppendRaw(b []byte, n *dissect.Node) []byte {
 	}
 	return b
 }
-
-func (f *fieldsRenderer) Flush() error { return f.w.Flush() }

@@ -13,10 +13,12 @@ import (
 // Leaves cover every byte of a PDU (undissected bytes are leaves too), so
 // the blocks together are the whole PDU, every byte of it, however long
 // a field (a 1024-byte level chunk, a favicon), as tshark's -x shows every
-// byte of a frame. hasChild is scratch space for the
-// leaf marks, returned for reuse: no allocation per record.
-func appendHexDump(dst []byte, p *dissect.PDU, o *Options, hasChild []bool) ([]byte, []bool) {
-	hasChild = slices.Grow(hasChild[:0], len(p.Nodes))[:len(p.Nodes)]
+// byte of a frame. The leaf marks are kept in t.leaves for the next
+// record: no allocation per record. A leaf of megabytes (an inflated
+// chunk) is megabytes of lines: they are cut into pieces every few lines.
+func (t *textRenderer) appendHexDump(dst []byte, p *dissect.PDU) []byte {
+	hasChild := slices.Grow(t.leaves[:0], len(p.Nodes))[:len(p.Nodes)]
+	t.leaves = hasChild
 	clear(hasChild)
 	for i := 1; i < len(p.Nodes); i++ {
 		n := &p.Nodes[i]
@@ -30,8 +32,11 @@ func appendHexDump(dst []byte, p *dissect.PDU, o *Options, hasChild []bool) ([]b
 			continue
 		}
 		b := p.Data[n.Offset : n.Offset+n.Length]
-		mask := redacted(o, n)
+		mask := redacted(&t.o, n)
 		for off := 0; off < len(b) || off == 0; off += 16 {
+			if off&(hexCutLines*16-1) == 0 {
+				dst = t.cut(dst)
+			}
 			chunk := b[off:min(off+16, len(b))]
 			dst = appendOffset(dst, int(n.Offset)+off)
 			dst = append(dst, "  "...)
@@ -71,8 +76,13 @@ func appendHexDump(dst []byte, p *dissect.PDU, o *Options, hasChild []bool) ([]b
 			}
 		}
 	}
-	return dst, hasChild
+	return dst
 }
+
+// hexCutLines is how many lines of a leaf's block are written between two
+// chances to cut (a power of two): some 2.5 KB, so a 64 KiB piece passes
+// its size by that at most.
+const hexCutLines = 32
 
 const hexDigits = "0123456789abcdef"
 

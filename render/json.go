@@ -1,7 +1,6 @@
 package render
 
 import (
-	"encoding/hex"
 	"strconv"
 	"time"
 	"unicode/utf8"
@@ -13,7 +12,10 @@ import (
 
 // jsonRenderer streams a JSON array, one object per record, each with its
 // whole tree: names, offsets, lengths, typed values, display strings and
-// expert items. Objects are written as they complete, so memory stays flat.
+// expert items. Records are batched until they pass the writer's buffer,
+// and a larger one is written in pieces between its nodes (batchWriter),
+// so what is held does not grow with a record's tree: it is that buffer
+// and the text of one node.
 type jsonRenderer struct {
 	batchWriter
 	o      Options
@@ -40,10 +42,11 @@ func (j *jsonRenderer) End() error {
 	return j.Flush()
 }
 
+// Record formats r into the renderer's buffer, in pieces (batchWriter).
 func (j *jsonRenderer) Record(r *record.Record) error {
-	j.buf = j.Append(j.buf, r, j.n == 0)
+	err := j.done(j.Append(j.begin(), r, j.n == 0))
 	j.n++
-	return j.spill()
+	return err
 }
 
 func (j *jsonRenderer) Raw(b []byte, records int) error {
@@ -163,6 +166,7 @@ func (j *jsonRenderer) appendTree(b []byte, p *dissect.PDU) []byte {
 	j.exps.index(p)
 	experts := len(p.Experts) > 0
 	for i := range p.Nodes {
+		b = j.cut(b)
 		n := &p.Nodes[i]
 		par := n.Parent
 		for len(open) > 0 && open[len(open)-1].i != par {
@@ -244,7 +248,7 @@ func (j *jsonRenderer) appendFields(b []byte, p *dissect.PDU, n *dissect.Node, i
 			b = append(b, ", \"show\": \""...)
 			b = j.appendShownJSON(b, n.Text, false)
 			b = append(b, '"')
-			b = appendJSONValue(b, n)
+			b = j.appendValue(b, n)
 		} else if str, ok := plainString(n); ok {
 			// Quoted for display, as itself, and in JSON its quotes
 			// escaped: one scan of the string for the two members.
@@ -256,7 +260,7 @@ func (j *jsonRenderer) appendFields(b []byte, p *dissect.PDU, n *dissect.Node, i
 		} else {
 			b = append(b, ", \"show\": \""...)
 			b = j.appendShow(b, n, jf != nil && jf.plain)
-			b = appendJSONValue(b, n)
+			b = j.appendValue(b, n)
 		}
 	}
 	if n.Flags&(dissect.FlagGenerated|dissect.FlagTruncated|dissect.FlagMalformed) != 0 {
@@ -427,9 +431,9 @@ func appendHead(b []byte, name, label string) []byte {
 	return append(b, ", \"offset\": "...)
 }
 
-// appendJSONValue appends ", \"value\": v" with v typed: numbers as
+// appendValue appends ", \"value\": v" with v typed: numbers as
 // numbers, booleans, text as strings, bytes as hex.
-func appendJSONValue(b []byte, n *dissect.Node) []byte {
+func (j *jsonRenderer) appendValue(b []byte, n *dissect.Node) []byte {
 	v := n.Value
 	switch n.Field.Type {
 	case dissect.FTUint, dissect.FTFrameNum:
@@ -452,7 +456,7 @@ func appendJSONValue(b []byte, n *dissect.Node) []byte {
 		return appendJSONBytes(b, v.B) // no string copy
 	case dissect.FTBytes:
 		b = append(b, ", \"value\": \""...)
-		b = hex.AppendEncode(b, v.B)
+		b = j.appendHex(b, v.B, 0)
 		return append(b, '"')
 	case dissect.FTAbsTime:
 		b = append(b, ", \"value\": \""...)

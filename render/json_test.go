@@ -106,7 +106,7 @@ func TestPlainStringMembers(t *testing.T) {
 	j := &jsonRenderer{}
 	for _, s := range []string{"", "mc.example.net", "Notch", "a b ~ {}[]", "with \"quote\"", `back\slash`, "é", "\x1b"} {
 		n := &dissect.Node{Field: f, Value: dissect.S(s)}
-		general := appendJSONValue(j.appendShow([]byte(`, "show": "`), n, false), n)
+		general := j.appendValue(j.appendShow([]byte(`, "show": "`), n, false), n)
 		str, ok := plainString(n)
 		if !ok {
 			if dissect.PlainPrefix(s) == len(s) {

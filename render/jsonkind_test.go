@@ -15,7 +15,7 @@ import (
 // "value" members: AppendValue's display string escaped by a scan (but
 // for a plain field's), and the typed value.
 func generalMembers(j *jsonRenderer, n *dissect.Node) string {
-	return string(appendJSONValue(j.appendShow([]byte(`, "show": "`), n, plainField(n.Field)), n))
+	return string(j.appendValue(j.appendShow([]byte(`, "show": "`), n, plainField(n.Field)), n))
 }
 
 // kindStrings are strings with every kind of byte the escapers treat

@@ -2,7 +2,6 @@ package render
 
 import (
 	"bufio"
-	"encoding/hex"
 	"strings"
 
 	"github.com/mcdissect/mcdissect/dissect"
@@ -23,23 +22,22 @@ import (
 // everywhere (dissect.AppendSafe), then for XML.
 
 type psmlRenderer struct {
-	w    *bufio.Writer
-	o    Options
-	line []byte
+	batchWriter
+	o Options
 }
 
 const xmlHead = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
 
 func (p *psmlRenderer) Begin() error {
-	b := append([]byte(xmlHead), "<psml version=\"0\" creator=\"mcdissect\">\n<structure>\n"...)
+	b := append(p.buf, xmlHead...)
+	b = append(b, "<psml version=\"0\" creator=\"mcdissect\">\n<structure>\n"...)
 	for _, t := range ColumnTitles {
 		b = append(b, "<section>"...)
 		b = appendXMLText(b, t)
 		b = append(b, "</section>\n"...)
 	}
-	b = append(b, "</structure>\n\n"...)
-	_, err := p.w.Write(b)
-	return err
+	p.buf = append(b, "</structure>\n\n"...)
+	return p.spill()
 }
 
 func (p *psmlRenderer) Append(b []byte, r *record.Record, _ bool) []byte {
@@ -54,53 +52,49 @@ func (p *psmlRenderer) Append(b []byte, r *record.Record, _ bool) []byte {
 	return append(b, "</packet>\n\n"...)
 }
 
+// Record formats r into the renderer's buffer (batchWriter): a packet of
+// the list is small, so it is never cut.
 func (p *psmlRenderer) Record(r *record.Record) error {
-	p.line = p.Append(p.line[:0], r, false)
-	_, err := p.w.Write(p.line)
-	return err
+	return p.done(p.Append(p.begin(), r, false))
 }
 
-func (p *psmlRenderer) Raw(b []byte, _ int) error { _, err := p.w.Write(b); return err }
-func (p *psmlRenderer) Flush() error              { return p.w.Flush() }
+func (p *psmlRenderer) Raw(b []byte, _ int) error { return p.raw(b) }
 func (p *psmlRenderer) End() error {
-	p.w.WriteString("</psml>\n")
-	return p.w.Flush()
+	p.buf = append(p.buf, "</psml>\n"...)
+	return p.Flush()
 }
 
 type pdmlRenderer struct {
-	w     *bufio.Writer
+	batchWriter
 	o     Options
-	line  []byte
 	hider hider
 }
 
 func newPDML(w *bufio.Writer, o Options) *pdmlRenderer {
-	return &pdmlRenderer{w: w, o: o}
+	return &pdmlRenderer{batchWriter: batchWriter{w: w}, o: o}
 }
 
 func (p *pdmlRenderer) Begin() error {
-	b := append([]byte(xmlHead), "<pdml version=\"0\" creator=\"mcdissect\""...)
+	b := append(p.buf, xmlHead...)
+	b = append(b, "<pdml version=\"0\" creator=\"mcdissect\""...)
 	if p.o.Title != "" {
 		b = append(b, " capture_file=\""...)
 		b = appendXMLAttr(b, p.o.Title)
 		b = append(b, '"')
 	}
-	b = append(b, ">\n"...)
-	_, err := p.w.Write(b)
-	return err
+	p.buf = append(b, ">\n"...)
+	return p.spill()
 }
 
+// Record formats r into the renderer's buffer, in pieces (batchWriter).
 func (p *pdmlRenderer) Record(r *record.Record) error {
-	p.line = p.Append(p.line[:0], r, false)
-	_, err := p.w.Write(p.line)
-	return err
+	return p.done(p.Append(p.begin(), r, false))
 }
 
-func (p *pdmlRenderer) Raw(b []byte, _ int) error { _, err := p.w.Write(b); return err }
-func (p *pdmlRenderer) Flush() error              { return p.w.Flush() }
+func (p *pdmlRenderer) Raw(b []byte, _ int) error { return p.raw(b) }
 func (p *pdmlRenderer) End() error {
-	p.w.WriteString("</pdml>\n")
-	return p.w.Flush()
+	p.buf = append(p.buf, "</pdml>\n"...)
+	return p.Flush()
 }
 
 func (p *pdmlRenderer) Append(b []byte, r *record.Record, _ bool) []byte {
@@ -175,6 +169,9 @@ func (p *pdmlRenderer) appendShow(b []byte, n *dissect.Node) []byte {
 		}
 		return append(b, '0')
 	}
+	if n.Field.Type == dissect.FTBytes { // AppendRaw's hex, with nothing to escape
+		return p.appendHex(b, n.Value.B, ':')
+	}
 	start := len(b)
 	b = AppendRaw(b, n)
 	return escapeXMLTail(b, start)
@@ -205,6 +202,7 @@ func (p *pdmlRenderer) appendTree(b []byte, pdu *dissect.PDU, root int32) []byte
 		if !under(pdu, int32(i), root) {
 			continue
 		}
+		b = p.cut(b)
 		closeTo(n.Parent)
 		b = appendIndentXML(b, len(open)+1)
 		secret := p.hider.hide[i]
@@ -249,7 +247,7 @@ func (p *pdmlRenderer) appendTree(b []byte, pdu *dissect.PDU, root int32) []byte
 			if secret {
 				b = append(b, strings.Repeat("**", len(bs))...)
 			} else {
-				b = hex.AppendEncode(b, bs)
+				b = p.appendHex(b, bs, 0)
 			}
 			b = append(b, '"')
 		}

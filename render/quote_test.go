@@ -17,9 +17,20 @@ func TestQuote(t *testing.T) {
 		{0, "", `a"b`, `a"b`},
 	} {
 		f := &fieldsRenderer{o: Options{Quote: tc.q}}
-		b := append([]byte(tc.prefix), tc.in...)
-		if got := string(f.quote(b, len(tc.prefix))); got != tc.want {
+		b := f.openQuote([]byte(tc.prefix))
+		mark := len(b)
+		b = f.closeQuote(append(b, tc.in...), mark)
+		if got := string(b); got != tc.want {
 			t.Errorf("quote %q of %q: %s, want %s", tc.q, tc.in, got, tc.want)
+		}
+		// A piece at a time, as Append quotes occurrences: the same.
+		b = f.openQuote([]byte(tc.prefix))
+		for i := range len(tc.in) {
+			mark := len(b)
+			b = f.doubleQuotes(append(b, tc.in[i]), mark)
+		}
+		if got := string(f.closeQuote(b, len(b))); got != tc.want {
+			t.Errorf("quote %q of %q, a byte at a time: %s, want %s", tc.q, tc.in, got, tc.want)
 		}
 	}
 }

@@ -88,7 +88,7 @@ func New(format string, w io.Writer, o Options) Writer {
 	case "json":
 		return &jsonRenderer{batchWriter: batchWriter{w: bw}, o: o, clock: stampCache{layout: isoLayout}}
 	case "fields":
-		return &fieldsRenderer{w: bw, o: o}
+		return &fieldsRenderer{batchWriter: batchWriter{w: bw}, o: o}
 	case "ek":
 		return &ekRenderer{batchWriter: batchWriter{w: bw}, o: o, clock: stampCache{layout: isoLayout}}
 	case "html":
@@ -96,7 +96,7 @@ func New(format string, w io.Writer, o Options) Writer {
 	case "pdml":
 		return newPDML(bw, o) // pdml.go
 	case "psml":
-		return &psmlRenderer{w: bw, o: o}
+		return &psmlRenderer{batchWriter: batchWriter{w: bw}, o: o}
 	}
 	return &textRenderer{batchWriter: batchWriter{w: bw}, o: o}
 }

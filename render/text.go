@@ -27,9 +27,9 @@ type textRenderer struct {
 func (t *textRenderer) Begin() error { return nil }
 func (t *textRenderer) End() error   { return t.Flush() }
 
+// Record formats r into the renderer's buffer, in pieces (batchWriter).
 func (t *textRenderer) Record(r *record.Record) error {
-	t.buf = t.Append(t.buf, r, false)
-	return t.spill()
+	return t.done(t.Append(t.begin(), r, false))
 }
 
 func (t *textRenderer) Append(dst []byte, r *record.Record, _ bool) []byte {
@@ -44,7 +44,7 @@ func (t *textRenderer) Append(dst []byte, r *record.Record, _ bool) []byte {
 		dst = t.appendTree(dst, r)
 	}
 	if t.o.Hex {
-		dst, t.leaves = appendHexDump(dst, &r.PDU, &t.o, t.leaves)
+		dst = t.appendHexDump(dst, &r.PDU)
 	}
 	if t.o.Verbose || t.o.Hex {
 		dst = append(dst, '\n')
@@ -133,6 +133,7 @@ func (t *textRenderer) appendTree(dst []byte, r *record.Record) []byte {
 	shown := t.treeShown(r)
 	t.exps.index(p)
 	for i := range p.Nodes {
+		dst = t.cut(dst)
 		n := &p.Nodes[i]
 		d := 0
 		if n.Parent >= 0 {
