@@ -101,6 +101,7 @@ func TestTreeCostIsLinear(t *testing.T) {
 		{"ek-names", "ek", Options{}, fullStatNames},
 		{"html", "html", Options{}, fullStatKeys},
 		{"html-redact", "html", Options{Redact: true}, secrets},
+		{"pdml", "pdml", Options{}, fullStatKeys},
 		{"pdml-redact", "pdml", Options{Redact: true}, secrets},
 		{"V-redact", "text", Options{Verbose: true, Hex: true, Redact: true}, secrets},
 	}

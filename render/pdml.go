@@ -2,7 +2,9 @@ package render
 
 import (
 	"bufio"
-	"strings"
+	"bytes"
+	"slices"
+	"unsafe"
 
 	"github.com/mcdissect/mcdissect/dissect"
 	"github.com/mcdissect/mcdissect/dissect/netlayers"
@@ -68,6 +70,10 @@ type pdmlRenderer struct {
 	batchWriter
 	o     Options
 	hider hider
+	exps  expertsByNode
+	open  []int32 // the nodes whose elements are open (appendTree)
+	in    []bool  // by node: under the <proto> being written (appendTree)
+	line  []byte  // scratch for a node's tree line (appendTree)
 }
 
 func newPDML(w *bufio.Writer, o Options) *pdmlRenderer {
@@ -180,11 +186,17 @@ func (p *pdmlRenderer) appendShow(b []byte, n *dissect.Node) []byte {
 // appendTree writes the subtree of pdu at root as a <proto>, every node
 // under it as a <field> nested under its parent, expert items as
 // _ws.expert fields under the node they name. A protocol under root (the
-// frame's Ethernet, IP, TCP) is left out: it is a <proto> of its own.
+// frame's Ethernet, IP, TCP) is left out: it is a <proto> of its own. It
+// costs its nodes and expert items, with no allocation per node: which
+// nodes are under root is found in one pass (p.in), expert items by node
+// (p.exps), and a node's tree line is made in scratch space (p.line).
 func (p *pdmlRenderer) appendTree(b []byte, pdu *dissect.PDU, root int32) []byte {
 	masked := maskedRanges(&p.o, pdu)
 	p.hider.index(&p.o, pdu, masked)
-	var open []int32 // the nodes whose elements are open
+	p.exps.index(pdu)
+	in := slices.Grow(p.in[:0], len(pdu.Nodes))[:len(pdu.Nodes)]
+	p.in = in
+	open := p.open[:0]
 	closeTo := func(parent int32) {
 		for len(open) > 0 && open[len(open)-1] != parent {
 			k := open[len(open)-1]
@@ -199,7 +211,11 @@ func (p *pdmlRenderer) appendTree(b []byte, pdu *dissect.PDU, root int32) []byte
 	}
 	for i := int(root); i < len(pdu.Nodes); i++ {
 		n := &pdu.Nodes[i]
-		if !under(pdu, int32(i), root) {
+		// Root, or below it with no other protocol between: nodes come
+		// in pre-order, so a parent's mark is made before its children's.
+		in[i] = int32(i) == root || i > 0 && n.Field.Type != dissect.FTProtocol &&
+			n.Parent >= root && int(n.Parent) < i && in[n.Parent]
+		if !in[i] {
 			continue
 		}
 		b = p.cut(b)
@@ -212,17 +228,19 @@ func (p *pdmlRenderer) appendTree(b []byte, pdu *dissect.PDU, root int32) []byte
 		} else {
 			b = append(b, "<field name=\""...)
 		}
-		b = appendXMLAttr(b, n.Name())
+		b = appendXMLAttr(b, n.Field.Name) // n.Name(), without its string
+		if n.Key != "" {
+			b = append(b, '.')
+			b = appendXMLAttr(b, n.Key)
+		}
 		b = append(b, "\" showname=\""...)
 		switch {
 		case top && n.Text != "":
 			b = appendXMLAttr(b, n.Text)
 		case top:
 			b = appendXMLAttr(b, n.Field.Label)
-		case secret && hasValue(n):
-			b = appendXMLAttr(b, string(appendNodeHead(nil, n))+redactedText)
 		default:
-			b = appendXMLAttr(b, strings.TrimSuffix(string(appendNodeTail(appendNodeHead(nil, n), n, &p.o)), tailRange(n)))
+			b = p.appendShowname(b, n, secret)
 		}
 		b = append(b, "\" size=\""...)
 		if n.Flags&dissect.FlagGenerated != 0 {
@@ -245,70 +263,74 @@ func (p *pdmlRenderer) appendTree(b []byte, pdu *dissect.PDU, root int32) []byte
 		if bs := dissect.NodeBytes(pdu, n); !top && len(bs) > 0 && n.Flags&dissect.FlagGenerated == 0 {
 			b = append(b, " value=\""...)
 			if secret {
-				b = append(b, strings.Repeat("**", len(bs))...)
+				for range bs {
+					b = append(b, '*', '*')
+				}
 			} else {
 				b = p.appendHex(b, bs, 0)
 			}
 			b = append(b, '"')
 		}
-		if top || p.hasChildOrExpert(pdu, i) {
+		if top || i+1 < len(pdu.Nodes) && pdu.Nodes[i+1].Parent == int32(i) || len(p.exps.at(i)) > 0 {
 			b = append(b, ">\n"...)
 			open = append(open, int32(i))
-			b = p.experts(b, pdu, int32(i), len(open)+1)
+			b = p.experts(b, pdu, i, len(open)+1)
 		} else {
 			b = append(b, "/>\n"...)
 		}
 	}
 	closeTo(-1)
+	p.open = open[:0]
 	return b
 }
 
-// under reports whether node i is root or below it, with no other
-// protocol between them.
-func under(pdu *dissect.PDU, i, root int32) bool {
-	for ; i != root; i = pdu.Nodes[i].Parent {
-		if i <= 0 || pdu.Nodes[i].Field.Type == dissect.FTProtocol {
-			return false
+// appendShowname writes a field's showname: its -V tree line without the
+// byte range PDML says in its own attributes, the value masked for a
+// secret. The line is made in p.line, then escaped for XML into b.
+func (p *pdmlRenderer) appendShowname(b []byte, n *dissect.Node, secret bool) []byte {
+	line := appendNodeHead(p.line[:0], n)
+	if secret && hasValue(n) {
+		line = append(line, redactedText...)
+	} else {
+		line = appendNodeTail(line, n, &p.o)
+		if n.Flags&dissect.FlagGenerated == 0 {
+			// The range ends the line unless a flag follows it (then
+			// it stays, as a tree line's text).
+			var rng [48]byte
+			line = bytes.TrimSuffix(line, appendRange(rng[:0], n.Offset, n.Length))
 		}
 	}
-	return true
+	p.line = line
+	// unsafe: the string views p.line, which is not written during the
+	// call and not kept by it.
+	return appendXMLAttr(b, unsafe.String(unsafe.SliceData(line), len(line)))
 }
 
-// tailRange is the " [off N, len M]" the tree line ends in, which PDML
-// says in its own attributes.
-func tailRange(n *dissect.Node) string {
-	if n.Flags&dissect.FlagGenerated != 0 {
-		return ""
-	}
-	return string(append(append(append(append([]byte(" [off "), dissect.AppendInt(nil, int64(n.Offset))...), ", len "...), dissect.AppendInt(nil, int64(n.Length))...), ']'))
-}
-
-func (p *pdmlRenderer) hasChildOrExpert(pdu *dissect.PDU, i int) bool {
-	if i+1 < len(pdu.Nodes) && pdu.Nodes[i+1].Parent == int32(i) {
-		return true
-	}
-	for _, e := range pdu.Experts {
-		if e.Node == int32(i) {
-			return true
-		}
-	}
-	return false
-}
-
-// experts writes the expert items hung on node i, as tshark's _ws.expert.
-func (p *pdmlRenderer) experts(b []byte, pdu *dissect.PDU, i int32, depth int) []byte {
-	for k := range pdu.Experts {
+// experts writes the expert items hung on node i, as tshark's _ws.expert:
+// a field whose showname is the item's text, as AppendExpert's without the
+// brackets, and under it the item's name, message and severity. Each part
+// is escaped for the terminal on its own (dissect.AppendSafe): the same
+// bytes as the text escaped whole, as what joins the parts is ASCII.
+func (p *pdmlRenderer) experts(b []byte, pdu *dissect.PDU, i int, depth int) []byte {
+	for _, k := range p.exps.at(i) {
 		e := &pdu.Experts[k]
-		if e.Node != i {
-			continue
-		}
-		msg := string(dissect.AppendSafe(nil, e.Msg))
 		sev := e.Info.Severity.String()
 		b = appendIndentXML(b, depth)
 		b = append(b, "<field name=\"_ws.expert\" showname=\"Expert Info ("...)
-		b = appendXMLAttr(b, strings.ToUpper(sev[:1])+sev[1:]+"/"+e.Info.Name+"): "+msg)
+		start := len(b)
+		if c := sev[0]; c >= 'a' && c <= 'z' {
+			b = append(b, c-'a'+'A')
+		} else {
+			b = append(b, c)
+		}
+		b = dissect.AppendSafe(b, sev[1:])
+		b = append(b, '/')
+		b = dissect.AppendSafe(b, e.Info.Name)
+		b = append(b, "): "...)
+		b = dissect.AppendSafe(b, e.Msg)
+		b = escapeXMLTail(b, start)
 		b = append(b, "\" size=\"0\" pos=\"0\">\n"...)
-		for _, f := range [][2]string{{e.Info.Name, msg}, {"_ws.expert.message", msg}, {"_ws.expert.severity", sev}} {
+		for _, f := range [3][2]string{{e.Info.Name, e.Msg}, {"_ws.expert.message", e.Msg}, {"_ws.expert.severity", sev}} {
 			b = appendIndentXML(b, depth+1)
 			b = append(b, "<field name=\""...)
 			b = appendXMLAttr(b, f[0])
@@ -341,34 +363,34 @@ func appendXMLAttr(b []byte, s string) []byte {
 
 func appendXMLText(b []byte, s string) []byte { return appendXMLAttr(b, s) }
 
-// escapeXMLTail escapes b[start:] for XML in place: & < > " and '.
+// escapeXMLTail escapes b[start:] for XML in place: & < > " and '. It
+// allocates nothing but b's growth: the bytes are moved right from the
+// end, each escape written as it is reached.
 func escapeXMLTail(b []byte, start int) []byte {
-	k := start
-	for ; k < len(b); k++ {
-		if c := b[k]; c == '&' || c == '<' || c == '>' || c == '"' || c == '\'' {
-			break
-		}
+	extra := 0
+	for _, c := range b[start:] {
+		extra += len(xmlEscapes[c])
 	}
-	if k == len(b) {
+	if extra == 0 {
 		return b
 	}
-	tail := append([]byte(nil), b[k:]...)
-	b = b[:k]
-	for _, c := range tail {
-		switch c {
-		case '&':
-			b = append(b, "&amp;"...)
-		case '<':
-			b = append(b, "&lt;"...)
-		case '>':
-			b = append(b, "&gt;"...)
-		case '"':
-			b = append(b, "&quot;"...)
-		case '\'':
-			b = append(b, "&#x27;"...)
-		default:
-			b = append(b, c)
+	n := len(b)
+	b = slices.Grow(b, extra)[:n+extra]
+	w := len(b)
+	for r := n - 1; r >= start && w > r+1; r-- {
+		c := b[r]
+		if e := xmlEscapes[c]; e != "" {
+			w -= len(e) + 1
+			b[w] = '&'
+			copy(b[w+1:], e)
+			continue
 		}
+		w--
+		b[w] = c
 	}
 	return b
 }
+
+// xmlEscapes is what follows the '&' of each byte's escape, "" for a byte
+// that stands for itself.
+var xmlEscapes = [256]string{'&': "amp;", '<': "lt;", '>': "gt;", '"': "quot;", '\'': "#x27;"}

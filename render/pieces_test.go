@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"io"
 	"net/netip"
 	"testing"
 
@@ -170,5 +171,34 @@ func TestLargeRecordInPieces(t *testing.T) {
 			}
 			t.Logf("%d bytes, largest write %d, buffer %d", want.Len(), got.largest, buffered)
 		})
+	}
+}
+
+// TestPDMLAllocs: -T pdml allocates nothing per node (a name, a tree line
+// or an escape made as a string cost several allocations each), so a
+// record of 210,000 nodes, keyed nodes, expert items, secrets and text to
+// escape among them, costs no more allocations than one of 200: a
+// handful for the record, none growing with its nodes.
+func TestPDMLAllocs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("renders records of 210,000 nodes")
+	}
+	for _, o := range []Options{{}, {Redact: true}} {
+		var allocs [2]float64
+		for i, k := range []int{64, 70000} {
+			r := bigTree(t, k, 4096)
+			r.PDU.Nodes[3].Flags |= dissect.FlagSensitive
+			w := New("pdml", io.Discard, o)
+			w.Begin()
+			allocs[i] = testing.AllocsPerRun(3, func() {
+				if err := w.Record(r); err != nil {
+					t.Fatal(err)
+				}
+			})
+		}
+		t.Logf("redact %v: %.0f allocations a record of 200 nodes, %.0f of 210,000", o.Redact, allocs[0], allocs[1])
+		if allocs[1] > allocs[0]+2 || allocs[1] > 16 {
+			t.Errorf("redact %v: %.0f allocations a record of 210,000 nodes, %.0f of 200: want as few, at most 16", o.Redact, allocs[1], allocs[0])
+		}
 	}
 }
