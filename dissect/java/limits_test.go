@@ -1,7 +1,10 @@
 package java
 
 import (
+	"compress/gzip"
 	"encoding/binary"
+	"io"
+	"os"
 	"testing"
 
 	"github.com/mcdissect/mcdissect/dissect"
@@ -109,5 +112,48 @@ func TestCountPastPacket(t *testing.T) {
 				t.Errorf("no malformed Elements node")
 			}
 		})
+	}
+}
+
+// TestRealSizedPacket: the largest packet a vanilla server sends, a 1.20.4
+// Declare Recipes of every recipe (samples/gen/play/recipes.js writes it
+// with minecraft-protocol's serializer: 2,409 recipes, 190 KB), is
+// dissected whole: its fields are within maxNodes, with room to spare
+// for a server with more recipes than vanilla.
+func TestRealSizedPacket(t *testing.T) {
+	f, err := os.Open("testdata/declare-recipes-765.bin.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkt, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, k := binary.Uvarint(pkt)
+	v, err := ForProtocol(765)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &dissect.PDU{}
+	body := pkt[k:]
+	cur := dissect.Begin(p, RegJava.Root(), body, len(body))
+	v.Decode(&cur, Play, dissect.DirS2C, int32(id), -1)
+	cur.Finish()
+	if err := dissect.Check(p); err != nil {
+		t.Fatal(err)
+	}
+	if p.Message != "Declare recipes" {
+		t.Errorf("message %q", p.Message)
+	}
+	for _, e := range p.Experts {
+		t.Errorf("expert item: %s: %s", e.Info.Name, e.Msg)
+	}
+	if n := len(p.Nodes); n < 100000 || 2*n > maxNodes {
+		t.Errorf("%d nodes: want the packet's 119,561 fields or so, and at most half of maxNodes (%d)", n, maxNodes)
 	}
 }

@@ -16,12 +16,13 @@ const (
 	// maxZeroWidth bounds the elements of an array whose elements may
 	// take no byte (a count cannot be checked against the bytes left).
 	maxZeroWidth = 1 << 16
-	// maxNodes bounds the nodes one packet's walk adds (6 MB of tree):
+	// maxNodes bounds the nodes one packet's walk adds (23 MB of tree):
 	// an inflated packet of 2 MiB could otherwise make a node of every
 	// byte (empty arrays, empty compounds), 2 million from a few hundred
 	// bytes on the wire. Past it the walk stops and the rest of the
-	// packet is one node.
-	maxNodes = 1 << 16
+	// packet is one node. A vanilla 1.20.4 server's Declare Recipes has
+	// some 120,000 fields; the bound leaves twice that.
+	maxNodes = 1 << 18
 	// growAt is how many nodes a walk adds before it grows the tree for
 	// the rest of the packet at once (past): more than most packets add.
 	growAt = 1 << 14

@@ -163,6 +163,7 @@ type peerLog struct {
 	kick      string      // the kick reason the bot received
 	joinedID  string      // the UUID the server said the player joined with
 	version   string
+	recipes   int // the recipes of the declare_recipes the bot received (0: none)
 }
 
 func readPeerLog(t *testing.T, path string) peerLog {
@@ -186,6 +187,9 @@ func readPeerLog(t *testing.T, path string) peerLog {
 	}
 	if m := regexp.MustCompile(`\[server\] playerJoin \S+ (\S+)`).FindStringSubmatch(s); m != nil {
 		l.joinedID = m[1]
+	}
+	if m := regexp.MustCompile(`\[bot\] declare_recipes (\d+)`).FindStringSubmatch(s); m != nil {
+		l.recipes, _ = strconv.Atoi(m[1])
 	}
 	if m := regexp.MustCompile(`version (\d[\d.]*)`).FindStringSubmatch(s); m != nil {
 		l.version = m[1]
@@ -218,7 +222,11 @@ func textsOf(pdus []capturedPDU, dir dissect.Dir, msg string, names ...string) [
 
 func TestPeerLogs(t *testing.T) {
 	pcaps, _ := filepath.Glob("../../samples/play-*.pcap")
-	if len(pcaps) < 5 {
+	// large/: samples whose trees are too large for a golden file, such as
+	// a vanilla server's whole Declare Recipes (120,000 fields)
+	large, _ := filepath.Glob("../../samples/large/play-*.pcap")
+	pcaps = append(pcaps, large...)
+	if len(pcaps) < 5 || len(large) == 0 {
 		t.Fatalf("%d play samples", len(pcaps))
 	}
 	for _, pcap := range pcaps {
@@ -305,6 +313,9 @@ func checkPeerPDUs(t *testing.T, pdus []capturedPDU, l peerLog, how string) {
 	}
 	if ids := texts(pdus, dissect.DirS2C, "slp.player_joined.uuid"); l.joinedID == "" || !slices.Equal(ids, []string{l.joinedID}) {
 		t.Errorf("players joined with UUIDs %q, the server logged %q", ids, l.joinedID)
+	}
+	if got := len(texts(pdus, dissect.DirS2C, "mc.play.declare_recipes.recipes.recipe_id")); got != l.recipes {
+		t.Errorf("%d recipes dissected, the bot logged %d", got, l.recipes)
 	}
 	if how != "" {
 		n := 0

@@ -303,6 +303,8 @@ t_play_1_21_11()      { play_one play-1-21-11      1.21.11 25606 mineflayer; }
 t_play_gomc_1_20_2()  { play_one play-gomc-1-20-2  1.20.2  25607 gomc; }
 t_play_online_1_20_4() { play_one play-online-1-20-4 1.20.4 25608 mineflayer online; }
 t_play_1_21_4_threshold0() { MCD_THRESHOLD=0 play_one play-1-21-4-threshold0 1.21.4 25609 mineflayer; }
+# samples/large/: too large a tree for a golden file (golden.TestLargeSamples reads it)
+t_play_1_20_4_recipes() { mkdir -p "$SAMPLES/large"; MCD_RECIPES=1 play_one large/play-1-20-4-recipes 1.20.4 25610 mineflayer; }
 
 # ------------------------------------------------ outcomes (issue 29): run in a network namespace of their own
 # in_netns TARGET: runs this script's TARGET in a new network namespace whose only interface is a
@@ -368,7 +370,7 @@ t_outcomes_unreachable() { # nothing listens on 127.0.0.1:25565 (the kernel answ
   cap_stop; finish
 }
 
-ALL="query_clients query_gamedig query_25565 query_full_300players slp_status_msu slp_status_mcutil slp_status_gamedig slp_status_nmp slp_status_craftping slp_status_gomc slp_legacy login_offline login_online slp_status_concurrent slp_status_losses slp_status_losses_heuristic slp_status_midstream slp_play_midstream play_1_8_8 play_1_12_2 play_1_16_5 play_1_20_4 play_1_21_4 play_1_21_11 play_gomc_1_20_2 play_online_1_20_4 play_1_21_4_threshold0 slp_msh slp_status_unanswered outcomes_unreachable"
+ALL="query_clients query_gamedig query_25565 query_full_300players slp_status_msu slp_status_mcutil slp_status_gamedig slp_status_nmp slp_status_craftping slp_status_gomc slp_legacy login_offline login_online slp_status_concurrent slp_status_losses slp_status_losses_heuristic slp_status_midstream slp_play_midstream play_1_8_8 play_1_12_2 play_1_16_5 play_1_20_4 play_1_21_4 play_1_21_11 play_gomc_1_20_2 play_online_1_20_4 play_1_21_4_threshold0 play_1_20_4_recipes slp_msh slp_status_unanswered outcomes_unreachable"
 
 [ $# -gt 0 ] || set -- list
 if [ "$1" = list ]; then echo $ALL | tr ' ' '\n' | tr _ -; exit 0; fi

@@ -40,6 +40,7 @@ bot.once('spawn', async () => {
     await wait(200)
   }
 })
+bot._client.on('declare_recipes', (p) => log('declare_recipes', p.recipes.length))
 bot.on('message', (m) => log('message', JSON.stringify(m.toString())))
 bot.on('kicked', (r) => log('kicked', JSON.stringify(r)))
 bot.on('end', (r) => { log('end', r); process.exit(0) })

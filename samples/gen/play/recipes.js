@@ -1,38 +1,17 @@
 // recipes.js writes a 1.20.4 Declare Recipes packet (its ID and body, no
 // length) to the file named by its argument: every recipe of
-// minecraft-data's 1.20.4 recipe list (mineflayer's, 2,409 recipes, each
-// tag ingredient expanded), made by minecraft-protocol's own serializer.
-// It measures what a large real packet costs the dissector
-// (doc/limits.md: one Java packet's bounds); no capture holds it.
+// minecraft-data's 1.20.4 recipe list (recipe-list.js), made by
+// minecraft-protocol's own serializer.
+// It is dissect/java's test of the largest packet a vanilla server sends
+// (TestRealSizedPacket); samples/large/play-1-20-4-recipes.pcap carries it
+// in a session.
 //
 //   node recipes.js /tmp/recipes.bin
+//   gzip -9n </tmp/recipes.bin >../../../dissect/java/testdata/declare-recipes-765.bin.gz
 const mc = require('minecraft-protocol')
 const mcData = require('minecraft-data')('1.20.4')
 
-const slot = (id, count) => id == null ? { present: false } : { present: true, itemId: id, itemCount: count || 1, nbtData: undefined }
-const recipes = []
-let k = 0
-for (const list of Object.values(mcData.recipes)) {
-  for (const r of list) {
-    const result = slot(r.result.id, r.result.count)
-    if (r.inShape) {
-      const height = r.inShape.length
-      const width = Math.max(...r.inShape.map(row => row.length))
-      const ingredients = []
-      for (let x = 0; x < width; x++) {
-        const col = []
-        for (let y = 0; y < height; y++) {
-          const id = r.inShape[y][x]
-          col.push(id == null ? [] : [slot(id, 1)])
-        }
-        ingredients.push(col)
-      }
-      recipes.push({ type: 'minecraft:crafting_shaped', recipeId: 'minecraft:r' + (k++), data: { group: '', category: 0, width, height, ingredients, result, showNotification: true } })
-    } else {
-      recipes.push({ type: 'minecraft:crafting_shapeless', recipeId: 'minecraft:r' + (k++), data: { group: '', category: 0, ingredients: r.ingredients.map(id => [slot(id, 1)]), result } })
-    }
-  }
-}
+const recipes = require('./recipe-list')(mcData)
 const ser = mc.createSerializer({ state: 'play', isServer: true, version: '1.20.4' })
 const buf = ser.createPacketBuffer({ name: 'declare_recipes', params: { recipes } })
 require('fs').writeFileSync(process.argv[2] || 'recipes.bin', buf)

@@ -13,6 +13,8 @@
 // sessionStub below), so that the connection is encrypted without Mojang's servers.
 // MCD_THRESHOLD=N: the compression threshold is N instead of minecraft-protocol's 256 (see
 // lowThreshold below).
+// MCD_RECIPES=1 (1.20.4 only): on join it also sends declare_recipes with every recipe of
+// minecraft-data's list (recipe-list.js), as a vanilla server does: the largest packet it sends.
 const mc = require('minecraft-protocol')
 const nbt = require('prismarine-nbt')
 const [version = '1.20.4', portArg = '25600', lifeArg = '40', mode = 'offline'] = process.argv.slice(2)
@@ -105,6 +107,11 @@ server.on('playerJoin', (client) => {
   client.write('login', fill('login', { ...mcData.loginPacket, entityId: 1, maxPlayers: 10 }))
   client.write('position', fill('position', { x: 8.5, y: 70, z: 8.5, yaw: 0, pitch: 0, flags: 0, teleportId: 1 }))
   client.write('update_health', { health: 20, food: 20, foodSaturation: 5 })
+  if (process.env.MCD_RECIPES) {
+    const recipes = require('./recipe-list')(mcData)
+    client.write('declare_recipes', { recipes })
+    log('declare_recipes', recipes.length)
+  }
   let positions = 0
   const kick = () => { log('kick', client.username); client.end('Kicked by mcdissect: bye ' + client.username) }
   const timer = setTimeout(kick, 8000)
