@@ -605,7 +605,7 @@ func paletted(path string) error {
 	return os.WriteFile(path, buf.Bytes(), 0o644)
 }
 
-// TestHTMLLargeRecord: the largest packet a vanilla server sends, a
+// TestHTMLLargeRecord: the packet of most fields a vanilla server sends, a
 // Declare Recipes of 120,000 fields (samples/large), in the page: its
 // record shows every node, its long lists start shut, and a field deep in
 // one is selected by a click, with its explanation. The times it took are

@@ -1,10 +1,7 @@
 package java
 
 import (
-	"compress/gzip"
 	"encoding/binary"
-	"io"
-	"os"
 	"testing"
 
 	"github.com/mcdissect/mcdissect/dissect"
@@ -115,25 +112,13 @@ func TestCountPastPacket(t *testing.T) {
 	}
 }
 
-// TestRealSizedPacket: the largest packet a vanilla server sends, a 1.20.4
+// TestRealSizedPacket: the packet of most fields a vanilla server sends, a 1.20.4
 // Declare Recipes of every recipe (samples/gen/play/recipes.js writes it
 // with minecraft-protocol's serializer: 2,409 recipes, 190 KB), is
 // dissected whole: its fields are within maxNodes, with room to spare
 // for a server with more recipes than vanilla.
 func TestRealSizedPacket(t *testing.T) {
-	f, err := os.Open("testdata/declare-recipes-765.bin.gz")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pkt, err := io.ReadAll(zr)
-	if err != nil {
-		t.Fatal(err)
-	}
+	pkt := gunzipFile(t, "testdata/declare-recipes-765.bin.gz")
 	id, k := binary.Uvarint(pkt)
 	v, err := ForProtocol(765)
 	if err != nil {

@@ -2,7 +2,7 @@
 // length) to the file named by its argument: every recipe of
 // minecraft-data's 1.20.4 recipe list (recipe-list.js), made by
 // minecraft-protocol's own serializer.
-// It is dissect/java's test of the largest packet a vanilla server sends
+// It is dissect/java's test of the packet of most fields a vanilla server sends
 // (TestRealSizedPacket); samples/large/play-1-20-4-recipes.pcap carries it
 // in a session.
 //

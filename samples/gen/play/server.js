@@ -14,7 +14,7 @@
 // MCD_THRESHOLD=N: the compression threshold is N instead of minecraft-protocol's 256 (see
 // lowThreshold below).
 // MCD_RECIPES=1 (1.20.4 only): on join it also sends declare_recipes with every recipe of
-// minecraft-data's list (recipe-list.js), as a vanilla server does: the largest packet it sends.
+// minecraft-data's list (recipe-list.js), as a vanilla server does: its packet of most fields.
 const mc = require('minecraft-protocol')
 const nbt = require('prismarine-nbt')
 const [version = '1.20.4', portArg = '25600', lifeArg = '40', mode = 'offline'] = process.argv.slice(2)
