@@ -17,7 +17,7 @@
 # Environment:
 #   INPUTS      inputs to run (default all, in the order below)
 #   MODES       output modes (default: summary V x json ek fields html
-#               export 2 Y redact; conv is there too)
+#               pdml export 2 Y redact; conv is there too)
 #   LIMIT       peak RSS in MB that fails the run (default 150)
 #   NOGC        0: skip the runs with the collector off
 #   NOGC_LIMIT  GOMEMLIMIT of those runs (default 3GiB): past it the
@@ -69,7 +69,7 @@ NOGC_LIMIT=${NOGC_LIMIT:-3GiB}
 TIMEOUT=${TIMEOUT:-900}
 REUSE=${REUSE:-0}
 INPUTS=${INPUTS:-synack syn onebyte favicon garbage partial held fraglists frags ip6frag ip6ext vlan levels idents biglevel fullstat fullstats hbparams hbchunked copies slpmid hbnosyn linesep playbombs playcounts playnbt playpartial playcrypt}
-MODES=${MODES:-summary V x json ek fields html export 2 Y redact}
+MODES=${MODES:-summary V x json ek fields html pdml export 2 Y redact}
 TIME=/usr/bin/time
 mkdir -p "$OUT"
 
@@ -131,6 +131,7 @@ flags() {
 	ek) echo "-T ek" ;;
 	fields) echo "-T fields -e frame.number -e tcp.stream -e mc.message -e slp.status.json -e classic.heartbeat.salt -e mc.undissected" ;;
 	html) echo "-T html" ;;
+	pdml) echo "-T pdml" ;;
 	export) echo "-q --export-objects level,$2" ;;
 	2) echo "-2 -V" ;;
 	Y) echo "-V -Y classic.packet_id==4||slp.status.json||query.kv||classic.heartbeat" ;;
