@@ -38,8 +38,13 @@ type ekRenderer struct {
 	// never one): each name's occurrences are one linked walk, so a record
 	// of many repeated names costs its nodes, not names × nodes.
 	next []int32
-	lay  []int32 // by node: its layer (layers)
-	key  []byte
+	// limit is where a document bounded by Options.MaxDoc ends in the
+	// buffer being appended to (0: unbounded), omitted the fields left
+	// out past it
+	limit   int
+	omitted int
+	lay     []int32 // by node: its layer (layers)
+	key     []byte
 }
 
 func (e *ekRenderer) Begin() error { return nil }
@@ -57,6 +62,10 @@ func (e *ekRenderer) Append(b []byte, r *record.Record, _ bool) []byte {
 	b = append(b, `{"index":{"_index":"packets-`...)
 	b = append(b, e.clock.date(r.Time)...) // formatted once a second
 	b = append(b, `","_type":"doc"}}`+"\n"...)
+	e.limit, e.omitted = 0, 0
+	if e.o.MaxDoc > 0 && !e.cutting {
+		e.limit = len(b) + max(e.o.MaxDoc-docReserve, docReserve)
+	}
 	b = append(b, `{"timestamp":"`...)
 	b = dissect.AppendInt(b, r.Time.UnixMilli())
 	b = append(b, `","layers":{`...)
@@ -65,8 +74,20 @@ func (e *ekRenderer) Append(b []byte, r *record.Record, _ bool) []byte {
 	} else {
 		b = e.appendLayers(b, r)
 	}
+	if e.omitted > 0 {
+		b = append(b, `,"mc_omitted":{"mc_omitted_fields":`...)
+		b = dissect.AppendInt(b, int64(e.omitted))
+		b = append(b, '}')
+	}
 	return append(b, "}}\n"...)
 }
+
+// docReserve is what a bounded document keeps for what follows the last
+// field that fits: the brackets that close it and the count of the rest.
+const docReserve = 128
+
+// over reports whether b has passed the bounded document's end.
+func (e *ekRenderer) over(b []byte) bool { return e.limit > 0 && len(b) > e.limit }
 
 // appendFields writes the -e fields: "name_with_underscores":[values].
 func (e *ekRenderer) appendFields(b []byte, r *record.Record) []byte {
@@ -86,11 +107,15 @@ func (e *ekRenderer) appendFields(b []byte, r *record.Record) []byte {
 		}
 		n := 0
 		fr.Each(r, func(nd *dissect.Node) {
+			if e.omitted > 0 {
+				e.omitted++ // past a bounded document's end
+				return
+			}
+			mark := len(b)
 			if n == 0 {
 				if !first {
 					b = append(b, ',')
 				}
-				first = false
 				e.key = appendUnderscored(e.key[:0], fr.Name)
 				b = appendJSONBytes(b, e.key)
 				b = append(b, `:[`...)
@@ -98,8 +123,14 @@ func (e *ekRenderer) appendFields(b []byte, r *record.Record) []byte {
 				b = e.cut(b)
 				b = append(b, ',')
 			}
-			n++
 			b = e.appendValue(b, nd)
+			if e.over(b) {
+				b = b[:mark]
+				e.omitted++
+				return
+			}
+			first = false
+			n++
 		})
 		if n > 0 {
 			b = append(b, ']')
@@ -223,6 +254,7 @@ func (e *ekRenderer) appendLayer(b []byte, p *dissect.PDU, at int) []byte {
 	b = append(b, `":{`...)
 	for k, i := range e.order {
 		n := &p.Nodes[i]
+		mark := len(b)
 		if k > 0 {
 			b = e.cut(b)
 			b = append(b, ',')
@@ -230,19 +262,45 @@ func (e *ekRenderer) appendLayer(b []byte, p *dissect.PDU, at int) []byte {
 		b = e.appendName(b, rootField, n)
 		if e.next[i] == 0 {
 			b = e.appendValue(b, n)
+			if e.over(b) {
+				e.omit(i, e.order[k+1:])
+				return append(b[:mark], '}')
+			}
 			continue
 		}
 		b = append(b, '[')
 		for j := i; j != 0; j = e.next[j] {
+			vmark := len(b)
 			if j != i {
 				b = e.cut(b)
 				b = append(b, ',')
 			}
 			b = e.appendValue(b, &p.Nodes[j])
+			if e.over(b) {
+				e.omit(j, e.order[k+1:])
+				if j == i {
+					return append(b[:mark], '}')
+				}
+				return append(b[:vmark], "]}"...)
+			}
 		}
 		b = append(b, ']')
 	}
 	return append(b, '}')
+}
+
+// omit counts in omitted the nodes a bounded document leaves out: those
+// of the name being written from node j on, and every node of the names
+// after it.
+func (e *ekRenderer) omit(j int32, rest []int32) {
+	for ; j != 0; j = e.next[j] {
+		e.omitted++
+	}
+	for _, i := range rest {
+		for j := i; j != 0; j = e.next[j] {
+			e.omitted++
+		}
+	}
 }
 
 // isLayer marks a layer's own node in ekRenderer.lay.

@@ -40,6 +40,11 @@ type Options struct {
 	// Time (-t) is the summary line's time column: "r" (relative, the
 	// default), "a", "ad", "adoy", "d", "dd", "e", "u" or "ud", as tshark.
 	Time string
+	// MaxDoc, when not 0, bounds an ek document an Appender makes for a
+	// search engine (ship), which drops a line past its own limit: the
+	// fields past it are left out, and counted in the document
+	// (mc_omitted.mc_omitted_fields). Record (-T ek to a file) ignores it.
+	MaxDoc int
 }
 
 // Renderer writes records to a stream.

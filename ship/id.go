@@ -52,6 +52,11 @@ func NewIDs(host, source string) *IDs {
 // (Config.Host and Config.Source).
 func (s *Shipper) NewIDs() *IDs { return NewIDs(s.cfg.Host, s.cfg.Source) }
 
+// Envelope is the most a document grows by on its way to the engine: the
+// envelope members and its record_id, whose host and source are the
+// envelope's own, escaped, then numbers and a checksum.
+func (s *Shipper) Envelope() int { return 2*len(s.env) + 96 }
+
 // Next returns the ID of the next record, of frame frame captured at t,
 // whose document is doc.
 func (g *IDs) Next(frame uint64, t time.Time, doc []byte) string {

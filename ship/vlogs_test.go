@@ -490,3 +490,36 @@ func TestVictoriaLogsRestart(t *testing.T) {
 		t.Errorf("the engine holds %v, want %d records with %d IDs", rows, n, n)
 	}
 }
+
+// A record larger than the engine takes in a line (a vanilla Declare
+// Recipes: a 600 KB document) reaches it through --ship bounded, its
+// fields past the bound counted: VictoriaLogs skips a longer line, and
+// answers the request with success.
+func TestVictoriaLogsLargeRecord(t *testing.T) {
+	v := startVLogs(t)
+	bin := buildMcdissect(t)
+	const pcap = "../samples/large/play-1-20-4-recipes.pcap"
+	recs := ekOutput(t, bin, pcap)
+	big := 0
+	for _, r := range recs {
+		big = max(big, len(r.doc))
+	}
+	if big <= 256<<10 {
+		t.Fatalf("the largest -T ek document is %d bytes: the sample no longer tests the bound", big)
+	}
+	out, err := exec.Command(bin, "-r", pcap, "-q", "--ship", v.bulkURL()).CombinedOutput()
+	if err != nil {
+		t.Fatalf("--ship: %v\n%s", err, out)
+	}
+	if n := v.number(`source:="play-1-20-4-recipes.pcap" | count() n`, "n"); n != float64(len(recs)) {
+		t.Errorf("%v records in the engine, %d shipped\n%s", n, len(recs), out)
+	}
+	rows := v.query(`source:="play-1-20-4-recipes.pcap" "Declare recipes"`)
+	if len(rows) != 1 {
+		t.Fatalf("%d Declare recipes records in the engine", len(rows))
+	}
+	omitted, _ := strconv.Atoi(rows[0]["layers.mc_omitted.mc_omitted_fields"])
+	if omitted == 0 || rows[0]["layers.slp.slp_mc_play_declare_recipes_recipes_recipe_id"] == "" {
+		t.Errorf("the record's fields: %d omitted, recipe IDs %.80q", omitted, rows[0]["layers.slp.slp_mc_play_declare_recipes_recipes_recipe_id"])
+	}
+}

@@ -31,9 +31,24 @@ type Output struct {
 // ones that change the document are Redact (--redact masks the same
 // fields in the shipped documents as in every output) and Fields (-e:
 // documents with the named fields only, as tshark -T ek -e).
+//
+// A document is at most MaxDoc bytes as the engine gets it (o.MaxDoc when
+// set), the shipper's envelope included: past it the fields that do not
+// fit are left out and counted in the document
+// (mc_omitted.mc_omitted_fields), so that the record still reaches the
+// engine, which would drop the whole line.
 func New(s *ship.Shipper, o render.Options) *Output {
+	if o.MaxDoc == 0 {
+		o.MaxDoc = MaxDoc
+	}
+	o.MaxDoc -= s.Envelope()
 	return &Output{s: s, opts: o, app: render.NewAppender("ek", o), ids: s.NewIDs()}
 }
+
+// MaxDoc is VictoriaLogs' default longest line (-insert.maxLineSizeBytes):
+// it skips a longer one, answering the request with success. A record of
+// a vanilla Declare Recipes is a document of 600 KB.
+const MaxDoc = 256 << 10
 
 // Needs is what the documents read of a record: -T ek's, the trees and
 // the layers, whatever the run prints.
