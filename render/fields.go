@@ -1,7 +1,6 @@
 package render
 
 import (
-	"slices"
 	"strconv"
 
 	"github.com/mcdissect/mcdissect/dissect"
@@ -15,7 +14,8 @@ import (
 // into pieces between occurrences (batchWriter).
 type fieldsRenderer struct {
 	batchWriter
-	o Options
+	o      Options
+	quoted [256]string // the quote character's escape, doubled (doubleQuotes)
 }
 
 func (f *fieldsRenderer) Begin() error {
@@ -125,28 +125,10 @@ func (f *fieldsRenderer) doubleQuotes(b []byte, mark int) []byte {
 	if q == 0 {
 		return b
 	}
-	inner := 0
-	for _, c := range b[mark:] {
-		if c == q {
-			inner++
-		}
+	if f.quoted[q] == "" {
+		f.quoted[q] = string([]byte{q, q})
 	}
-	if inner == 0 {
-		return b
-	}
-	n := len(b)
-	b = slices.Grow(b, inner)[:n+inner]
-	// Move the bytes right, from the end, doubling quotes on the way.
-	w := len(b)
-	for r := n - 1; r >= mark && w > r+1; r-- {
-		w--
-		b[w] = b[r]
-		if b[r] == q {
-			w--
-			b[w] = q
-		}
-	}
-	return b
+	return escapeTail(b, mark, &f.quoted)
 }
 
 // AppendRaw appends a node's value as -T fields shows it: the number itself

@@ -363,34 +363,9 @@ func appendXMLAttr(b []byte, s string) []byte {
 
 func appendXMLText(b []byte, s string) []byte { return appendXMLAttr(b, s) }
 
-// escapeXMLTail escapes b[start:] for XML in place: & < > " and '. It
-// allocates nothing but b's growth: the bytes are moved right from the
-// end, each escape written as it is reached.
-func escapeXMLTail(b []byte, start int) []byte {
-	extra := 0
-	for _, c := range b[start:] {
-		extra += len(xmlEscapes[c])
-	}
-	if extra == 0 {
-		return b
-	}
-	n := len(b)
-	b = slices.Grow(b, extra)[:n+extra]
-	w := len(b)
-	for r := n - 1; r >= start && w > r+1; r-- {
-		c := b[r]
-		if e := xmlEscapes[c]; e != "" {
-			w -= len(e) + 1
-			b[w] = '&'
-			copy(b[w+1:], e)
-			continue
-		}
-		w--
-		b[w] = c
-	}
-	return b
-}
+// escapeXMLTail escapes b[start:] for XML in place: & < > " and '.
+func escapeXMLTail(b []byte, start int) []byte { return escapeTail(b, start, &xmlEscapes) }
 
-// xmlEscapes is what follows the '&' of each byte's escape, "" for a byte
-// that stands for itself.
-var xmlEscapes = [256]string{'&': "amp;", '<': "lt;", '>': "gt;", '"': "quot;", '\'': "#x27;"}
+// xmlEscapes is each byte's escape in XML, "" for a byte that stands for
+// itself.
+var xmlEscapes = [256]string{'&': "&amp;", '<': "&lt;", '>': "&gt;", '"': "&quot;", '\'': "&#x27;"}
