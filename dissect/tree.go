@@ -236,7 +236,8 @@ func (p *PDU) Cut() bool { return p.WireLen > len(p.Data) }
 
 // Grow makes room for n more nodes, so that a decoder that learns it will
 // add many (a packet of 200,000 fields) grows the tree once, not by
-// appends that copy it a dozen times. A Lite PDU adds none: it grows not.
+// appends that copy it a dozen times. A Lite PDU, which adds no node,
+// does not grow.
 func (p *PDU) Grow(n int) {
 	if !p.Lite {
 		p.Nodes = slices.Grow(p.Nodes, n)

@@ -103,8 +103,8 @@ func (w *walker) full() bool {
 
 // past is full's work once the walk has added next nodes: past growAt it
 // grows the tree once for the rest of the walk (as many nodes as bytes
-// are left, up to maxNodes: appends copied a tree of 262,144 nodes some
-// twenty times, half of -V's time on playbombs), past maxNodes it is full.
+// are left, up to maxNodes: appends would copy a large tree a dozen
+// times), past maxNodes it is full.
 func (w *walker) past() bool {
 	if w.next < maxNodes {
 		n := len(w.c.P.Nodes) - w.base
