@@ -76,17 +76,25 @@ const hexPiece = 16 << 10
 func (b *batchWriter) appendHex(dst, bs []byte, sep byte) []byte {
 	for i := 0; i < len(bs); i += hexPiece {
 		dst = b.cut(dst)
-		piece := bs[i:min(i+hexPiece, len(bs))]
-		if sep == 0 {
-			dst = hex.AppendEncode(dst, piece)
-			continue
+		if i > 0 && sep != 0 {
+			dst = append(dst, sep)
 		}
-		for k, c := range piece {
-			if i+k > 0 {
-				dst = append(dst, sep)
-			}
-			dst = append(dst, hexDigits[c>>4], hexDigits[c&15])
+		dst = appendHexSep(dst, bs[i:min(i+hexPiece, len(bs))], sep)
+	}
+	return dst
+}
+
+// appendHexSep appends bs in lowercase hex, sep between two bytes unless
+// sep is 0.
+func appendHexSep(dst, bs []byte, sep byte) []byte {
+	if sep == 0 {
+		return hex.AppendEncode(dst, bs)
+	}
+	for i, c := range bs {
+		if i > 0 {
+			dst = append(dst, sep)
 		}
+		dst = append(dst, hexDigits[c>>4], hexDigits[c&15])
 	}
 	return dst
 }

@@ -165,13 +165,7 @@ func AppendRaw(b []byte, n *dissect.Node) []byte {
 	case dissect.FTString:
 		return dissect.AppendSafe(b, v.View())
 	case dissect.FTBytes:
-		for i, c := range v.B {
-			if i > 0 {
-				b = append(b, ':')
-			}
-			b = append(b, hexDigits[c>>4], hexDigits[c&15])
-		}
-		return b
+		return appendHexSep(b, v.B, ':')
 	case dissect.FTAbsTime:
 		return dissect.AppendAbsTime(b, v.Time())
 	case dissect.FTProtocol:
